@@ -1,0 +1,107 @@
+/**
+ * The registry lists the game types and validates input against each type's published
+ * JSON Schemas before any rule runs.
+ */
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { Command, GameModule, JsonSchema } from './types.ts';
+import { matchCommandSchemas } from './match.ts';
+
+export interface GameType {
+  id: string;
+  name: string;
+  seats: readonly string[];
+  minPlayers: number;
+  maxPlayers: number;
+  optionsSchema: JsonSchema;
+  /** The module's commands plus resign and draw commands, discriminated by `type`. */
+  commandSchema: JsonSchema;
+}
+
+export type Validation<T> = { ok: true; value: T } | { ok: false; reason: string };
+
+interface Entry {
+  module: GameModule;
+  type: GameType;
+  options: ValidateFunction;
+  command: ValidateFunction;
+}
+
+function alternatives(schema: JsonSchema): JsonSchema[] {
+  return Array.isArray(schema.oneOf) ? (schema.oneOf as JsonSchema[]) : [schema];
+}
+
+function describe(errors: ErrorObject[] | null | undefined): string {
+  if (!errors?.length) return 'invalid';
+  return errors
+    .slice(0, 3)
+    .map((e) => {
+      const where = e.instancePath || '(root)';
+      if (e.keyword === 'additionalProperties') return `${where}: unknown field "${(e.params as { additionalProperty: string }).additionalProperty}"`;
+      if (e.keyword === 'discriminator') return `${where}: unknown command type`;
+      return `${where} ${e.message}`;
+    })
+    .join('; ');
+}
+
+export class GameRegistry {
+  private readonly entries = new Map<string, Entry>();
+  private readonly ajv = new Ajv({ allErrors: false, discriminator: true, useDefaults: true, strict: false });
+
+  constructor(modules: GameModule[]) {
+    for (const module of modules) {
+      if (this.entries.has(module.id)) throw new Error(`game type ${module.id} registered twice`);
+      const commandSchema: JsonSchema = {
+        title: `${module.name} command`,
+        type: 'object',
+        required: ['type'],
+        discriminator: { propertyName: 'type' },
+        oneOf: [...alternatives(module.commandSchema), ...matchCommandSchemas],
+      };
+      const type: GameType = {
+        id: module.id,
+        name: module.name,
+        seats: module.seats,
+        minPlayers: module.minPlayers,
+        maxPlayers: module.maxPlayers,
+        optionsSchema: module.optionsSchema,
+        commandSchema,
+      };
+      this.entries.set(module.id, {
+        module,
+        type,
+        options: this.ajv.compile(module.optionsSchema),
+        command: this.ajv.compile(commandSchema),
+      });
+    }
+  }
+
+  types(): GameType[] {
+    return [...this.entries.values()].map((e) => e.type);
+  }
+
+  type(id: string): GameType | undefined {
+    return this.entries.get(id)?.type;
+  }
+
+  module(id: string): GameModule | undefined {
+    return this.entries.get(id)?.module;
+  }
+
+  /** Validates (and fills schema defaults into a copy of) the creation options. */
+  validateOptions(id: string, options: unknown): Validation<unknown> {
+    const entry = this.entries.get(id);
+    if (!entry) return { ok: false, reason: `unknown game type "${id}"` };
+    const value = structuredClone(options ?? {});
+    return entry.options(value) ? { ok: true, value } : { ok: false, reason: `options ${describe(entry.options.errors)}` };
+  }
+
+  validateCommand(id: string, command: unknown): Validation<Command> {
+    const entry = this.entries.get(id);
+    if (!entry) return { ok: false, reason: `unknown game type "${id}"` };
+    if (typeof command !== 'object' || command === null || Array.isArray(command)) {
+      return { ok: false, reason: 'a command is a JSON object with a "type" field' };
+    }
+    const value = structuredClone(command);
+    return entry.command(value) ? { ok: true, value: value as Command } : { ok: false, reason: `command ${describe(entry.command.errors)}` };
+  }
+}

@@ -1,0 +1,133 @@
+/**
+ * The contract every game module fulfils. The kernel is game-agnostic: it knows seats,
+ * commands, events, randomness and results, never maps or units.
+ *
+ * Everything here is pure: no I/O, no clock, no Math.random. The same inputs always give
+ * the same outputs, which is what lets the service replay and verify any game.
+ */
+
+/** JSON values only: state, commands and events must survive JSON round trips unchanged. */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** A JSON Schema document (draft 2020-12 subset understood by Ajv). */
+export type JsonSchema = { [key: string]: unknown };
+
+/** A command as a client submits it: a JSON object with a `type`. */
+export interface Command {
+  type: string;
+  [key: string]: unknown;
+}
+
+/** A domain event: a fact the game's rules produced. `type` names it in the rulebook's words. */
+export interface GameEvent {
+  type: string;
+  [key: string]: unknown;
+}
+
+/**
+ * Seeded randomness, injected by the caller. Each draw is recorded by the kernel, and the
+ * module should also put the values it rolled into the event that used them.
+ */
+export interface Random {
+  /** A fair die: an integer from 1 to `sides` inclusive. */
+  die(sides: number): number;
+}
+
+/** One decision the game waits for. */
+export interface Prompt {
+  seat: string;
+  /** e.g. MOVE, ATTACK, ALLOCATE_DAMAGE, REROLL, RETREAT, COMMIT_NUMBER, SETUP, RECRUIT */
+  kind: string;
+  /** A short sentence a player understands: "Allocate 4 damage among the defenders in D1". */
+  prompt: string;
+}
+
+export interface Result {
+  /** Empty for a draw. */
+  winners: string[];
+  /** Human-readable: "Cao Cao destroyed", "resignation", "turn limit reached (draw)". */
+  reason: string;
+}
+
+export interface Status {
+  /** SETUP while players still place their forces, ACTIVE during play, FINISHED once there is a result. */
+  stage: 'SETUP' | 'ACTIVE' | 'FINISHED';
+  /** The rulebook's name for the current phase, e.g. "Cao movement". */
+  phase: string;
+  /** Round or turn number as the rulebook counts it (null before the first). */
+  round: number | null;
+  /** Every decision the game now waits for. Several seats may be awaited at once. */
+  awaiting: Prompt[];
+  result: Result | null;
+}
+
+/** A refusal: nothing is stored. `reason` is in words a player understands. */
+export interface Refusal {
+  ok: false;
+  code: 'ILLEGAL_COMMAND' | 'NOT_YOUR_TURN' | 'BAD_REQUEST' | 'GAME_OVER' | 'FORBIDDEN';
+  reason: string;
+}
+
+export interface Accepted<E extends GameEvent = GameEvent> {
+  ok: true;
+  events: E[];
+}
+
+export type Decision<E extends GameEvent = GameEvent> = Accepted<E> | Refusal;
+
+export function accept<E extends GameEvent>(...events: E[]): Accepted<E> {
+  return { ok: true, events };
+}
+
+export function refuse(reason: string, code: Refusal['code'] = 'ILLEGAL_COMMAND'): Refusal {
+  return { ok: false, code, reason };
+}
+
+/** What the game was created with. `players` are the seats taking part, in seat order. */
+export interface SetupInput<O = unknown> {
+  options: O;
+  players: string[];
+}
+
+/** `null` is a spectator (no seat). */
+export type Viewer = string | null;
+
+export interface GameModule<S = any, C extends Command = any, E extends GameEvent = any, O = any> {
+  /** e.g. "raid-on-wuchao" */
+  id: string;
+  /** e.g. "Raid on Wuchao" */
+  name: string;
+  /** Every seat this game can have, in the rulebook's order. */
+  seats: readonly string[];
+  minPlayers: number;
+  maxPlayers: number;
+  /** JSON Schema of the creation options (may be `{type:'object'}` with defaults applied in setup). */
+  optionsSchema: JsonSchema;
+  /** JSON Schema of this game's own commands (the kernel adds resign and draw commands). */
+  commandSchema: JsonSchema;
+
+  /** The empty state before the setup events (no randomness here). */
+  initialState(input: SetupInput<O>): S;
+  /** Events that set the game up: rolled terrain, starting forces... At least one event. */
+  setup(input: SetupInput<O>, random: Random): E[];
+  /** The rules: accept the command as events, or refuse it. Never throws for bad play. */
+  decide(state: S, command: C, seat: string, random: Random): Decision<E>;
+  /** Fold one event into the state. Must not validate: events are facts. */
+  evolve(state: S, event: E): S;
+  /** The state as `viewer` may see it (hidden information removed). */
+  view(state: S, viewer: Viewer): Json;
+  /**
+   * The event as `viewer` may see it given the game's current state (events may be
+   * revealed later, e.g. once a unit has fought). Return the event unchanged when nothing
+   * in it is hidden. Only called while the game runs; finished games show everything.
+   */
+  redact?(event: E, viewer: Viewer, current: S): E;
+  /** Every command `seat` may submit now, each ready to send unchanged. */
+  legalCommands(state: S, seat: string): C[];
+  status(state: S): Status;
+  /**
+   * With three or more players, a player who resigns is out: remove what is theirs and
+   * move play on. Only needed when maxPlayers > 2.
+   */
+  eliminate?(state: S, seat: string): S;
+}

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { GameRegistry } from '../../src/domain/kernel/index.ts';
+import { guessingGame } from '../support/guessing-game.ts';
+
+describe('registry', () => {
+  const registry = new GameRegistry([guessingGame]);
+
+  it('publishes the command schema with the match commands added', () => {
+    const schema = registry.type('guessing-game')!.commandSchema as { oneOf: { title?: string; properties: { type: { const: string } } }[] };
+    expect(schema.oneOf.map((s) => s.properties.type.const)).toEqual(['guess', 'resign', 'offerDraw', 'acceptDraw', 'declineDraw']);
+  });
+
+  it('validates commands before any rule runs, with a readable reason', () => {
+    expect(registry.validateCommand('guessing-game', { type: 'guess', number: 3 })).toEqual({ ok: true, value: { type: 'guess', number: 3 } });
+    expect(registry.validateCommand('guessing-game', { type: 'guess', number: 9 })).toMatchObject({ ok: false, reason: expect.stringContaining('number') });
+    expect(registry.validateCommand('guessing-game', { type: 'fly' })).toMatchObject({ ok: false });
+    expect(registry.validateCommand('guessing-game', { type: 'guess', number: 2, extra: 1 })).toMatchObject({ ok: false, reason: expect.stringContaining('extra') });
+    expect(registry.validateCommand('guessing-game', 'resign')).toMatchObject({ ok: false });
+    expect(registry.validateCommand('nope', {})).toMatchObject({ ok: false, reason: 'unknown game type "nope"' });
+  });
+
+  it('fills option defaults', () => {
+    expect(registry.validateOptions('guessing-game', {})).toEqual({ ok: true, value: { target: 10 } });
+    expect(registry.validateOptions('guessing-game', { target: 0 })).toMatchObject({ ok: false });
+  });
+});

@@ -1,0 +1,21 @@
+import { defineConfig } from 'vitest/config';
+
+// Two projects: the pure rules need no database; everything else runs against a real
+// PostgreSQL started once by the global setup (embedded unless DATABASE_URL is set).
+export default defineConfig({
+  test: {
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    projects: [
+      { extends: true, test: { name: 'domain', include: ['test/domain/**/*.test.ts', 'test/kernel/**/*.test.ts'] } },
+      {
+        extends: true,
+        test: {
+          name: 'service',
+          include: ['test/persistence/**/*.test.ts', 'test/api/**/*.test.ts', 'test/games/**/*.test.ts'],
+          globalSetup: ['test/support/global-setup.ts'],
+        },
+      },
+    ],
+  },
+});
