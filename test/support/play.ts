@@ -1,0 +1,70 @@
+/**
+ * Plays a game module in memory through the kernel's match rules, the way the service
+ * does but without a database: for rule tests and property tests.
+ */
+import {
+  decideMatch,
+  evolveMatch,
+  initialMatch,
+  matchLegalCommands,
+  matchStatus,
+  SeededRandom,
+  type Command,
+  type GameEvent,
+  type GameModule,
+  type MatchState,
+  type Recorded,
+  type Status,
+} from '../../src/domain/kernel/index.ts';
+
+export interface Played<S> {
+  module: GameModule<S>;
+  seed: string;
+  state: MatchState<S>;
+  log: Recorded[];
+}
+
+export function newGame<S>(module: GameModule<S>, options: unknown, players: string[], seed = 'test-seed'): Played<S> {
+  const input = { options, players };
+  const random = new SeededRandom(seed, 0);
+  const events = module.setup(input, random);
+  let state = initialMatch(module, input);
+  const log: Recorded[] = [];
+  events.forEach((event, i) => {
+    const rec: Recorded = { event, seat: null, rolls: i === 0 ? random.rolls : undefined };
+    log.push(rec);
+    state = evolveMatch(module, state, rec);
+  });
+  return { module, seed, state, log };
+}
+
+/** Submit a command as `seat`; throws with the refusal's reason if the rules refuse it. */
+export function submit<S>(game: Played<S>, seat: string, command: Command): GameEvent[] {
+  const result = attempt(game, seat, command);
+  if (!result.ok) throw new Error(`${seat} ${JSON.stringify(command)} refused (${result.code}): ${result.reason}`);
+  return result.events;
+}
+
+/** Submit a command; returns the decision and applies it when accepted. */
+export function attempt<S>(game: Played<S>, seat: string, command: Command, onEvent?: (state: MatchState<S>, event: GameEvent) => void) {
+  const random = new SeededRandom(game.seed, game.state.draws);
+  const decision = decideMatch(game.module, game.state, command, seat, random);
+  if (decision.ok) {
+    decision.events.forEach((event, i) => {
+      const rec: Recorded = { event, seat, rolls: i === 0 ? random.rolls : undefined };
+      game.log.push(rec);
+      game.state = evolveMatch(game.module, game.state, rec);
+      onEvent?.(game.state, event);
+    });
+  }
+  return decision;
+}
+
+export function status<S>(game: Played<S>): Status {
+  return matchStatus(game.module, game.state);
+}
+
+/** The game's own legal commands for a seat (without resign and draw offers). */
+export function legal<S>(game: Played<S>, seat: string): Command[] {
+  return matchLegalCommands(game.module, game.state, seat).filter((c) => !['resign', 'offerDraw', 'acceptDraw', 'declineDraw'].includes(c.type));
+}
