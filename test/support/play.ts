@@ -17,6 +17,19 @@ import {
   type Status,
 } from '../../src/domain/kernel/index.ts';
 
+/**
+ * States and events are frozen in tests: the service caches folded states and shares
+ * them between requests, so evolve must return new objects and never change its input.
+ * A module that mutates fails here with "Cannot assign to read only property".
+ */
+export function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
 export interface Played<S> {
   module: GameModule<S>;
   seed: string;
@@ -33,7 +46,7 @@ export function newGame<S>(module: GameModule<S>, options: unknown, players: str
   events.forEach((event, i) => {
     const rec: Recorded = { event, seat: null, rolls: i === 0 ? random.rolls : undefined };
     log.push(rec);
-    state = evolveMatch(module, state, rec);
+    state = deepFreeze(evolveMatch(module, state, deepFreeze(rec)));
   });
   return { module, seed, state, log };
 }
@@ -53,7 +66,7 @@ export function attempt<S>(game: Played<S>, seat: string, command: Command, onEv
     decision.events.forEach((event, i) => {
       const rec: Recorded = { event, seat, rolls: i === 0 ? random.rolls : undefined };
       game.log.push(rec);
-      game.state = evolveMatch(game.module, game.state, rec);
+      game.state = deepFreeze(evolveMatch(game.module, game.state, deepFreeze(rec)));
       onEvent?.(game.state, event);
     });
   }
