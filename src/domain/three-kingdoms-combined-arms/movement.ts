@@ -1,0 +1,86 @@
+/**
+ * MOVE PHASE: move some, none or all of your units, each up to its Move, orthogonally or
+ * diagonally, never through other units (friend or foe), never into or through a mountain,
+ * stopping on entering a forest (TERRAIN).
+ */
+import { neighbours } from './board.ts';
+import { UNIT_LIST } from './data.ts';
+import type { Batch } from './evolve.ts';
+import { unitAt, unitById, unitName, type TkState, type Unit } from './state.ts';
+import { endTurnIfNoAttacks } from './turns.ts';
+import type { TkCommand } from './commands.ts';
+
+/** Fewest steps to every square the unit could reach (unbounded), and the way there. */
+export function paths(state: TkState, unit: Unit, limit = Infinity): Map<string, { steps: number; previous: string | null }> {
+  const seen = new Map<string, { steps: number; previous: string | null }>([[unit.square, { steps: 0, previous: null }]]);
+  const queue = [unit.square];
+  for (let head = 0; head < queue.length; head++) {
+    const square = queue[head]!;
+    const steps = seen.get(square)!.steps;
+    if (steps >= limit) continue;
+    // Units must stop when they enter a forest (leaving one they start in is free).
+    if (square !== unit.square && state.terrain[square] === 'forest') continue;
+    for (const next of neighbours(square)) {
+      if (seen.has(next) || state.terrain[next] === 'mountain' || unitAt(state, next)) continue;
+      seen.set(next, { steps: steps + 1, previous: square });
+      queue.push(next);
+    }
+  }
+  seen.delete(unit.square);
+  return seen;
+}
+
+/** Squares the unit may end its move on this phase. */
+export function destinations(state: TkState, unit: Unit): string[] {
+  return [...paths(state, unit, UNIT_LIST[unit.kind].move).keys()];
+}
+
+function pathTo(found: Map<string, { steps: number; previous: string | null }>, to: string): string[] {
+  const path: string[] = [];
+  for (let s: string | null = to; s !== null && found.has(s); s = found.get(s)!.previous) path.unshift(s);
+  return path;
+}
+
+export function move(batch: Batch, seat: string, unitId: string, to: string): string | null {
+  const state = batch.state;
+  const unit = unitById(state, unitId);
+  if (!unit) return `There is no unit ${unitId} on the board`;
+  if (unit.seat !== seat) return `${unitName(unit)} is not yours`;
+  if (state.moved.includes(unit.id)) return `${unitName(unit)} has already moved this turn`;
+  if (to === unit.square) return `${unitName(unit)} is already on ${to}`;
+  if (state.terrain[to] === 'mountain') return `${to} is a mountain: units cannot move into mountains`;
+  const there = unitAt(state, to);
+  if (there) return `${to} is occupied by ${unitName(there)}`;
+  const found = paths(state, unit);
+  const way = found.get(to);
+  const allowance = UNIT_LIST[unit.kind].move;
+  if (!way) return `${unitName(unit)} cannot reach ${to}: units, mountains or forests are in the way`;
+  if (way.steps > allowance) return `${unitName(unit)} has ${allowance} move${allowance === 1 ? '' : 's'}; ${to} needs ${way.steps}`;
+  const path = pathTo(found, to);
+  batch.emit({ type: 'UnitMoved', seat, unit: unit.id, from: unit.square, to, path });
+  occupy(batch, seat, to);
+  return null;
+}
+
+/** TERRAIN: the last player to have occupied a city controls it. */
+export function occupy(batch: Batch, seat: string, square: string): void {
+  const s = batch.state;
+  if (s.terrain[square] === 'city' && s.cities[square] !== seat) {
+    batch.emit({ type: 'CityOccupied', square, seat, previous: s.cities[square] ?? null });
+  }
+}
+
+export function endMovement(batch: Batch, seat: string): void {
+  batch.emit({ type: 'MovementEnded', seat });
+  endTurnIfNoAttacks(batch);
+}
+
+export function moveCommands(state: TkState, seat: string): TkCommand[] {
+  const out: TkCommand[] = [];
+  for (const unit of state.units) {
+    if (unit.seat !== seat || state.moved.includes(unit.id)) continue;
+    for (const to of destinations(state, unit)) out.push({ type: 'move', unit: unit.id, to });
+  }
+  out.push({ type: 'endMovement' });
+  return out;
+}

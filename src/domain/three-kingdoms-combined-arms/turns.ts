@@ -1,0 +1,49 @@
+/**
+ * TURN SEQUENCE: players take turns in seat order; each turn has a Move Phase then an
+ * Attack Phase. Rounds count full cycles of the seat order; the optional turn limit ends
+ * the game as a draw after that many rounds (RULINGS.md General).
+ */
+import type { Batch } from './evolve.ts';
+import { activePlayers, faction } from './state.ts';
+import { citiesVictory } from './victory.ts';
+import { anyAttack } from './attack.ts';
+
+export function startTurn(batch: Batch, seat: string, round: number): void {
+  batch.emit({ type: 'TurnStarted', seat, round });
+}
+
+/** The next seat in seat order still in the game, and whether the round wraps. */
+export function nextSeat(players: string[], out: string[], current: string): { seat: string; wraps: boolean } {
+  const i = players.indexOf(current);
+  for (let k = 1; k <= players.length; k++) {
+    const j = (i + k) % players.length;
+    const seat = players[j]!;
+    if (!out.includes(seat)) return { seat, wraps: j <= i };
+  }
+  return { seat: current, wraps: true };
+}
+
+/** End of the active player's turn: cities victory, turn limit, then the next turn. */
+export function endTurn(batch: Batch): void {
+  const seat = batch.state.active!;
+  const round = batch.state.round;
+  batch.emit({ type: 'TurnEnded', seat, round });
+  if (citiesVictory(batch.state, seat)) {
+    batch.emit({ type: 'GameEnded', winners: [seat], reason: `${faction(seat)} controls all ${Object.keys(batch.state.cities).length} cities` });
+    return;
+  }
+  const next = nextSeat(batch.state.players, batch.state.out, seat);
+  if (next.wraps && batch.state.turnLimit !== null && round >= batch.state.turnLimit) {
+    batch.emit({ type: 'GameEnded', winners: [], reason: `turn limit of ${batch.state.turnLimit} rounds reached (draw)` });
+    return;
+  }
+  startTurn(batch, next.seat, next.wraps ? round + 1 : round);
+}
+
+/** An attack phase with nothing left to attack ends by itself (its only choice is to end). */
+export function endTurnIfNoAttacks(batch: Batch): void {
+  const s = batch.state;
+  if (s.stage === 'ACTIVE' && s.phase === 'attack' && !s.pendingRetreat && !anyAttack(s, s.active!)) endTurn(batch);
+}
+
+export { activePlayers };

@@ -1,0 +1,55 @@
+/**
+ * VICTORY: destroy all enemy Generals or occupy all cities. With three or four players a
+ * player who has lost both Generals is out and their units leave the board; a player wins
+ * when every other player is out, or at the end of their own turn when they control all
+ * the cities (RULINGS.md).
+ */
+import type { Unit } from './state.ts';
+import { activePlayers, faction, generalsLeft, type TkState } from './state.ts';
+import { Batch } from './evolve.ts';
+import { completeSetup } from './setup.ts';
+import { endTurnIfNoAttacks, nextSeat, startTurn } from './turns.ts';
+
+export function citiesVictory(state: TkState, seat: string): boolean {
+  const cities = Object.values(state.cities);
+  return cities.length > 0 && cities.every((c) => c === seat);
+}
+
+/** After a unit was destroyed: a player without Generals is out; the last one left wins. */
+export function afterDestruction(batch: Batch, unit: Unit): void {
+  if (unit.kind !== 'general' || generalsLeft(batch.state, unit.seat) > 0) return;
+  batch.emit({ type: 'PlayerOut', seat: unit.seat, reason: `${faction(unit.seat)} has lost both Generals` });
+  declareLastStanding(batch, `every enemy General destroyed`);
+}
+
+function declareLastStanding(batch: Batch, reason: string): void {
+  const left = activePlayers(batch.state);
+  if (left.length <= 1) batch.emit({ type: 'GameEnded', winners: left, reason });
+}
+
+/**
+ * A resigning player (three or more at the table) leaves the same way as one who lost both
+ * Generals: their units leave the board, and play moves on if it was their decision.
+ */
+export function eliminate(state: TkState, seat: string): TkState {
+  if (state.out.includes(seat) || state.stage === 'FINISHED') return state;
+  const batch = new Batch(state);
+  const wasActive = state.stage === 'ACTIVE' && state.active === seat;
+  batch.emit({ type: 'PlayerOut', seat, reason: `${faction(seat)} resigned` });
+  declareLastStanding(batch, 'every other player is out');
+  if (batch.over) return batch.state;
+  if (batch.state.stage === 'SETUP') {
+    if (batch.state.placer === null) completeSetup(batch);
+  } else if (wasActive) {
+    const next = nextSeat(state.players, batch.state.out, seat);
+    if (next.wraps && state.turnLimit !== null && state.round >= state.turnLimit) {
+      batch.emit({ type: 'GameEnded', winners: [], reason: `turn limit of ${state.turnLimit} rounds reached (draw)` });
+    } else {
+      startTurn(batch, next.seat, next.wraps ? state.round + 1 : state.round);
+    }
+  } else {
+    // Their pending retreat is gone with them; the attacker may have nothing left to do.
+    endTurnIfNoAttacks(batch);
+  }
+  return batch.state;
+}
