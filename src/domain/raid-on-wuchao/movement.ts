@@ -1,0 +1,65 @@
+/**
+ * §6 Movement: units move along connections up to their Movement Points, through friendly
+ * units, never through enemy ones; entering an enemy-occupied space stops the unit (§8).
+ * The stacking limit (5) is checked at the end of the side's movement: the owner chooses
+ * which excess units step back along the path they moved.
+ */
+import { SIDE_NAME, STACKING_LIMIT, type Side } from './data.ts';
+import type { WuchaoCommand } from './commands.ts';
+import type { WuchaoEvent } from './events.ts';
+import { hasEnemy, hasStopped, movementLeft, neighbours, unitsIn, unitsOnMap, type WuchaoState } from './state.ts';
+
+export function movableUnits(s: WuchaoState, side: Side): string[] {
+  return unitsOnMap(s, side).filter((id) => !hasStopped(s, id) && movementLeft(s, id) > 0 && neighbours(s, s.units[id]!.space!).length > 0);
+}
+
+export function legalMoves(s: WuchaoState, side: Side): WuchaoCommand[] {
+  const out: WuchaoCommand[] = [];
+  for (const unit of movableUnits(s, side)) {
+    for (const to of neighbours(s, s.units[unit]!.space!)) out.push({ type: 'move', unit, to });
+  }
+  return out;
+}
+
+/** The UnitMoved event of a legal move, or the reason it is not legal. */
+export function move(s: WuchaoState, side: Side, unit: string, to: string): WuchaoEvent | string {
+  const t = s.tokens.find((x) => x.id === unit);
+  const u = s.units[unit];
+  if (!t || !u) return `There is no unit "${unit}"`;
+  if (t.side !== side) return `${t.name} is not yours: it is a ${SIDE_NAME[t.side]} unit`;
+  if (u.destroyed || u.space === null) return `${t.name} has been destroyed`;
+  if (hasStopped(s, unit)) return `${t.name} entered an enemy-occupied space and cannot move further this round`;
+  const left = movementLeft(s, unit);
+  if (left <= 0) return `${t.name} has used all ${t.move} of its movement points this round`;
+  if (!neighbours(s, u.space).includes(to)) return `${to} is not connected to ${u.space}`;
+  return { type: 'UnitMoved', unit, side, from: u.space, to, movementLeft: left - 1, entersEnemy: hasEnemy(s, to, side) };
+}
+
+/** Spaces holding more than five of `side`'s units. */
+export function overstacked(s: WuchaoState, side: Side): string[] {
+  return s.map.spaces.filter((sp) => unitsIn(s, sp, side).length > STACKING_LIMIT);
+}
+
+/** Units that may step back: in an over-stacked space and moved there this phase. */
+export function stepBackCandidates(s: WuchaoState, side: Side): string[] {
+  const spaces = overstacked(s, side);
+  return unitsOnMap(s, side).filter((id) => spaces.includes(s.units[id]!.space!) && (s.paths[id]?.length ?? 0) >= 2);
+}
+
+export function stepBack(s: WuchaoState, side: Side, unit: string, automatic: boolean): WuchaoEvent | string {
+  const t = s.tokens.find((x) => x.id === unit);
+  if (!t) return `There is no unit "${unit}"`;
+  if (t.side !== side) return `${t.name} is not yours`;
+  if (!stepBackCandidates(s, side).includes(unit)) {
+    const over = overstacked(s, side).join(', ');
+    return `${t.name} cannot step back: only units that moved into an over-stacked space (${over}) step back along their path`;
+  }
+  const path = s.paths[unit]!;
+  return { type: 'UnitSteppedBack', unit, from: path[path.length - 1]!, to: path[path.length - 2]!, automatic };
+}
+
+export function stackingPrompt(s: WuchaoState, side: Side): string {
+  const sp = overstacked(s, side)[0]!;
+  return `Stacking limit: ${sp} holds ${unitsIn(s, sp, side).length} of your units (limit ${STACKING_LIMIT}); choose a unit to step back along its path`;
+}
+

@@ -1,0 +1,48 @@
+/** §11 Setup: Cao's four units at A1; Yuan places its nine units outside zones A–C. */
+import type { SetupInput } from '../kernel/index.ts';
+import { STACKING_LIMIT, zoneOf } from './data.ts';
+import type { WuchaoCommand } from './commands.ts';
+import type { WuchaoEvent } from './events.ts';
+import type { WuchaoOptions } from './options.ts';
+import { initialState, isSpace, unitsIn, type WuchaoState } from './state.ts';
+
+export function setupEvents(input: SetupInput<WuchaoOptions>): WuchaoEvent[] {
+  const s = initialState(input);
+  const cao = s.tokens.filter((t) => t.side === 'cao').map((t) => t.id);
+  const events: WuchaoEvent[] = [{ type: 'CaoForcesPlaced', space: s.map.camp, units: cao }];
+  if (unplacedYuan(s).length === 0) events.push({ type: 'SetupCompleted', round: 1 });
+  return events;
+}
+
+export function unplacedYuan(s: WuchaoState): string[] {
+  return s.tokens.filter((t) => t.side === 'yuan' && s.units[t.id]!.space === null && !s.units[t.id]!.destroyed).map((t) => t.id);
+}
+
+/** Spaces where Yuan may set up: anywhere except zones A–C (RULINGS: zones D to H). */
+export function yuanSetupSpaces(s: WuchaoState): string[] {
+  return s.map.spaces.filter((sp) => !s.map.yuanSetupExcludedZones.includes(zoneOf(sp)) && sp !== s.map.camp);
+}
+
+export function placementRefusal(s: WuchaoState, unit: string, space: string): string | null {
+  const t = s.tokens.find((x) => x.id === unit);
+  if (!t) return `There is no unit "${unit}"`;
+  if (t.side !== 'yuan') return `${t.name} is a Cao unit; Cao's units start at ${s.map.camp}`;
+  if (s.units[unit]!.space !== null) return `${t.name} is already placed at ${s.units[unit]!.space}`;
+  if (!isSpace(s, space)) return `There is no space "${space}" on the map`;
+  if (!yuanSetupSpaces(s).includes(space)) return `Yuan may not set up in zone ${zoneOf(space)} (zones ${s.map.yuanSetupExcludedZones.join(', ')} are closed to Yuan's setup)`;
+  if (unitsIn(s, space, 'yuan').length >= STACKING_LIMIT) return `${space} already holds ${STACKING_LIMIT} units, the stacking limit`;
+  return null;
+}
+
+export function legalPlacements(s: WuchaoState): WuchaoCommand[] {
+  const out: WuchaoCommand[] = [];
+  const spaces = yuanSetupSpaces(s).filter((sp) => unitsIn(s, sp, 'yuan').length < STACKING_LIMIT);
+  for (const unit of unplacedYuan(s)) for (const space of spaces) out.push({ type: 'placeUnit', unit, space });
+  return out;
+}
+
+/** Setup is over once every Yuan unit is on the map. */
+export function setupDone(s: WuchaoState): WuchaoEvent[] {
+  return unplacedYuan(s).length === 0 ? [{ type: 'SetupCompleted', round: 1 }] : [];
+}
+
