@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { attempt, legal, status, submit } from '../../support/play.ts';
+import { scenario } from './scenario.ts';
+
+const far = { 'shu-general-1': 'L12', 'shu-general-2': 'K12' };
+
+function destinationsOf(g: ReturnType<typeof scenario>, unit: string): string[] {
+  return legal(g, 'wei')
+    .filter((c) => c.type === 'move' && c.unit === unit)
+    .map((c) => c.to as string)
+    .sort();
+}
+
+describe('MOVE PHASE', () => {
+  it('moves a unit orthogonally or diagonally up to its Move, and no further', () => {
+    const g = scenario({ units: { 'wei-infantry-1': 'C3', ...far } });
+    expect(destinationsOf(g, 'wei-infantry-1')).toHaveLength(24); // the 5x5 square around C3 less C3
+    expect(attempt(g, 'wei', { type: 'move', unit: 'wei-infantry-1', to: 'F3' })).toMatchObject({ ok: false, reason: 'Wei Infantry 1 has 2 moves; F3 needs 3' });
+    expect(submit(g, 'wei', { type: 'move', unit: 'wei-infantry-1', to: 'E5' })).toEqual([
+      { type: 'UnitMoved', seat: 'wei', unit: 'wei-infantry-1', from: 'C3', to: 'E5', path: ['D4', 'E5'] },
+    ]);
+  });
+
+  it('moves each unit at most once per move phase, and any number of units', () => {
+    const g = scenario({ units: { 'wei-infantry-1': 'C3', 'wei-infantry-2': 'C5', ...far } });
+    submit(g, 'wei', { type: 'move', unit: 'wei-infantry-1', to: 'D3' });
+    expect(attempt(g, 'wei', { type: 'move', unit: 'wei-infantry-1', to: 'E3' })).toMatchObject({ ok: false, reason: 'Wei Infantry 1 has already moved this turn' });
+    expect(destinationsOf(g, 'wei-infantry-1')).toEqual([]);
+    submit(g, 'wei', { type: 'move', unit: 'wei-infantry-2', to: 'D6' });
+  });
+
+  it('never moves through other units, friend or foe, nor onto one', () => {
+    const g = scenario({ units: { 'wei-armoredCavalry-1': 'A1', 'wei-infantry-1': 'A2', 'shu-infantry-1': 'B2', 'wei-infantry-2': 'B1', ...far } });
+    expect(destinationsOf(g, 'wei-armoredCavalry-1')).toEqual([]);
+    expect(attempt(g, 'wei', { type: 'move', unit: 'wei-armoredCavalry-1', to: 'C3' })).toMatchObject({ ok: false, reason: expect.stringContaining('cannot reach C3') });
+    expect(attempt(g, 'wei', { type: 'move', unit: 'wei-armoredCavalry-1', to: 'B2' })).toMatchObject({ ok: false, reason: 'B2 is occupied by Shu Infantry 1' });
+    // A wall of units makes the way longer: around it, the infantry's 2 moves no longer reach.
+    const h = scenario({ units: { 'wei-infantry-1': 'C3', 'shu-infantry-1': 'D2', 'shu-infantry-2': 'D3', 'shu-infantry-3': 'D4', ...far } });
+    expect(attempt(h, 'wei', { type: 'move', unit: 'wei-infantry-1', to: 'E3' })).toMatchObject({ ok: false, reason: 'Wei Infantry 1 has 2 moves; E3 needs 4' });
+  });
+
+  it('never moves into or through a mountain', () => {
+    const g = scenario({ units: { 'wei-infantry-1': 'C3', ...far }, mountains: ['D2', 'D3', 'D4', 'B2'] });
+    expect(attempt(g, 'wei', { type: 'move', unit: 'wei-infantry-1', to: 'B2' })).toMatchObject({ ok: false, reason: expect.stringContaining('mountain') });
+    expect(attempt(g, 'wei', { type: 'move', unit: 'wei-infantry-1', to: 'E3' })).toMatchObject({ ok: false, reason: 'Wei Infantry 1 has 2 moves; E3 needs 4' });
+    expect(destinationsOf(g, 'wei-infantry-1')).not.toContain('D3');
+  });
+
+  it('stops a unit when it enters a forest; it may leave a forest it starts in', () => {
+    const g = scenario({ units: { 'wei-armoredCavalry-1': 'A1', 'wei-armoredCavalry-2': 'E5', ...far }, forests: ['A2', 'B1', 'B2', 'E5'] });
+    expect(destinationsOf(g, 'wei-armoredCavalry-1')).toEqual(['A2', 'B1', 'B2']);
+    expect(attempt(g, 'wei', { type: 'move', unit: 'wei-armoredCavalry-1', to: 'C3' })).toMatchObject({ ok: false, reason: expect.stringContaining('cannot reach C3') });
+    submit(g, 'wei', { type: 'move', unit: 'wei-armoredCavalry-1', to: 'B2' });
+    const [moved] = submit(g, 'wei', { type: 'move', unit: 'wei-armoredCavalry-2', to: 'I5' });
+    expect(moved).toMatchObject({ type: 'UnitMoved', from: 'E5', to: 'I5' });
+    expect(moved!.path).toHaveLength(4);
+  });
+
+  it('refuses moving a unit that is not yours', () => {
+    const g = scenario({ units: { 'wei-infantry-1': 'C3', ...far } });
+    expect(attempt(g, 'wei', { type: 'move', unit: 'shu-general-1', to: 'L11' })).toMatchObject({ ok: false, reason: 'Shu General 1 is not yours' });
+  });
+});
+
+describe('TERRAIN: cities', () => {
+  it('are controlled by the last player to occupy them; leaving does not give them up', () => {
+    const g = scenario({ units: { 'wei-infantry-1': 'C3', 'shu-infantry-1': 'F6', ...far }, cities: { D4: null, J9: 'shu' } });
+    expect(submit(g, 'wei', { type: 'move', unit: 'wei-infantry-1', to: 'D4' })).toContainEqual({ type: 'CityOccupied', square: 'D4', seat: 'wei', previous: null });
+    submit(g, 'wei', { type: 'endMovement' }); // nothing to attack: the turn ends
+    submit(g, 'shu', { type: 'move', unit: 'shu-infantry-1', to: 'F8' });
+    submit(g, 'shu', { type: 'endMovement' });
+    submit(g, 'wei', { type: 'move', unit: 'wei-infantry-1', to: 'B2' });
+    expect(g.state.game.cities.D4).toBe('wei');
+    submit(g, 'wei', { type: 'endMovement' });
+    submit(g, 'shu', { type: 'move', unit: 'shu-infantry-1', to: 'E6' });
+    submit(g, 'shu', { type: 'endMovement' });
+    expect(submit(g, 'wei', { type: 'endMovement' })).toBeDefined();
+    expect(submit(g, 'shu', { type: 'move', unit: 'shu-infantry-1', to: 'D4' })).toContainEqual({ type: 'CityOccupied', square: 'D4', seat: 'shu', previous: 'wei' });
+  });
+});
+
+describe('TURN SEQUENCE', () => {
+  it('has a move phase then an attack phase, then the next player in seat order', () => {
+    const g = scenario({ players: ['wei', 'shu', 'wu'], units: { 'wei-infantry-1': 'C3', 'shu-infantry-1': 'C5', 'wu-general-1': 'L1', 'shu-general-1': 'L12', 'wei-general-1': 'A1' } });
+    expect(status(g)).toMatchObject({ phase: 'Wei Move Phase', round: 1, awaiting: [{ seat: 'wei', kind: 'MOVE' }] });
+    expect(attempt(g, 'wei', { type: 'attack', unit: 'wei-infantry-1', target: 'shu-infantry-1' })).toMatchObject({ ok: false, reason: 'It is the Move Phase: end movement before attacking' });
+    submit(g, 'wei', { type: 'move', unit: 'wei-infantry-1', to: 'C4' });
+    submit(g, 'wei', { type: 'endMovement' });
+    expect(status(g)).toMatchObject({ phase: 'Wei Attack Phase', awaiting: [{ seat: 'wei', kind: 'ATTACK' }] });
+    expect(attempt(g, 'wei', { type: 'move', unit: 'wei-general-1', to: 'A2' })).toMatchObject({ ok: false, reason: expect.stringContaining('movement is over') });
+    expect(legal(g, 'wei')).toEqual([{ type: 'attack', unit: 'wei-infantry-1', target: 'shu-infantry-1' }, { type: 'endTurn' }]);
+    expect(legal(g, 'shu')).toEqual([]);
+    submit(g, 'wei', { type: 'endTurn' });
+    expect(status(g)).toMatchObject({ phase: 'Shu Move Phase', round: 1 });
+    submit(g, 'shu', { type: 'endMovement' });
+    // Shu's infantry could attack: the attack phase waits for Shu.
+    submit(g, 'shu', { type: 'endTurn' });
+    // Wu has nothing in range: its attack phase ends by itself (the only choice).
+    expect(submit(g, 'wu', { type: 'endMovement' }).map((e) => e.type)).toEqual(['MovementEnded', 'TurnEnded', 'TurnStarted']);
+    expect(status(g)).toMatchObject({ phase: 'Wei Move Phase', round: 2 });
+  });
+
+  it('uses no dice once the terrain is down', () => {
+    const g = scenario({ units: { 'wei-infantry-1': 'C3', 'shu-infantry-1': 'C5', 'shu-general-1': 'L12' } });
+    submit(g, 'wei', { type: 'move', unit: 'wei-infantry-1', to: 'C4' });
+    submit(g, 'wei', { type: 'endMovement' });
+    submit(g, 'wei', { type: 'attack', unit: 'wei-infantry-1', target: 'shu-infantry-1' });
+    expect(g.state.draws).toBe(0);
+  });
+});
