@@ -1,0 +1,44 @@
+/** The service's stable error codes (API.md) and the HTTP status each maps to. */
+export type ErrorCode =
+  | 'BAD_REQUEST'
+  | 'UNAUTHENTICATED'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'NOT_YOUR_TURN'
+  | 'ILLEGAL_COMMAND'
+  | 'VERSION_CONFLICT'
+  | 'GAME_OVER'
+  | 'RATE_LIMITED'
+  | 'INTERNAL';
+
+export const HTTP_STATUS: Record<ErrorCode, number> = {
+  BAD_REQUEST: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  NOT_YOUR_TURN: 409,
+  VERSION_CONFLICT: 409,
+  GAME_OVER: 409,
+  ILLEGAL_COMMAND: 422,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+};
+
+export class ApiError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+
+  get status(): number {
+    return HTTP_STATUS[this.code];
+  }
+
+  /** What a client receives: `extensions` in GraphQL, `error` in REST. */
+  get details(): Record<string, unknown> {
+    return { code: this.code, ...this.extra };
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * A subscription's stream of events: first every stored event after the client's
+ * version, then live ones, each exactly once and in order. Notifications only say
+ * "look again"; the feed always reads the store from the last version it delivered,
+ * so nothing is skipped or repeated whichever process appended the events.
+ */
+import type { Notifier } from './notifier.ts';
+import type { EventOut } from './service.ts';
+
+export class EventFeed implements AsyncIterableIterator<EventOut> {
+  private readonly queue: EventOut[] = [];
+  private readonly waiters: { resolve: (r: IteratorResult<EventOut>) => void; reject: (e: unknown) => void }[] = [];
+  private readonly unlisten: () => void;
+  private done = false;
+  private reading = false;
+  private again = false;
+  private failure: unknown = null;
+
+  constructor(
+    gameId: string,
+    private last: number,
+    notifier: Notifier,
+    private readonly read: (after: number) => Promise<EventOut[]>,
+  ) {
+    // Listen before the first read, so an event committed in between still wakes us.
+    this.unlisten = notifier.listen(gameId, () => this.pull());
+    this.pull();
+  }
+
+  private pull() {
+    if (this.done) return;
+    if (this.reading) {
+      this.again = true;
+      return;
+    }
+    this.reading = true;
+    void (async () => {
+      try {
+        do {
+          this.again = false;
+          const events = await this.read(this.last);
+          for (const e of events) {
+            if (e.version <= this.last) continue;
+            this.last = e.version;
+            this.push(e);
+          }
+        } while (this.again && !this.done);
+      } catch (error) {
+        this.fail(error);
+      } finally {
+        this.reading = false;
+      }
+    })();
+  }
+
+  private push(e: EventOut) {
+    const waiter = this.waiters.shift();
+    if (waiter) waiter.resolve({ value: e, done: false });
+    else this.queue.push(e);
+  }
+
+  private fail(error: unknown) {
+    this.failure = error;
+    for (const w of this.waiters.splice(0)) w.reject(error);
+    this.finish();
+  }
+
+  next(): Promise<IteratorResult<EventOut>> {
+    const value = this.queue.shift();
+    if (value) return Promise.resolve({ value, done: false });
+    if (this.failure) return Promise.reject(this.failure);
+    if (this.done) return Promise.resolve({ value: undefined, done: true });
+    return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
+  }
+
+  private finish() {
+    if (this.done) return;
+    this.done = true;
+    this.unlisten();
+  }
+
+  /** Called when the client unsubscribes or disconnects: stop at once. */
+  return(): Promise<IteratorResult<EventOut>> {
+    this.finish();
+    this.queue.length = 0;
+    for (const w of this.waiters.splice(0)) w.resolve({ value: undefined, done: true });
+    return Promise.resolve({ value: undefined, done: true });
+  }
+
+  throw(error?: unknown): Promise<IteratorResult<EventOut>> {
+    this.finish();
+    return Promise.reject(error);
+  }
+
+  [Symbol.asyncIterator]() {
+    return this;
+  }
+}

@@ -1,0 +1,275 @@
+/**
+ * The GraphQL API (API.md): schema, resolvers and the mercurius plugin options.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { GraphQLError } from 'graphql';
+import mercurius from 'mercurius';
+import type { GameRecord } from '../persistence/event-store.ts';
+import { callerFor } from './auth.ts';
+import { ApiError } from './errors.ts';
+import { EventFeed } from './feed.ts';
+import type { Notifier } from './notifier.ts';
+import { seatOf, SPECTATOR, type Caller, type GameService } from './service.ts';
+import { viewTypes } from './views/index.ts';
+
+const baseSchema = /* GraphQL */ `
+  scalar JSON
+
+  enum GameStatus { SETUP ACTIVE FINISHED ABANDONED }
+
+  type GameType {
+    id: ID!
+    name: String!
+    seats: [String!]!
+    minPlayers: Int!
+    maxPlayers: Int!
+    optionsSchema: JSON!
+    commandSchema: JSON!
+  }
+
+  type Seat { id: String! name: String! isYou: Boolean! mustAct: Boolean! }
+  type Prompt { seat: String! kind: String! prompt: String! }
+  type Result { winners: [String!]! reason: String! }
+
+  type GameEvent {
+    version: Int!
+    type: String!
+    "who caused it, if anyone"
+    seat: String
+    data: JSON!
+    at: String!
+  }
+
+  "A game without a typed view: its view as JSON."
+  type GenericView { gameType: String! state: JSON! }
+
+  type Game {
+    id: ID!
+    type: String!
+    status: GameStatus!
+    version: Int!
+    createdAt: String!
+    updatedAt: String!
+    seats: [Seat!]!
+    "every decision the game now waits for"
+    awaiting: [Prompt!]!
+    phase: String!
+    round: Int
+    "the state as the caller may see it, now or after an earlier version"
+    view(atVersion: Int): GameView!
+    "every command the caller's seat may submit now, ready to send unchanged"
+    legalCommands: [JSON!]!
+    events(after: Int, first: Int): [GameEvent!]!
+    result: Result
+    seedCommitment: String!
+    "published once the game is finished"
+    seed: String
+    "the caller's seat in this game, if any"
+    yourSeat: String
+    isYourTurn: Boolean!
+  }
+
+  type PageInfo { hasNextPage: Boolean! endCursor: String }
+  type GameEdge { cursor: String! node: Game! }
+  type GameConnection { edges: [GameEdge!]! nodes: [Game!]! pageInfo: PageInfo! }
+  input GamesFilter { type: String status: GameStatus }
+
+  type Query {
+    gameTypes: [GameType!]!
+    game(id: ID!): Game
+    "newest first; with a seat token, the games of that token"
+    games(filter: GamesFilter, first: Int, after: String): GameConnection!
+  }
+
+  input SeatInput { seat: String! name: String! }
+  input CreateGameInput { type: String! options: JSON seats: [SeatInput!]! }
+  type SeatToken { seat: String! token: String! }
+  type CreateGamePayload { game: Game! seatTokens: [SeatToken!]! }
+  type CommandPayload { game: Game! "the events this command appended" events: [GameEvent!]! }
+
+  type Mutation {
+    createGame(input: CreateGameInput!): CreateGamePayload!
+    submitCommand(gameId: ID!, command: JSON!, expectedVersion: Int, idempotencyKey: String): CommandPayload!
+    resign(gameId: ID!): Game!
+  }
+
+  type Subscription {
+    "every stored event after afterVersion, then live ones, each once and in order"
+    gameEvents(gameId: ID!, afterVersion: Int): GameEvent!
+  }
+`;
+
+export function buildSchema(): string {
+  const members = ['GenericView', ...viewTypes.map((v) => v.typeName)];
+  return [baseSchema, ...viewTypes.map((v) => v.sdl), `union GameView = ${members.join(' | ')}`].join('\n');
+}
+
+interface Context {
+  caller: () => Promise<Caller>;
+  states: Map<string, ReturnType<GameService['state']>>;
+  request?: FastifyRequest;
+  _connectionInit?: Record<string, unknown>;
+}
+
+const VIEW_TYPE = Symbol('gameType');
+
+function encodeCursor(g: GameRecord): string {
+  return Buffer.from(JSON.stringify([g.createdAt.toISOString(), g.id])).toString('base64url');
+}
+
+function decodeCursor(cursor: string): { createdAt: Date; id: string } {
+  try {
+    const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString()) as [string, string];
+    const createdAt = new Date(at);
+    if (Number.isNaN(createdAt.getTime()) || typeof id !== 'string') throw new Error();
+    return { createdAt, id };
+  } catch {
+    throw new ApiError('BAD_REQUEST', `"after" is not a cursor this API returned`);
+  }
+}
+
+export function graphqlOptions(service: GameService, notifier: Notifier, opts: { graphiql: boolean; queryDepth: number }) {
+  const state = (ctx: Context, game: GameRecord) => {
+    const key = `${game.id}@${game.version}`;
+    let promise = ctx.states.get(key);
+    if (!promise) ctx.states.set(key, (promise = service.state(game)));
+    return promise.then((s) => s.state);
+  };
+  const statusOf = async (ctx: Context, game: GameRecord) => service.status(game, await state(ctx, game));
+
+  const resolvers = {
+    Query: {
+      gameTypes: () => service.registry.types(),
+      game: (_: unknown, args: { id: string }) => service.game(args.id),
+      games: async (_: unknown, args: { filter?: { type?: string; status?: string }; first?: number; after?: string }, ctx: Context) => {
+        const first = args.first ?? 20;
+        if (!Number.isInteger(first) || first < 1 || first > 100) throw new ApiError('BAD_REQUEST', '"first" must be from 1 to 100');
+        const caller = await ctx.caller();
+        const after = args.after ? decodeCursor(args.after) : undefined;
+        const rows = await service.store.listGames(
+          { ...(args.filter ?? {}), ...(caller.gameId ? { ids: [caller.gameId] } : {}) },
+          first + 1,
+          after,
+        );
+        const nodes = rows.slice(0, first);
+        return {
+          edges: nodes.map((node) => ({ cursor: encodeCursor(node), node })),
+          nodes,
+          pageInfo: { hasNextPage: rows.length > first, endCursor: nodes.length ? encodeCursor(nodes[nodes.length - 1]!) : null },
+        };
+      },
+    },
+    Game: {
+      createdAt: (g: GameRecord) => g.createdAt.toISOString(),
+      updatedAt: (g: GameRecord) => g.updatedAt.toISOString(),
+      seats: async (g: GameRecord, _: unknown, ctx: Context) => {
+        const you = seatOf(g, await ctx.caller());
+        return g.players.map((p) => ({ id: p.seat, name: p.name, isYou: p.seat === you, mustAct: g.awaiting.includes(p.seat) }));
+      },
+      awaiting: async (g: GameRecord, _: unknown, ctx: Context) => (await statusOf(ctx, g)).awaiting,
+      phase: async (g: GameRecord, _: unknown, ctx: Context) => (await statusOf(ctx, g)).phase,
+      round: async (g: GameRecord, _: unknown, ctx: Context) => (await statusOf(ctx, g)).round,
+      view: async (g: GameRecord, args: { atVersion?: number | null }, ctx: Context) => {
+        const caller = await ctx.caller();
+        let s;
+        if (args.atVersion === undefined || args.atVersion === null) s = await state(ctx, g);
+        else {
+          if (!Number.isInteger(args.atVersion) || args.atVersion < 0 || args.atVersion > g.version) {
+            throw new ApiError('BAD_REQUEST', `atVersion must be from 0 to ${g.version}`);
+          }
+          s = (await service.state(g, args.atVersion)).state;
+        }
+        const view = service.view(g, s, caller);
+        const typed = viewTypes.find((v) => v.gameType === g.type);
+        const out = typed ? { ...(view as object) } : { gameType: g.type, state: view };
+        Object.defineProperty(out, VIEW_TYPE, { value: typed?.typeName ?? 'GenericView' });
+        return out;
+      },
+      legalCommands: async (g: GameRecord, _: unknown, ctx: Context) => service.legalCommands(g, await state(ctx, g), await ctx.caller()),
+      events: async (g: GameRecord, args: { after?: number; first?: number }, ctx: Context) =>
+        service.events(g, await ctx.caller(), args.after ?? 0, args.first ?? undefined),
+      seed: (g: GameRecord) => (g.status === 'FINISHED' ? g.seed : null),
+      yourSeat: async (g: GameRecord, _: unknown, ctx: Context) => seatOf(g, await ctx.caller()),
+      isYourTurn: async (g: GameRecord, _: unknown, ctx: Context) => {
+        const seat = seatOf(g, await ctx.caller());
+        return seat !== null && g.awaiting.includes(seat);
+      },
+    },
+    GameView: {
+      resolveType: (view: Record<symbol, string>) => view[VIEW_TYPE],
+    },
+    Mutation: {
+      createGame: (_: unknown, args: { input: { type: string; options?: unknown; seats: { seat: string; name: string }[] } }) => service.createGame(args.input),
+      submitCommand: async (_: unknown, args: { gameId: string; command: unknown; expectedVersion?: number; idempotencyKey?: string }, ctx: Context) =>
+        service.submit({ ...args, caller: await ctx.caller() }),
+      resign: async (_: unknown, args: { gameId: string }, ctx: Context) =>
+        (await service.submit({ gameId: args.gameId, command: { type: 'resign' }, caller: await ctx.caller() })).game,
+    },
+    Subscription: {
+      gameEvents: {
+        subscribe: async (_: unknown, args: { gameId: string; afterVersion?: number }, ctx: Context) => {
+          const header = ctx._connectionInit?.authorization ?? ctx.request?.headers?.authorization;
+          const caller = await callerFor(service.store, header);
+          const game = await service.game(args.gameId);
+          const after = args.afterVersion ?? game.version;
+          if (!Number.isInteger(after) || after < 0) throw new ApiError('BAD_REQUEST', 'afterVersion must be a whole number');
+          return new EventFeed(game.id, after, notifier, async (last) => service.events(await service.game(game.id), caller, last, 200));
+        },
+        resolve: (event: unknown) => event,
+      },
+    },
+  };
+
+  return {
+    schema: buildSchema(),
+    resolvers: resolvers as never,
+    graphiql: opts.graphiql,
+    queryDepth: opts.queryDepth,
+    path: '/graphql',
+    context: (request: FastifyRequest): Omit<Context, 'states'> & { states: Context['states'] } => {
+      let caller: Promise<Caller> | null = null;
+      return {
+        states: new Map(),
+        caller: () => (caller ??= callerFor(service.store, request.headers.authorization)),
+      };
+    },
+    subscription: {
+      // Refuse a wrong token at connection time; no token means a spectator.
+      onConnect: async (data: { payload?: { authorization?: unknown } }) => {
+        await callerFor(service.store, data.payload?.authorization);
+        return true;
+      },
+      context: () => ({ states: new Map(), caller: () => Promise.resolve(SPECTATOR) }),
+    },
+    errorFormatter: (execution: { data?: unknown; errors: readonly GraphQLError[] }, ctx: unknown) => {
+      const formatted = mercurius.defaultErrorFormatter(execution as never, ctx as never);
+      const errors = (execution.errors ?? []).flatMap((error: GraphQLError) => {
+        const inner = error.originalError as (Error & { errors?: GraphQLError[]; code?: string }) | undefined;
+        if (inner?.errors && Array.isArray(inner.errors)) return inner.errors.map((e) => toClientError(e, 'BAD_REQUEST', ctx));
+        return [toClientError(error, undefined, ctx)];
+      });
+      const status = execution.data ? 200 : errors.some((e) => e.extensions.code === 'INTERNAL') ? 500 : formatted.statusCode === 200 ? 200 : 400;
+      return { statusCode: status, response: { data: execution.data ?? null, errors } };
+    },
+  };
+}
+
+/** Every error a client sees carries one of the stable codes; internals are never leaked. */
+function toClientError(error: GraphQLError | Error, fallback: 'BAD_REQUEST' | undefined, ctx: unknown) {
+  const gql = error as GraphQLError;
+  const original = gql.originalError ?? (error instanceof GraphQLError ? undefined : error);
+  const base = { message: error.message, ...(gql.locations ? { locations: gql.locations } : {}), ...(gql.path ? { path: gql.path } : {}) };
+  if (original instanceof ApiError) return { ...base, extensions: original.details };
+  if (original && (original as { code?: string }).code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    return { ...base, extensions: { code: 'BAD_REQUEST' } };
+  }
+  if (!original || fallback || (original as { statusCode?: number }).statusCode === 400 || /^MER_ERR_GQL_(VALIDATION|QUERY_DEPTH)|^MER_ERR_INVALID/.test((original as { code?: string }).code ?? '')) {
+    return { ...base, extensions: { code: 'BAD_REQUEST' } };
+  }
+  // A resolver crashed: log it, tell the client only that it was our fault.
+  const log = (ctx as { reply?: { log: FastifyInstance['log'] }; app?: FastifyInstance }).reply?.log ?? (ctx as { app?: FastifyInstance }).app?.log;
+  log?.error({ err: original }, 'resolver failed');
+  return { ...base, message: 'Internal error', extensions: { code: 'INTERNAL' } };
+}
+
+export { mercurius };
