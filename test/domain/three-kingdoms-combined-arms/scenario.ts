@@ -22,6 +22,7 @@ export interface Description {
   retreated?: string[];
   moved?: string[];
   attacked?: string[];
+  out?: string[];
 }
 
 export function scenario(d: Description): Played<TkState> {
@@ -50,6 +51,7 @@ export function scenario(d: Description): Played<TkState> {
     retreated: d.retreated ?? [],
     moved: d.moved ?? [],
     attacked: d.attacked ?? [],
+    out: d.out ?? [],
   };
   return { module: threeKingdoms, seed: 'scenario', state: { ...initialMatch(threeKingdoms, input), game }, log: [] };
 }
