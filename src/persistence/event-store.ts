@@ -63,8 +63,11 @@ export const EVENTS_CHANNEL = 'game_events';
 function uniqueConstraint(error: unknown): string | null {
   if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {
     // Through the pg adapter meta.target is empty; the name is in the driver error (STACK-NOTES).
-    const meta = error.meta as { driverAdapterError?: { cause?: { constraint?: string } }; target?: unknown } | undefined;
-    return meta?.driverAdapterError?.cause?.constraint ?? String(meta?.target ?? 'unknown');
+    // It names an index ({ index }) or the columns ({ fields }).
+    const meta = error.meta as { driverAdapterError?: { cause?: { constraint?: { index?: string; fields?: string[] } | string } }; target?: unknown } | undefined;
+    const c = meta?.driverAdapterError?.cause?.constraint;
+    if (typeof c === 'string') return c;
+    return c?.index ?? c?.fields?.join(',') ?? String(meta?.target ?? 'unknown');
   }
   return null;
 }
