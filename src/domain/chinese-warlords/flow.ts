@@ -1,0 +1,101 @@
+/**
+ * The game master: after every command, the steps nobody chooses happen by themselves
+ * (next player, next phase, a new turn with its initiative, income and upkeep, a choice
+ * with exactly one legal option).
+ */
+import type { Random } from '../kernel/index.ts';
+import { UNIT_TYPES } from './data.ts';
+import type { WarlordsEvent } from './events.ts';
+import { evolve } from './evolve.ts';
+import { loseUnit, defenseOptions } from './combat.ts';
+import { activeSeats, unitById, unitsAt, type Phase, type WarlordsState } from './state.ts';
+import { beginTurn } from './turn.ts';
+import { warlordsKilled } from './victory.ts';
+
+/** Units a player who could not pay upkeep may choose: anything but the Warlord, unless nothing else is left (RULINGS). */
+export function upkeepCandidates(s: WarlordsState, seat: string): string[] {
+  const own = s.units.filter((u) => u.owner === seat);
+  const others = own.filter((u) => u.type !== 'warlord');
+  return (others.length ? others : own).map((u) => u.id);
+}
+
+export function retreatEvents(s: WarlordsState, to: string): WarlordsEvent[] {
+  const d = s.defense!;
+  return [{ type: 'StackRetreated', seat: d.defender, from: d.hex, to, units: unitsAt(s, d.hex).map((u) => u.id) }];
+}
+
+export function loseUnitEvents(s: WarlordsState, unit: string): WarlordsEvent[] {
+  return loseUnit(s, unitById(s, unit)!, s.phase === 'upkeep' ? 'upkeep' : 'combat');
+}
+
+function firstActive(s: WarlordsState, list: string[]): string | null {
+  return list.find((p) => !s.players[p]!.out) ?? null;
+}
+
+const NEXT_PHASE: Partial<Record<Phase, Phase>> = { recruitment: 'movement', movement: 'combat' };
+
+export function nextStep(s: WarlordsState, random: Random | null): WarlordsEvent[] {
+  if (s.result) return [];
+  const killed = warlordsKilled(s);
+  if (killed.length && s.phase !== 'setup') return [{ type: 'PlayerDefeated', seat: killed[0]!, reason: `${killed[0]}'s Warlord was killed` }];
+  switch (s.phase) {
+    case 'setup':
+      return random ? beginTurn(s, random) : [];
+    case 'turnEnd':
+      return [];
+    case 'upkeep': {
+      const pending = s.order.filter((p) => !s.players[p]!.out && (s.upkeepLosses[p] ?? 0) > 0);
+      for (const p of pending) {
+        const candidates = upkeepCandidates(s, p);
+        const count = s.upkeepLosses[p]!;
+        const nonWarlord = candidates.filter((id) => unitById(s, id)!.type !== 'warlord');
+        // No real choice: every unit but the Warlord goes (passengers before their carriers).
+        if (nonWarlord.length && count >= nonWarlord.length) {
+          const units = nonWarlord.map((id) => unitById(s, id)!).sort((a, b) => Number(a.carriedBy === null) - Number(b.carriedBy === null));
+          return units.map((u): WarlordsEvent => ({ type: 'UnitLost', unit: u.id, unitType: u.type, seat: p, hex: u.hex, cause: 'upkeep' }));
+        }
+        if (candidates.length === 1) return loseUnitEvents(s, candidates[0]!);
+      }
+      if (pending.length) return [];
+      return [{ type: 'PhaseBegan', phase: 'recruitment', seat: firstActive(s, s.order) }];
+    }
+  }
+  if (s.defense) {
+    const { lose, retreat } = defenseOptions(s);
+    if (lose.length + retreat.length === 1) return lose.length ? loseUnitEvents(s, lose[0]!) : retreatEvents(s, retreat[0]!);
+    if (lose.length + retreat.length === 0) return []; // cannot happen: a defense ends when its stack is gone
+    return [];
+  }
+  if (s.attack) return [];
+  if (s.seat && !s.stepDone && !s.players[s.seat]!.out) return [];
+  const at = s.seat ? s.order.indexOf(s.seat) : -1;
+  const next = firstActive(s, s.order.slice(at + 1));
+  if (next) return [{ type: 'PhaseBegan', phase: s.phase, seat: next }];
+  const phase = NEXT_PHASE[s.phase];
+  if (phase) return [{ type: 'PhaseBegan', phase, seat: firstActive(s, s.order) }];
+  // End of the turn.
+  if (s.turnLimit !== null && s.turn >= s.turnLimit) return [{ type: 'TurnLimitReached', turn: s.turn }];
+  if (random) return beginTurn(s, random);
+  return [{ type: 'PhaseBegan', phase: 'turnEnd', seat: firstActive(s, activeSeats(s)) }];
+}
+
+/** Applies events and every automatic step after them; returns all the events. */
+export function settle(state: WarlordsState, events: WarlordsEvent[], random: Random | null): { state: WarlordsState; events: WarlordsEvent[] } {
+  let s = state;
+  const out: WarlordsEvent[] = [];
+  const push = (e: WarlordsEvent) => {
+    out.push(e);
+    s = evolve(s, e);
+  };
+  events.forEach(push);
+  for (let guard = 0; guard < 10_000; guard++) {
+    const more = nextStep(s, random);
+    if (!more.length) break;
+    more.forEach(push);
+  }
+  return { state: s, events: out };
+}
+
+export function isVehicle(type: keyof typeof UNIT_TYPES): boolean {
+  return UNIT_TYPES[type].mobility !== 'foot';
+}

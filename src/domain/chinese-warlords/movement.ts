@@ -1,0 +1,116 @@
+/**
+ * MOVEMENT: "You may move your units a number of spaces up to their Movement rating. No
+ * stacking limit." Terrain costs come from the TERRAIN table (Foot / Vehicles columns).
+ */
+import { TERRAIN, UNIT_TYPES, type Mobility, type Terrain } from './data.ts';
+import { neighbours, terrainAt, type MapData } from './map.ts';
+import { liveStrongholds, passengersOf, unitName, type Unit, type WarlordsState } from './state.ts';
+
+/** Cost for a unit of this mobility to enter terrain, or null when it may not enter. */
+export function entryCost(terrain: Terrain, mobility: Mobility): number | null {
+  const t = TERRAIN[terrain];
+  if (mobility === 'foot') return t.boatsOnly ? null : t.foot;
+  if (mobility === 'vehicle') return t.boatsOnly ? null : t.vehicles;
+  // RULINGS: boats move only on water and may end in a village next to water.
+  if (terrain === 'water') return t.vehicles;
+  if (terrain === 'village') return t.vehicles;
+  return null;
+}
+
+/** May a unit of this mobility stand (end its move, be placed, retreat) in the hex? */
+export function canStand(map: MapData, hex: string, mobility: Mobility): boolean {
+  const terrain = terrainAt(map, hex);
+  if (!terrain || entryCost(terrain, mobility) === null) return false;
+  if (mobility === 'boat' && terrain === 'village') return neighbours(map, hex).some((n) => terrainAt(map, n) === 'water');
+  return true;
+}
+
+export function movementLeft(u: Unit): number {
+  return u.rode ? 0 : UNIT_TYPES[u.type].move - u.mpUsed;
+}
+
+export interface Reach {
+  cost: number;
+  path: string[];
+}
+
+/**
+ * Every hex the unit can reach this turn by its cheapest path. A unit may not enter a hex
+ * held by another player's units (RULINGS: stacks never mix); boats pass only over water
+ * and may end in a village next to water.
+ */
+export function reachable(s: WarlordsState, u: Unit): Map<string, Reach> {
+  const mobility = UNIT_TYPES[u.type].mobility;
+  const budget = movementLeft(u);
+  const best = new Map<string, Reach>([[u.hex, { cost: 0, path: [u.hex] }]]);
+  const enemyHeld = new Set(s.units.filter((x) => x.owner !== u.owner).map((x) => x.hex));
+  const queue = [u.hex];
+  while (queue.length) {
+    queue.sort((a, b) => best.get(a)!.cost - best.get(b)!.cost);
+    const cur = queue.shift()!;
+    const here = best.get(cur)!;
+    // A boat that has come into a village stops there.
+    if (mobility === 'boat' && cur !== u.hex && terrainAt(s.map, cur) !== 'water') continue;
+    for (const n of neighbours(s.map, cur)) {
+      if (enemyHeld.has(n)) continue;
+      const step = entryCost(terrainAt(s.map, n)!, mobility);
+      if (step === null) continue;
+      if (mobility === 'boat' && !canStand(s.map, n, mobility)) continue;
+      const cost = here.cost + step;
+      if (cost > budget) continue;
+      const known = best.get(n);
+      if (known && known.cost <= cost) continue;
+      if (!known) queue.push(n);
+      best.set(n, { cost, path: [...here.path, n] });
+    }
+  }
+  best.delete(u.hex);
+  return best;
+}
+
+export function canMove(s: WarlordsState, u: Unit): boolean {
+  return u.owner === s.seat && u.carriedBy === null && movementLeft(u) > 0;
+}
+
+/** Why `unit` cannot move to `to`, or null when it can. */
+export function moveRefusal(s: WarlordsState, seat: string, u: Unit | undefined, to: string): string | null {
+  if (!u || u.owner !== seat) return 'That is not one of your units';
+  if (u.carriedBy) return `${unitName(u)} is aboard ${u.carriedBy}: unload it first`;
+  if (movementLeft(u) <= 0) return `${unitName(u)} has no movement points left this turn`;
+  if (!terrainAt(s.map, to)) return `${to} is not on the map`;
+  if (to === u.hex) return `${unitName(u)} is already in ${to}`;
+  const reach = reachable(s, u).get(to);
+  if (!reach) return `${unitName(u)} has ${movementLeft(u)} movement points and cannot reach ${to} (terrain, water or enemy units in the way)`;
+  return null;
+}
+
+/** Sorted reachable destinations, for legalCommands. */
+export function destinations(s: WarlordsState, u: Unit): string[] {
+  return [...reachable(s, u).keys()];
+}
+
+export function boardRefusal(s: WarlordsState, seat: string, u: Unit | undefined, carrier: Unit | undefined): string | null {
+  if (!u || u.owner !== seat || !carrier || carrier.owner !== seat) return 'Both units must be yours';
+  if (UNIT_TYPES[u.type].mobility !== 'foot') return `${unitName(u)} is a vehicle: only foot units are carried`;
+  if (UNIT_TYPES[carrier.type].carry === 0) return `${unitName(carrier)} cannot carry units`;
+  if (u.carriedBy) return `${unitName(u)} is already aboard ${u.carriedBy}`;
+  if (u.rode) return `${unitName(u)} has already ridden this turn`;
+  if (u.hex !== carrier.hex) return `${unitName(u)} and ${unitName(carrier)} are not in the same hex`;
+  if (carrier.mpUsed > 0) return `${unitName(carrier)} has already moved: passengers board at the start of its move`;
+  const aboard = passengersOf(s, carrier.id).length;
+  if (aboard >= UNIT_TYPES[carrier.type].carry) return `${unitName(carrier)} carries ${UNIT_TYPES[carrier.type].carry} and is full`;
+  return null;
+}
+
+export function unloadRefusal(s: WarlordsState, seat: string, u: Unit | undefined): string | null {
+  if (!u || u.owner !== seat) return 'That is not one of your units';
+  if (!u.carriedBy) return `${unitName(u)} is not aboard a carrier`;
+  if (!canStand(s.map, u.hex, UNIT_TYPES[u.type].mobility)) return `${unitName(u)} cannot get off in ${u.hex} (${terrainAt(s.map, u.hex)})`;
+  return null;
+}
+
+/** A move that ends in a player's stronghold captures it (RULINGS: "end a movement with a unit in their stronghold"). */
+export function strongholdOwnerAt(s: WarlordsState, hex: string, mover: string): string | null {
+  const owner = liveStrongholds(s)[hex];
+  return owner && owner !== mover ? owner : null;
+}
