@@ -52,7 +52,7 @@ describe('Defense', () => {
   it('is +1 for units next to a friendly General (not an enemy one, and only +1 for two Generals)', () => {
     const defenseOfF6 = (units: Record<string, string>) => {
       const g = scenario({ phase: 'attack', units: { 'wei-infantry-1': 'E5', 'wei-rockets-1': 'C3', 'shu-infantry-1': 'F6', 'shu-general-9': 'L12', ...units } });
-      return (submit(g, 'wei', atk('wei-infantry-1', 'shu-infantry-1'))[0] as { defense: number }).defense;
+      return (submit(g, "wei", atk("wei-infantry-1", "shu-infantry-1"))[0] as unknown as { defense: number }).defense;
     };
     expect(defenseOfF6({})).toBe(4);
     expect(defenseOfF6({ 'shu-general-1': 'G7' })).toBe(5);
@@ -71,7 +71,7 @@ describe('Defense', () => {
   it('is +1 in a city, on top of the General bonus', () => {
     const inCity = (units: Record<string, string>) => {
       const g = scenario({ phase: 'attack', cities: { F6: 'shu' }, units: { 'wei-infantry-1': 'E5', 'wei-rockets-1': 'C3', 'shu-infantry-1': 'F6', 'shu-general-9': 'L12', ...units } });
-      return (submit(g, 'wei', atk('wei-infantry-1', 'shu-infantry-1'))[0] as { defense: number }).defense;
+      return (submit(g, "wei", atk("wei-infantry-1", "shu-infantry-1"))[0] as unknown as { defense: number }).defense;
     };
     expect(inCity({})).toBe(5);
     expect(inCity({ 'shu-general-1': 'G7' })).toBe(6);

@@ -52,7 +52,8 @@ describe('Retreat', () => {
   });
 
   it('with nowhere to go (units, mountains, enemies beside lateral squares) destroys the unit', () => {
-    for (const blocker of [{ units: { 'shu-infantry-1': 'L7' } }, { units: {}, mountains: ['L7'] }]) {
+    const blockers: { units: Record<string, string>; mountains?: string[] }[] = [{ units: { 'shu-infantry-1': 'L7' } }, { units: {}, mountains: ['L7'] }];
+    for (const blocker of blockers) {
       const g = scenario({
         phase: 'attack',
         mountains: blocker.mountains,
