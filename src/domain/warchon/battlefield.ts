@@ -1,0 +1,119 @@
+/**
+ * The Battlefield: spreads in numerical order plus paths, distances, Capacity, and the
+ * small questions every rule asks about units (which face shows, which traits...).
+ */
+import type { Army, Spread, StatLine, Unit, UnitType, WarchonState } from './types.ts';
+
+export function spreadOf(state: WarchonState, n: number): Spread {
+  const s = state.spreads.find((sp) => sp.number === n);
+  if (!s) throw new Error(`no spread ${n}`);
+  return s;
+}
+
+export function spreadName(state: WarchonState, n: number): string {
+  return state.spreads.find((sp) => sp.number === n)?.name ?? `Sp. ${n}`;
+}
+
+/** "A unit can only move through spreads in sequential order ... (and vice versa)", plus paths both ways. */
+export function neighbours(state: WarchonState, n: number): number[] {
+  const out = new Set<number>();
+  for (const s of state.spreads) {
+    if (Math.abs(s.number - n) === 1 && state.spreads.some((x) => x.number === n)) out.add(s.number);
+    if (s.number === n) for (const p of s.paths) out.add(p);
+    if (s.paths.includes(n)) out.add(s.number);
+  }
+  out.delete(n);
+  return [...out].sort((a, b) => a - b);
+}
+
+/** Fewest moves from one spread to another (each step, by order or path, costs one Movement). */
+export function distance(state: WarchonState, from: number, to: number): number {
+  if (from === to) return 0;
+  const seen = new Map<number, number>([[from, 0]]);
+  const queue = [from];
+  while (queue.length) {
+    const at = queue.shift()!;
+    for (const n of neighbours(state, at)) {
+      if (seen.has(n)) continue;
+      seen.set(n, seen.get(at)! + 1);
+      if (n === to) return seen.get(n)!;
+      queue.push(n);
+    }
+  }
+  return Infinity;
+}
+
+export function typeOf(state: WarchonState, unit: Unit): UnitType {
+  const t = state.types[unit.type];
+  if (!t) throw new Error(`unknown unit type ${unit.type}`);
+  return t;
+}
+
+/** The face now showing: a multi-Hit unit uses the line for the Hits it has taken. */
+export function lineOf(state: WarchonState, unit: Unit): StatLine {
+  const lines = typeOf(state, unit).lines;
+  return lines[Math.min(unit.hitsTaken, lines.length - 1)]!;
+}
+
+export function hitsLeft(state: WarchonState, unit: Unit): number {
+  return typeOf(state, unit).lines.length - unit.hitsTaken;
+}
+
+export function hasTrait(state: WarchonState, unit: Unit, trait: string): boolean {
+  return typeOf(state, unit).traits.includes(trait);
+}
+
+export function isAerial(state: WarchonState, unit: Unit): boolean {
+  return hasTrait(state, unit, 'Aerial');
+}
+
+export function unitName(state: WarchonState, unit: Unit): string {
+  return typeOf(state, unit).name;
+}
+
+export function alive(state: WarchonState): Unit[] {
+  return Object.values(state.units).filter((u) => !u.destroyed && u.spread !== null);
+}
+
+export function unitsIn(state: WarchonState, spread: number, army?: Army): Unit[] {
+  return alive(state).filter((u) => u.spread === spread && (army === undefined || u.army === army));
+}
+
+export function hasEnemy(state: WarchonState, spread: number, army: Army): boolean {
+  return unitsIn(state, spread).some((u) => u.army !== army);
+}
+
+/** Spreads where both armies have units: where battles happen. */
+export function contested(state: WarchonState): number[] {
+  return state.spreads
+    .map((s) => s.number)
+    .filter((n) => {
+      const here = unitsIn(state, n);
+      return here.some((u) => u.army === 'azuthkan') && here.some((u) => u.army === 'celestine');
+    });
+}
+
+/**
+ * Capacity counts Size per army, aerial and non-aerial apart. A Surprise Reserve and a
+ * bribed unit count 0 this turn (their events say so); the Water Elemental is no playmark.
+ */
+export function sizeIn(state: WarchonState, spread: number, army: Army, aerial: boolean): number {
+  return unitsIn(state, spread, army)
+    .filter((u) => !u.temporary && !u.reserve && u.fightsFor === null && isAerial(state, u) === aerial)
+    .reduce((sum, u) => sum + lineOf(state, u).size, 0);
+}
+
+export function fitsCapacity(state: WarchonState, unit: Unit, spread: number): boolean {
+  const aerial = isAerial(state, unit);
+  return sizeIn(state, spread, unit.army, aerial) + lineOf(state, unit).size <= spreadOf(state, spread).capacity;
+}
+
+/** Engaged units cannot leave: an Eg result locks the spread until the next turn is over. */
+export function isEngaged(state: WarchonState, spread: number): boolean {
+  return state.engaged.some((e) => e.spread === spread && e.turn >= state.turn - 1);
+}
+
+/** A unit's owner and marker, for messages: "Baphite Swarm (azuthkan-2)". */
+export function label(state: WarchonState, unit: Unit): string {
+  return `${unitName(state, unit)} (${unit.id})`;
+}

@@ -1,0 +1,113 @@
+/**
+ * The turn's course: setup, then each player's turn (Movement Round, battles in spread
+ * order, the end of the turn). After every command the game moves on by itself as far as
+ * it can: it takes every choice that has exactly one legal option, draws server numbers,
+ * and stops at the next decision a player must make.
+ */
+import type { Random } from '../kernel/index.ts';
+import { contested, isAerial, sizeIn, unitsIn } from './battlefield.ts';
+import { battleStep, beginBattle } from './battle.ts';
+import { commandEvents, optionsFor } from './commands.ts';
+import { damageCandidates, damageIsForced } from './damage.ts';
+import { orderRetreats } from './random-events.ts';
+import type { Run } from './run.ts';
+import { ARMIES, opponent } from './types.ts';
+import { victory } from './victory.ts';
+
+/** Take a choice whose outcome is forced. Returns whether anything happened. */
+function autoResolve(run: Run): boolean {
+  const s = run.state;
+  for (const p of s.pending) {
+    if (p.kind === 'ALLOCATE_DAMAGE' && damageIsForced(s, p)) {
+      const target = damageCandidates(s, p.seat)[0]!;
+      run.emit(...commandEvents(s, p.seat, { type: 'assignHit', unit: target }));
+      return true;
+    }
+    const options = optionsFor(s, p);
+    if (options.length === 1) {
+      run.emit(...commandEvents(s, p.seat, options[0]!));
+      return true;
+    }
+  }
+  return false;
+}
+
+/** "If one or more of your units are forced into a spread ... and exceed the Capacity, you must destroy enough units." */
+function checkCapacity(run: Run): boolean {
+  const s = run.state;
+  for (const sp of s.spreads) {
+    for (const army of ARMIES) {
+      for (const aerial of [false, true]) {
+        if (sizeIn(s, sp.number, army, aerial) > sp.capacity) {
+          const any = unitsIn(s, sp.number, army).some((u) => isAerial(s, u) === aerial);
+          if (!any) continue;
+          run.emit({ type: 'CapacityExceeded', army, spread: sp.number, aerial, capacity: sp.capacity });
+          return true;
+        }
+      }
+    }
+  }
+  return false;
+}
+
+function step(run: Run, random: Random): boolean {
+  const s = run.state;
+  switch (s.phase) {
+    case 'setup':
+      run.emit({ type: 'SetupFinished', army: s.setupArmy! });
+      return true;
+    case 'turnStart':
+      run.emit({ type: 'TurnBegan', turn: s.turn + 1, army: opponent(s.active) });
+      return true;
+    case 'movement':
+      return false;
+    case 'battles': {
+      if (checkCapacity(run)) return true;
+      if (s.battle) {
+        battleStep(run, random);
+        return true;
+      }
+      const next = contested(s).find((n) => n > s.lastBattle);
+      if (next !== undefined) {
+        beginBattle(run, next);
+        return true;
+      }
+      // The turn is over: a Surprise Reserve retreats one spread.
+      const reserves = Object.values(s.units).filter((u) => u.reserve && !u.destroyed && u.spread !== null);
+      if (reserves.length) {
+        // Units with nowhere to go are destroyed; the others wait for their owner's choice.
+        orderRetreats(run, reserves, 'Surprise Reserve');
+        return true;
+      }
+      if (s.turnLimit !== null && s.turn >= s.turnLimit) {
+        run.emit({ type: 'GameEnded', winners: [], reason: `turn limit ${s.turnLimit} reached (draw)` });
+        return true;
+      }
+      run.emit({ type: 'TurnEnded', turn: s.turn, army: s.active });
+      return true;
+    }
+    case 'turnEnd':
+    case 'over':
+      return false;
+  }
+}
+
+/** Move the game on until it waits for a player or is over. */
+export function advance(run: Run, random: Random): void {
+  for (let guard = 0; guard < 10_000; guard++) {
+    const s = run.state;
+    if (s.result) return;
+    const v = victory(s);
+    if (v) {
+      run.emit({ type: 'GameEnded', winners: v.winners, reason: v.reason });
+      return;
+    }
+    if (s.pending.length) {
+      if (autoResolve(run)) continue;
+      return;
+    }
+    if (!step(run, random)) return;
+  }
+  throw new Error('warchon: the game did not settle');
+}
+

@@ -1,0 +1,150 @@
+/**
+ * Warchon (demo): two armies, seven spreads of a book, hidden setup and secret numbers.
+ * Rulebook: /work/shared/rules/warchon.md; gaps filled as RULINGS.md (Warchon) says and
+ * as docs/rules/warchon.md describes.
+ */
+import { accept, refuse, type GameModule, type JsonSchema, type SetupInput } from '../kernel/index.ts';
+import { commandEvents, commandSchema, legalFor, validate } from './commands.ts';
+import { DEMO_ROSTER, DEMO_SETUP_SPREADS, DEMO_SPREADS } from './data.ts';
+import { evolve } from './evolve.ts';
+import { advance } from './flow.ts';
+import { Run } from './run.ts';
+import { rosterKeys } from './setup.ts';
+import { status } from './status.ts';
+import type { Army, UnitType, WarchonCommand, WarchonEvent, WarchonOptions, WarchonState } from './types.ts';
+import { ARMIES } from './types.ts';
+import { redact, view } from './view.ts';
+
+const statLine = {
+  type: 'object',
+  properties: {
+    size: { type: 'integer', minimum: 0 },
+    movement: { type: 'integer', minimum: 0 },
+    as: { type: 'integer', minimum: 0 },
+    ds: { type: 'integer', minimum: 0 },
+  },
+  required: ['size', 'movement', 'as', 'ds'],
+  additionalProperties: false,
+};
+
+const unitTypeSchema = {
+  type: 'object',
+  properties: {
+    key: { type: 'string', pattern: '^[a-z][a-z0-9-]*[a-z]$' },
+    name: { type: 'string' },
+    army: { enum: ['azuthkan', 'celestine'] },
+    count: { type: 'integer', minimum: 0, maximum: 20 },
+    descriptors: { type: 'array', items: { type: 'string' }, default: [] },
+    points: { type: 'integer', minimum: 0, default: 0 },
+    traits: { type: 'array', items: { type: 'string' }, default: [] },
+    lines: { type: 'array', items: statLine, minItems: 1, maxItems: 4 },
+    special: { type: 'string', default: '' },
+    terrainModifiers: {
+      type: 'array',
+      items: { type: 'object', properties: { terrain: { type: 'string' }, cs: { type: 'integer' } }, required: ['terrain', 'cs'], additionalProperties: false },
+      default: [],
+    },
+  },
+  required: ['key', 'name', 'army', 'count', 'lines'],
+  additionalProperties: false,
+};
+
+export const optionsSchema: JsonSchema = {
+  type: 'object',
+  properties: {
+    numbers: {
+      enum: ['players', 'server'],
+      default: 'players',
+      description: 'players: both players secretly choose 1-5 for every number; server: the server draws them',
+    },
+    turnLimit: { type: 'integer', minimum: 1, maximum: 1000, description: 'the game ends as a draw after this many turns' },
+    roster: { type: 'array', items: unitTypeSchema, minItems: 1, description: 'another unit roster (default: the demo armies of RULINGS.md)' },
+    spreads: { type: 'array', items: { type: 'object' }, minItems: 2, description: 'other spreads, in the shape of the demo data (default: the seven demo spreads)' },
+    setupSpreads: {
+      type: 'object',
+      properties: {
+        azuthkan: { type: 'array', items: { type: 'integer' }, minItems: 1 },
+        celestine: { type: 'array', items: { type: 'integer' }, minItems: 1 },
+      },
+      required: ['azuthkan', 'celestine'],
+      additionalProperties: false,
+    },
+  },
+  additionalProperties: false,
+};
+
+function initialState({ options }: SetupInput<Partial<WarchonOptions> | undefined>): WarchonState {
+  const o = options ?? {};
+  // Options reach us with schema defaults filled in by the service, but not always in tests.
+  const roster: UnitType[] = (o.roster ?? DEMO_ROSTER).map((given) => {
+    const t = structuredClone(given) as Partial<UnitType> & Pick<UnitType, 'key' | 'name' | 'army' | 'count' | 'lines'>;
+    return { ...t, descriptors: t.descriptors ?? [], points: t.points ?? 0, traits: t.traits ?? [], special: t.special ?? '', terrainModifiers: t.terrainModifiers ?? [] };
+  });
+  const state: WarchonState = {
+    numbers: o.numbers ?? 'players',
+    turnLimit: o.turnLimit ?? null,
+    spreads: structuredClone(o.spreads ?? DEMO_SPREADS),
+    types: Object.fromEntries(roster.map((t) => [t.key, t])),
+    setupSpreads: structuredClone(o.setupSpreads ?? DEMO_SETUP_SPREADS),
+    unplaced: { azuthkan: [], celestine: [] },
+    units: {},
+    phase: 'setup',
+    setupArmy: null,
+    turn: 0,
+    active: 'azuthkan',
+    moving: null,
+    leftBattle: [],
+    engaged: [],
+    eventSpreads: [],
+    lastBattle: 0,
+    battle: null,
+    pending: [],
+    generations: 0,
+    result: null,
+  };
+  for (const army of ARMIES) state.unplaced[army] = rosterKeys(state, army);
+  return state;
+}
+
+export const warchon: GameModule<WarchonState, WarchonCommand, WarchonEvent, Partial<WarchonOptions>> = {
+  id: 'warchon',
+  name: 'Warchon',
+  seats: ARMIES,
+  minPlayers: 2,
+  maxPlayers: 2,
+  optionsSchema,
+  commandSchema,
+
+  initialState,
+
+  setup(input, random) {
+    const state = initialState(input);
+    const run = new Run(state);
+    run.emit({ type: 'GameSetUp', numbers: state.numbers, turnLimit: state.turnLimit });
+    advance(run, random);
+    return run.events;
+  },
+
+  decide(state, command, seat, random) {
+    if (seat !== 'azuthkan' && seat !== 'celestine') return refuse(`${seat} does not play Warchon`, 'FORBIDDEN');
+    const reason = validate(state, seat as Army, command);
+    if (reason) return refuse(reason);
+    const run = new Run(state);
+    run.emit(...commandEvents(state, seat as Army, command));
+    advance(run, random);
+    return accept(...run.events);
+  },
+
+  evolve,
+  view,
+  redact,
+
+  legalCommands(state, seat) {
+    if (seat !== 'azuthkan' && seat !== 'celestine') return [];
+    return legalFor(state, seat);
+  },
+
+  status,
+};
+
+export type { WarchonState, WarchonCommand, WarchonEvent, WarchonOptions } from './types.ts';
