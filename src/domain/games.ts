@@ -1,4 +1,5 @@
 /** The game types this service hosts. */
 import type { GameModule } from './kernel/index.ts';
+import { threeKingdoms } from './three-kingdoms-combined-arms/index.ts';
 
-export const games: GameModule[] = [];
+export const games: GameModule[] = [threeKingdoms];
