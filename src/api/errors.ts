@@ -37,6 +37,11 @@ export class ApiError extends Error {
     return HTTP_STATUS[this.code];
   }
 
+  /** graphql-js copies an original error's `extensions` onto the GraphQL error it wraps it in. */
+  get extensions(): Record<string, unknown> {
+    return this.details;
+  }
+
   /** What a client receives: `extensions` in GraphQL, `error` in REST. */
   get details(): Record<string, unknown> {
     return { code: this.code, ...this.extra };

@@ -3,7 +3,6 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { GraphQLError } from 'graphql';
-import mercurius from 'mercurius';
 import type { GameRecord } from '../persistence/event-store.ts';
 import { callerFor } from './auth.ts';
 import { ApiError } from './errors.ts';
@@ -241,17 +240,29 @@ export function graphqlOptions(service: GameService, notifier: Notifier, opts: {
       },
       context: () => ({ states: new Map(), caller: () => Promise.resolve(SPECTATOR) }),
     },
-    errorFormatter: (execution: { data?: unknown; errors: readonly GraphQLError[] }, ctx: unknown) => {
-      const formatted = mercurius.defaultErrorFormatter(execution as never, ctx as never);
-      const errors = (execution.errors ?? []).flatMap((error: GraphQLError) => {
-        const inner = error.originalError as (Error & { errors?: GraphQLError[]; code?: string }) | undefined;
-        if (inner?.errors && Array.isArray(inner.errors)) return inner.errors.map((e) => toClientError(e, 'BAD_REQUEST', ctx));
-        return [toClientError(error, undefined, ctx)];
-      });
-      const status = execution.data ? 200 : errors.some((e) => e.extensions.code === 'INTERNAL') ? 500 : formatted.statusCode === 200 ? 200 : 400;
-      return { statusCode: status, response: { data: execution.data ?? null, errors } };
+    // Errors thrown before execution (rate limit, body size, unparseable queries) arrive here.
+    errorHandler: (error: Error & { statusCode?: number }, request: FastifyRequest, reply: { code(n: number): { send(b: unknown): unknown } }) => {
+      if (error.statusCode === 429 || error.statusCode === 413) {
+        const code = error.statusCode === 429 ? 'RATE_LIMITED' : 'BAD_REQUEST';
+        return reply.code(error.statusCode).send({ data: null, errors: [{ message: error.message, extensions: { code } }] });
+      }
+      const { statusCode, response } = formatErrors({ errors: [new GraphQLError(error.message, { originalError: error })] }, { reply: { log: request.log } });
+      return reply.code(statusCode).send(response);
     },
+    errorFormatter: (execution: { data?: unknown; errors: readonly GraphQLError[] }, ctx: unknown) => formatErrors(execution, ctx),
   };
+}
+
+function formatErrors(execution: { data?: unknown; errors: readonly GraphQLError[] }, ctx: unknown) {
+  const errors = (execution.errors ?? []).flatMap((error: GraphQLError) => {
+    const inner = error.originalError as (Error & { errors?: GraphQLError[] }) | undefined;
+    if (inner?.errors && Array.isArray(inner.errors)) return inner.errors.map((e) => toClientError(e, 'BAD_REQUEST', ctx));
+    return [toClientError(error, undefined, ctx)];
+  });
+  // graphql-over-http: a request that could not run is a 400; one that ran answers 200.
+  const ran = execution.data !== undefined && execution.data !== null;
+  const status = ran ? 200 : errors.some((e) => e.extensions.code === 'INTERNAL') ? 500 : errors.some((e) => e.extensions.code === 'BAD_REQUEST') ? 400 : 200;
+  return { statusCode: status, response: { data: execution.data ?? null, errors } };
 }
 
 /** Every error a client sees carries one of the stable codes; internals are never leaked. */
@@ -272,4 +283,3 @@ function toClientError(error: GraphQLError | Error, fallback: 'BAD_REQUEST' | un
   return { ...base, message: 'Internal error', extensions: { code: 'INTERNAL' } };
 }
 
-export { mercurius };

@@ -227,13 +227,13 @@ export class GameService {
     if (!valid.ok) throw new ApiError('BAD_REQUEST', valid.reason);
     const module = this.module(game.type);
 
-    if (key !== null) {
-      const previous = await this.store.findCommand(game.id, seat, key);
-      if (previous) return this.replayOutcome(game.id, input.caller, previous.firstVersion, previous.lastVersion);
-    }
-
     for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
       if (attempt > 0) game = await this.game(game.id);
+      // Checked on every attempt: the writer that beat us may have been our own retry.
+      if (key !== null) {
+        const previous = await this.store.findCommand(game.id, seat, key);
+        if (previous) return this.replayOutcome(game.id, input.caller, previous.firstVersion, previous.lastVersion);
+      }
       const { state, version } = await this.state(game);
       if (expected !== null && expected !== version) {
         throw new ApiError('VERSION_CONFLICT', `The game is at version ${version}, not ${expected}`, { currentVersion: version });
