@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { evolveMatch, GameRegistry, initialMatch } from '../../../src/domain/kernel/index.ts';
+import { raidOnWuchao } from '../../../src/domain/raid-on-wuchao/index.ts';
+import { DEFAULT_MAP, DEFAULT_TOKENS } from '../../../src/domain/raid-on-wuchao/data.ts';
+import { newGame } from '../../support/play.ts';
+import { deployed, dice, g, legal, position, status, submit, walk } from './helpers.ts';
+
+describe('the map and token sheet are data a group can replace at creation', () => {
+  const registry = new GameRegistry([raidOnWuchao]);
+
+  it('defaults to the RULINGS.md scenario with {} options', () => {
+    const v = registry.validateOptions('raid-on-wuchao', {});
+    expect(v).toEqual({ ok: true, value: { map: DEFAULT_MAP, tokens: DEFAULT_TOKENS, xuYouTokens: 2 } });
+    expect(g(newGame(raidOnWuchao, {}, ['cao', 'yuan'])).map).toEqual(DEFAULT_MAP);
+    expect(registry.validateOptions('raid-on-wuchao', { turnLimit: 10 })).toMatchObject({ ok: false });
+    expect(registry.validateOptions('raid-on-wuchao', { tokens: [{ id: 'x' }] })).toMatchObject({ ok: false });
+  });
+
+  it('plays with printed values given as options.tokens and options.map', () => {
+    const tokens = DEFAULT_TOKENS.map((t) => (t.id === 'zhang-he' ? { ...t, defense: 2 } : t));
+    const map = { ...DEFAULT_MAP, defenseBonus: { H1: 3, H2: 3, D1: 1 } };
+    const game = position({ at: { 'xu-chu': 'C2', 'zhang-he': 'D1', 'gao-lan': 'H1' }, options: { tokens, map } });
+    walk(game, 'cao', 'xu-chu', 'D1');
+    dice(game, 1);
+    submit(game, 'cao', { type: 'endMovement' });
+    expect(game.log.map((r) => r.event).find((e) => e.type === 'CombatBegan')).toMatchObject({ bestDefense: 2, terrainBonus: 1, defense: 3 });
+  });
+
+  it('takes a map without camp or granaries fields as A1 and H1/H2, and a changed Xu You count', () => {
+    const game = newGame(raidOnWuchao, { map: { spaces: DEFAULT_MAP.spaces, edges: DEFAULT_MAP.edges }, xuYouTokens: 1 }, ['cao', 'yuan']);
+    expect(g(game).map).toMatchObject({ camp: 'A1', granaries: ['H1', 'H2'], defenseBonus: {} });
+    expect(g(game).xuYou).toBe(1);
+  });
+});
+
+describe('the module', () => {
+  it('publishes a command schema the registry accepts, refusing unknown fields', () => {
+    const registry = new GameRegistry([raidOnWuchao]);
+    expect(registry.validateCommand('raid-on-wuchao', { type: 'move', unit: 'xu-chu', to: 'B1' }).ok).toBe(true);
+    expect(registry.validateCommand('raid-on-wuchao', { type: 'move', unit: 'xu-chu' }).ok).toBe(false);
+    expect(registry.validateCommand('raid-on-wuchao', { type: 'endMovement', now: true }).ok).toBe(false);
+    expect(registry.validateCommand('raid-on-wuchao', { type: 'allocateDamage', units: ['zhang-he'] }).ok).toBe(true);
+  });
+
+  it('replays a game from its log without rolling a die (evolve never rolls)', () => {
+    const game = deployed('replay');
+    for (let i = 0; i < 400 && status(game).stage !== 'FINISHED'; i++) {
+      const seat = status(game).awaiting[0]!.seat;
+      const options = legal(game, seat);
+      submit(game, seat, options[(i * 7) % options.length]!);
+    }
+    let s = initialMatch(raidOnWuchao, { options: {}, players: ['cao', 'yuan'] });
+    for (const rec of game.log) s = evolveMatch(raidOnWuchao, s, rec);
+    expect(s).toEqual(game.state);
+    expect(() => raidOnWuchao.view(s.game, null)).not.toThrow();
+  });
+
+  it('shows the whole board to every viewer (no hidden information)', () => {
+    const game = deployed();
+    const v = raidOnWuchao.view(g(game), 'cao') as Record<string, any>;
+    expect(raidOnWuchao.view(g(game), null)).toEqual(v);
+    expect(raidOnWuchao.view(g(game), 'yuan')).toEqual(v);
+    expect(JSON.parse(JSON.stringify(v))).toEqual(v);
+    expect(v).toMatchObject({ round: 1, rounds: 8, phase: 'Cao movement', stage: 'ACTIVE', xuYouTokens: 2, granariesRaided: false, combat: null, result: null });
+    expect(v.units.find((u: any) => u.id === 'cao-cao')).toMatchObject({ space: 'A1', state: 'full', attack: null, attackIsDie: true, defense: 4, move: 3, movementLeft: 3, special: true });
+    expect(v.spaces.find((sp: any) => sp.id === 'H1')).toMatchObject({ control: 'yuan', defenseBonus: 2, granary: true, victory: true, units: ['chunyu-qiong', 'granary-guard-1'] });
+    expect(v.connections).toHaveLength(DEFAULT_MAP.edges.length);
+  });
+
+  it('shows a combat in progress', () => {
+    const game = position({ at: { 'xu-chu': 'D2', 'zhang-he': 'E1', 'gao-lan': 'H1' }, xuYou: 2 });
+    walk(game, 'cao', 'xu-chu', 'E1');
+    dice(game, 3);
+    submit(game, 'cao', { type: 'endMovement' });
+    const v = raidOnWuchao.view(g(game), 'yuan') as Record<string, any>;
+    expect(v.combat).toMatchObject({ space: 'E1', attackerSide: 'cao', attackers: ['xu-chu'], defenders: ['zhang-he'], defense: 4, dice: [{ die: 'combat', roll: 3 }], rerolling: 'combat', damage: null });
+    expect(v.phase).toBe('Cao combat');
+  });
+});
