@@ -39,7 +39,7 @@ export const guessingGame: GameModule<GuessState, GuessCommand, GuessEvent, Gues
   maxPlayers: 3,
   optionsSchema: {
     type: 'object',
-    properties: { target: { type: 'integer', minimum: 1, maximum: 1000, default: 10 } },
+    properties: { target: { type: 'integer', minimum: 1, maximum: 1_000_000_000, default: 10 } },
     additionalProperties: false,
   },
   commandSchema: {

@@ -1,0 +1,41 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GameRegistry } from '../../src/domain/kernel/index.ts';
+import { EventStore } from '../../src/persistence/event-store.ts';
+import { GameService, SNAPSHOT_EVERY } from '../../src/api/service.ts';
+import { createGuessingGame } from '../support/client.ts';
+import { guessingGame } from '../support/guessing-game.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ rateLimit: 100_000 });
+});
+afterAll(async () => server?.close());
+
+describe('snapshots', () => {
+  it('are written as a long game passes each multiple of SNAPSHOT_EVERY, and loading from one gives the state a full fold gives', async () => {
+    const { id } = await createGuessingGame(server, ['north', 'east'], 1_000_000);
+    const service = server.app.service;
+    // each round: two guesses and a roll = 3 events
+    while ((await service.game(id)).version <= SNAPSHOT_EVERY + 10) {
+      await service.submit({ gameId: id, caller: { gameId: id, seat: 'north' }, command: { type: 'guess', number: 1 } });
+      await service.submit({ gameId: id, caller: { gameId: id, seat: 'east' }, command: { type: 'guess', number: 6 } });
+    }
+    const game = await service.game(id);
+    const snap = await service.store.snapshot(id);
+    expect(snap!.version).toBeGreaterThanOrEqual(SNAPSHOT_EVERY);
+    expect(snap!.version).toBeLessThan(SNAPSHOT_EVERY + 3);
+
+    // A fresh service has no cache: one loads through the snapshot...
+    const viaSnapshot = await new GameService(service.store, new GameRegistry([guessingGame])).state(game);
+    // ...the other without any snapshot.
+    const noSnapshots: EventStore = Object.create(service.store);
+    noSnapshots.snapshot = async () => null;
+    const fullFold = await new GameService(noSnapshots, new GameRegistry([guessingGame])).state(game);
+    expect(viaSnapshot.version).toBe(game.version);
+    expect(viaSnapshot.state).toEqual(fullFold.state);
+    // and a replay before the snapshot still folds from the start
+    const early = await new GameService(service.store, new GameRegistry([guessingGame])).state(game, 10);
+    expect(early.version).toBe(10);
+  });
+});
