@@ -1,5 +1,6 @@
 /** The game types this service hosts. */
 import type { GameModule } from './kernel/index.ts';
+import { raidOnWuchao } from './raid-on-wuchao/index.ts';
 import { threeKingdoms } from './three-kingdoms-combined-arms/index.ts';
 
-export const games: GameModule[] = [threeKingdoms];
+export const games: GameModule[] = [raidOnWuchao, threeKingdoms];
