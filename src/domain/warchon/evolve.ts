@@ -87,6 +87,7 @@ export function evolve(state: WarchonState, event: WarchonEvent): WarchonState {
       s.moving = null;
       s.leftBattle = [];
       s.eventSpreads = [];
+      s.forcedInto = [];
       s.lastBattle = 0;
       s.engaged = s.engaged.filter((e) => e.turn >= event.turn - 1);
       for (const u of Object.values(s.units)) {
@@ -295,6 +296,7 @@ export function evolve(state: WarchonState, event: WarchonEvent): WarchonState {
       const u = s.units[event.unit]!;
       u.spread = event.to;
       u.reserve = false;
+      if (!s.forcedInto.includes(event.to)) s.forcedInto.push(event.to);
       dropPending(s, (p) => p.kind === 'RETREAT' && p.unit === event.unit);
       return s;
     }

@@ -36,6 +36,7 @@ function autoResolve(run: Run): boolean {
 function checkCapacity(run: Run): boolean {
   const s = run.state;
   for (const sp of s.spreads) {
+    if (!s.forcedInto.includes(sp.number)) continue;
     for (const army of ARMIES) {
       for (const aerial of [false, true]) {
         if (sizeIn(s, sp.number, army, aerial) > sp.capacity) {

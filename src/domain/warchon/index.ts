@@ -96,6 +96,7 @@ function initialState({ options }: SetupInput<Partial<WarchonOptions> | undefine
     leftBattle: [],
     engaged: [],
     eventSpreads: [],
+    forcedInto: [],
     lastBattle: 0,
     battle: null,
     pending: [],

@@ -192,6 +192,8 @@ export interface WarchonState {
   leftBattle: number[];
   /** Spreads with an Engaged result, and the turn it was fought. */
   engaged: { spread: number; turn: number }[];
+  /** Spreads units were forced into this turn (retreats): Capacity is checked there. */
+  forcedInto: number[];
   /** Spreads where a Random Event happened this turn. */
   eventSpreads: number[];
   lastBattle: number;

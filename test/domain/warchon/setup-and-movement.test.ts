@@ -1,0 +1,202 @@
+import { describe, expect, it } from 'vitest';
+import { warchon } from '../../../src/domain/warchon/index.ts';
+import { attempt, legal, newGame, status, submit } from '../../support/play.ts';
+import { arranged, events, idOf, lastEvent, SEATS, unit } from './helpers.ts';
+
+describe('Setup', () => {
+  it('Azuthkan places first in spreads 5-7, then Celestine in 1-3', () => {
+    const game = newGame(warchon, {}, SEATS);
+    expect(status(game)).toMatchObject({ stage: 'SETUP', awaiting: [{ seat: 'azuthkan', kind: 'SETUP' }] });
+    expect(legal(game, 'celestine')).toEqual([]);
+    expect(new Set(legal(game, 'azuthkan').map((c) => c.spread))).toEqual(new Set([5, 6, 7]));
+    expect(attempt(game, 'azuthkan', { type: 'placeUnit', unit: 'baphite-swarm-1', spread: 3 })).toMatchObject({ ok: false });
+    for (const [u, sp] of [['baphite-swarm-1', 5], ['baphite-swarm-2', 6], ['deathknoll-ogres-1', 7], ['goblin-assassins-1', 7]] as const) {
+      submit(game, 'azuthkan', { type: 'placeUnit', unit: u, spread: sp });
+    }
+    expect(status(game).awaiting).toEqual([expect.objectContaining({ seat: 'celestine', kind: 'SETUP' })]);
+    expect(new Set(legal(game, 'celestine').map((c) => c.spread))).toEqual(new Set([1, 2, 3]));
+    expect(attempt(game, 'celestine', { type: 'placeUnit', unit: 'celestine-paladins-1', spread: 5 })).toMatchObject({ ok: false });
+    for (const [u, sp] of [['celestine-paladins-1', 1], ['celestine-war-angels-1', 1], ['celestine-crusaders-1', 2]] as const) {
+      submit(game, 'celestine', { type: 'placeUnit', unit: u, spread: sp });
+    }
+    // The game begins with the Azuthkan player's Movement Round.
+    expect(status(game)).toMatchObject({ stage: 'ACTIVE', round: 1, phase: 'Azuthkan Movement Round', awaiting: [{ seat: 'azuthkan', kind: 'MOVE' }] });
+  });
+
+  it('keeps setup within Capacity, aerial and non-aerial apart', () => {
+    const game = newGame(warchon, {}, SEATS);
+    for (const [u, sp] of [['baphite-swarm-1', 5], ['baphite-swarm-2', 5], ['deathknoll-ogres-1', 5], ['goblin-assassins-1', 6]] as const) {
+      submit(game, 'azuthkan', { type: 'placeUnit', unit: u, spread: sp });
+    }
+    // Erdon Pass: Capacity 4. Paladins (2) and Crusaders (2) fill it; the aerial War Angels still fit.
+    submit(game, 'celestine', { type: 'placeUnit', unit: 'celestine-paladins-1', spread: 1 });
+    submit(game, 'celestine', { type: 'placeUnit', unit: 'celestine-crusaders-1', spread: 1 });
+    const before = JSON.stringify(game.state.game);
+    const bad = newGame(warchon, { roster: [
+      { key: 'giant', name: 'Giant', army: 'celestine', count: 1, lines: [{ size: 5, movement: 1, as: 1, ds: 1 }] },
+      { key: 'imp', name: 'Imp', army: 'azuthkan', count: 1, lines: [{ size: 1, movement: 1, as: 1, ds: 1 }] },
+    ] }, SEATS);
+    submit(bad, 'azuthkan', { type: 'placeUnit', unit: 'imp-1', spread: 5 });
+    const r = attempt(bad, 'celestine', { type: 'placeUnit', unit: 'giant-1', spread: 1 });
+    expect(r).toMatchObject({ ok: false });
+    expect((r as any).reason).toMatch(/Capacity/);
+    expect(JSON.stringify(game.state.game)).toBe(before);
+    submit(game, 'celestine', { type: 'placeUnit', unit: 'celestine-war-angels-1', spread: 1 });
+    expect(status(game).stage).toBe('ACTIVE');
+  });
+
+  it('shows the opponent where units are, never which, until a unit has fought', () => {
+    const game = newGame(warchon, {}, SEATS);
+    submit(game, 'azuthkan', { type: 'placeUnit', unit: 'deathknoll-ogres-1', spread: 7 });
+    const placed = lastEvent(game, 'UnitPlaced');
+    expect(placed.marker).toBe('azuthkan-1');
+    for (const viewer of ['celestine', null]) {
+      expect(warchon.redact!(placed, viewer, game.state.game)).toMatchObject({ marker: 'azuthkan-1', spread: 7, unit: null, unitType: null });
+      const v = warchon.view(game.state.game, viewer) as any;
+      expect(v.units[0]).toMatchObject({ id: 'azuthkan-1', spread: 7, known: false, type: null, name: null, as: null, hits: null });
+      expect(JSON.stringify(v)).not.toContain('deathknoll');
+    }
+    expect(warchon.redact!(placed, 'azuthkan', game.state.game)).toMatchObject({ unit: 'deathknoll-ogres-1' });
+    expect((warchon.view(game.state.game, 'azuthkan') as any).units[0]).toMatchObject({ known: true, name: 'Deathknoll Ogres' });
+  });
+
+  it('reveals a unit once it has fought, in the view and in its setup event', () => {
+    const game = arranged({
+      azuthkan: [{ type: 'baphite-swarm', at: 1 }, { type: 'goblin-assassins', at: 7 }],
+      celestine: [{ type: 'celestine-crusaders', at: 1 }, { type: 'celestine-paladins', at: 3 }],
+    });
+    const goblins = idOf(game, 'goblin-assassins');
+    const swarm = idOf(game, 'baphite-swarm');
+    submit(game, 'azuthkan', { type: 'endMovement' });
+    const v = warchon.view(game.state.game, 'celestine') as any;
+    expect(v.units.find((u: any) => u.id === swarm)).toMatchObject({ known: true, name: 'Baphite Swarm' });
+    expect(v.units.find((u: any) => u.id === goblins)).toMatchObject({ known: false, name: null });
+    const began = lastEvent(game, 'BattleBegan');
+    expect(began.units.map((u: any) => u.id).sort()).toEqual([swarm, idOf(game, 'celestine-crusaders')].sort());
+    const fake = { type: 'UnitPlaced', army: 'azuthkan', marker: swarm, spread: 1, unit: 'baphite-swarm-1', unitType: 'baphite-swarm' } as const;
+    expect(warchon.redact!(fake, 'celestine', game.state.game)).toMatchObject({ unit: 'baphite-swarm-1' });
+  });
+});
+
+describe('Movement Round', () => {
+  const field = () =>
+    arranged({
+      azuthkan: [{ type: 'baphite-swarm', at: 5 }, { type: 'deathknoll-ogres', at: 7 }, { type: 'goblin-assassins', at: 6 }],
+      celestine: [{ type: 'celestine-paladins', at: 3 }, { type: 'celestine-war-angels', at: 1 }, { type: 'celestine-crusaders', at: 1 }],
+    });
+
+  it('moves a unit one spread per Movement, in order or along a path', () => {
+    const game = field();
+    const swarm = idOf(game, 'baphite-swarm');
+    expect(attempt(game, 'azuthkan', { type: 'moveUnit', unit: swarm, to: 3 })).toMatchObject({ ok: false });
+    submit(game, 'azuthkan', { type: 'moveUnit', unit: swarm, to: 4 });
+    submit(game, 'azuthkan', { type: 'moveUnit', unit: swarm, to: 7 }); // path Akibatu - Kier-Zhadd
+    expect(unit(game, swarm)).toMatchObject({ spread: 7, movesLeft: 1 });
+    submit(game, 'azuthkan', { type: 'moveUnit', unit: swarm, to: 6 });
+    expect(unit(game, swarm)).toMatchObject({ spread: 6, movesLeft: 0, shifted: true });
+    const r = attempt(game, 'azuthkan', { type: 'moveUnit', unit: swarm, to: 5 });
+    expect(r).toMatchObject({ ok: false });
+  });
+
+  it('stops a unit the instant it enters a spread with an enemy', () => {
+    const game = field();
+    const goblins = idOf(game, 'goblin-assassins');
+    submit(game, 'azuthkan', { type: 'moveUnit', unit: goblins, to: 3 }); // path Xetti Bishum - Dracosroar
+    expect(lastEvent(game, 'UnitMoved')).toMatchObject({ stopped: true });
+    expect(unit(game, goblins)).toMatchObject({ spread: 3, movesLeft: 0, shifted: true });
+    expect(attempt(game, 'azuthkan', { type: 'moveUnit', unit: goblins, to: 2 })).toMatchObject({ ok: false });
+  });
+
+  it('shifts a unit once another unit moves: it cannot move again this turn', () => {
+    const game = field();
+    const swarm = idOf(game, 'baphite-swarm');
+    submit(game, 'azuthkan', { type: 'moveUnit', unit: swarm, to: 4 });
+    submit(game, 'azuthkan', { type: 'moveUnit', unit: idOf(game, 'deathknoll-ogres'), to: 6 });
+    expect(unit(game, swarm).shifted).toBe(true);
+    expect((attempt(game, 'azuthkan', { type: 'moveUnit', unit: swarm, to: 7 }) as any).reason).toMatch(/shifted/);
+  });
+
+  it('lets Aerial units fly straight to any spread within their Movement, ignoring units in between', () => {
+    const game = field();
+    submit(game, 'azuthkan', { type: 'endMovement' });
+    // Celestine's turn: War Angels (Movement 4) fly from Erdon Pass over Dracosroar (enemy-free here) to Mount Tzask.
+    generate0(game);
+    const angels = idOf(game, 'celestine-war-angels');
+    expect(status(game).phase).toBe('Celestine Movement Round');
+    expect(attempt(game, 'celestine', { type: 'moveUnit', unit: angels, to: 7 })).toMatchObject({ ok: true }); // 1 -> 4 -> 7: 2 spreads
+    expect(unit(game, angels)).toMatchObject({ spread: 7, shifted: true });
+    expect(events(game, 'UnitMoved').filter((e) => e.unit === angels)).toHaveLength(1);
+  });
+
+  it('refuses an Aerial flight beyond its Movement', () => {
+    const game = arranged({
+      active: 'celestine',
+      azuthkan: [{ type: 'goblin-assassins', at: 7 }],
+      celestine: [{ type: 'celestine-war-angels', at: 1, hits: 0 }, { type: 'celestine-paladins', at: 1 }],
+      options: { roster: undefined },
+    });
+    const angels = idOf(game, 'celestine-war-angels');
+    // Angels have Movement 4; Kier-Zhadd is 2 away, so everything is in reach; an aerial unit may also fly past the enemy at 7.
+    expect(legal(game, 'celestine').filter((c) => c.type === 'moveUnit' && c.unit === angels).map((c) => c.to).sort()).toEqual([2, 3, 4, 5, 6, 7]);
+  });
+
+  it('keeps each army within Capacity by Size, aerial and non-aerial apart', () => {
+    const game = arranged({
+      active: 'celestine',
+      azuthkan: [{ type: 'goblin-assassins', at: 7 }],
+      celestine: [
+        { type: 'celestine-paladins', at: 1 },
+        { type: 'celestine-crusaders', at: 1 },
+        { type: 'celestine-paladins', at: 2 },
+        { type: 'celestine-war-angels', at: 2 },
+      ],
+    });
+    const third = idOf(game, 'celestine-paladins', 2);
+    const r = attempt(game, 'celestine', { type: 'moveUnit', unit: third, to: 1 });
+    expect(r).toMatchObject({ ok: false });
+    expect((r as any).reason).toMatch(/Capacity/);
+    submit(game, 'celestine', { type: 'moveUnit', unit: idOf(game, 'celestine-war-angels'), to: 1 });
+    expect(unit(game, idOf(game, 'celestine-war-angels')).spread).toBe(1);
+  });
+
+  it('Erdon Pass: only one unit per army may move out of battle there each turn', () => {
+    const game = arranged({
+      active: 'celestine',
+      azuthkan: [{ type: 'baphite-swarm', at: 1 }, { type: 'goblin-assassins', at: 7 }],
+      celestine: [{ type: 'celestine-paladins', at: 1 }, { type: 'celestine-crusaders', at: 1 }, { type: 'celestine-paladins', at: 3 }],
+    });
+    submit(game, 'celestine', { type: 'moveUnit', unit: idOf(game, 'celestine-paladins', 1), to: 2 });
+    const r = attempt(game, 'celestine', { type: 'moveUnit', unit: idOf(game, 'celestine-crusaders'), to: 2 });
+    expect(r).toMatchObject({ ok: false });
+    expect((r as any).reason).toMatch(/Only 1 unit per army may move out of battle at Erdon Pass/);
+    // Elsewhere there is no such limit (Irondale: two units leave the battle).
+    const other = arranged({
+      active: 'celestine',
+      azuthkan: [{ type: 'baphite-swarm', at: 2 }],
+      celestine: [{ type: 'celestine-paladins', at: 2 }, { type: 'celestine-crusaders', at: 2 }],
+    });
+    submit(other, 'celestine', { type: 'moveUnit', unit: idOf(other, 'celestine-paladins'), to: 3 });
+    submit(other, 'celestine', { type: 'moveUnit', unit: idOf(other, 'celestine-crusaders'), to: 3 });
+  });
+
+  it('Engaged units cannot leave', () => {
+    const game = arranged({
+      active: 'celestine',
+      turn: 2,
+      engaged: [{ spread: 2, turn: 1 }],
+      azuthkan: [{ type: 'baphite-swarm', at: 2 }],
+      celestine: [{ type: 'celestine-paladins', at: 2 }, { type: 'celestine-war-angels', at: 2 }, { type: 'celestine-crusaders', at: 3 }],
+    });
+    for (const u of ['celestine-paladins', 'celestine-war-angels']) {
+      expect((attempt(game, 'celestine', { type: 'moveUnit', unit: idOf(game, u), to: 3 }) as any).reason).toMatch(/Engaged/);
+    }
+    expect(legal(game, 'celestine').filter((c) => c.type === 'moveUnit').every((c) => c.unit === idOf(game, 'celestine-crusaders'))).toBe(true);
+    // Reinforcements may move in; then, with nothing else to do, the Movement Round ends by itself (one legal choice).
+    submit(game, 'celestine', { type: 'moveUnit', unit: idOf(game, 'celestine-crusaders'), to: 2 });
+    expect(lastEvent(game, 'MovementEnded')).toMatchObject({ army: 'celestine' });
+    expect(unit(game, idOf(game, 'celestine-paladins')).spread).toBe(2);
+  });
+});
+
+/** Ends Azuthkan's battles if any (none in `field`). */
+function generate0(_game: unknown): void {}
