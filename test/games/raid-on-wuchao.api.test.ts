@@ -1,0 +1,117 @@
+/**
+ * Whole games of Raid on Wuchao through GraphQL, as a client plays them: each command is
+ * picked from the awaited seat's legalCommands until the game has a result; then the
+ * export verifies.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../support/server.ts';
+import { raidOnWuchao, type WuchaoState } from '../../src/domain/raid-on-wuchao/index.ts';
+import { neighbours } from '../../src/domain/raid-on-wuchao/state.ts';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ rateLimit: 100_000 });
+});
+afterAll(async () => server?.close());
+
+const TYPE = 'raid-on-wuchao';
+const MATCH = ['resign', 'offerDraw', 'acceptDraw', 'declineDraw'];
+const SUBMIT = `mutation($id: ID!, $c: JSON!) { submitCommand(gameId: $id, command: $c) { game { version } events { version type seat data } } }`;
+
+type Command = { type: string; [k: string]: unknown };
+
+async function create(options: Record<string, unknown> = {}) {
+  const r = await server.gql(
+    `mutation($input: CreateGameInput!) { createGame(input: $input) { game { id status version events { type data } } seatTokens { seat token } } }`,
+    { input: { type: TYPE, options, seats: [{ seat: 'cao', name: 'Cao Cao' }, { seat: 'yuan', name: 'Yuan Shao' }] } },
+  );
+  expect(r.errors).toBeUndefined();
+  const { game, seatTokens } = r.data.createGame;
+  const tokens: Record<string, string> = Object.fromEntries(seatTokens.map((t: { seat: string; token: string }) => [t.seat, t.token]));
+  // The client keeps its own picture of the board by folding the events it receives.
+  let state: WuchaoState = raidOnWuchao.initialState({ options, players: ['cao', 'yuan'] });
+  for (const e of game.events) state = raidOnWuchao.evolve(state, e.data);
+  return { id: game.id as string, tokens, state, status: game.status as string };
+}
+
+/** A simple player: Cao rides for the granaries, Yuan for A1; other decisions at random. */
+function pick(state: WuchaoState, seat: string, options: Command[], rnd: () => number): Command {
+  const moves = options.filter((c) => c.type === 'move');
+  if (moves.length && rnd() < 0.85) {
+    const targets = seat === 'cao' ? state.map.granaries : [state.map.camp];
+    const d: Record<string, number> = Object.fromEntries(targets.map((t) => [t, 0]));
+    const queue = [...targets];
+    while (queue.length) {
+      const x = queue.shift()!;
+      for (const n of neighbours(state, x)) if (d[n] === undefined) (d[n] = d[x]! + 1), queue.push(n);
+    }
+    const closer = moves.filter((m) => (d[m.to as string] ?? 99) < (d[state.units[m.unit as string]!.space!] ?? 99));
+    const pool = closer.length ? closer : moves;
+    return pool[Math.floor(rnd() * pool.length)]!;
+  }
+  return options[Math.floor(rnd() * options.length)]!;
+}
+
+async function playToTheEnd(seedNumber: number) {
+  const game = await create();
+  let r = seedNumber;
+  const rnd = () => ((r = (Math.imul(r, 1664525) + 1013904223) >>> 0), r / 2 ** 32);
+  const kinds = new Set<string>();
+  for (let steps = 0; ; steps++) {
+    expect(steps).toBeLessThan(2000);
+    const q = await server.gql(`query($id: ID!) { game(id: $id) { status awaiting { seat kind prompt } result { winners reason } view { __typename } } }`, { id: game.id });
+    expect(q.errors).toBeUndefined();
+    if (q.data.game.status === 'FINISHED') return { ...game, result: q.data.game.result, kinds };
+    expect(q.data.game.awaiting).toHaveLength(1);
+    const { seat, kind } = q.data.game.awaiting[0];
+    kinds.add(kind);
+    const mine = await server.gql(`query($id: ID!) { game(id: $id) { legalCommands } }`, { id: game.id }, game.tokens[seat]);
+    expect(mine.errors).toBeUndefined();
+    const options = mine.data.game.legalCommands.filter((c: Command) => !MATCH.includes(c.type));
+    expect(options).toEqual(raidOnWuchao.legalCommands(game.state, seat));
+    const command = pick(game.state, seat, options, rnd);
+    const res = await server.gql(SUBMIT, { id: game.id, c: command }, game.tokens[seat]);
+    expect(res.errors, JSON.stringify(command)).toBeUndefined();
+    for (const e of res.data.submitCommand.events) game.state = raidOnWuchao.evolve(game.state, e.data);
+  }
+}
+
+async function expectVerifiableExport(id: string) {
+  const exported = await server.rest('GET', `/api/games/${id}/export`);
+  expect(exported.status).toBe(200);
+  const verified = await server.rest('POST', '/api/games/verify', exported.body);
+  expect(verified.body).toMatchObject({ valid: true });
+}
+
+describe('Raid on Wuchao through the API', () => {
+  it('is listed with its seats, player counts and schemas', async () => {
+    const r = await server.gql(`{ gameTypes { id name seats minPlayers maxPlayers optionsSchema commandSchema } }`);
+    const type = r.data.gameTypes.find((t: { id: string }) => t.id === TYPE);
+    expect(type).toMatchObject({ name: 'Raid on Wuchao', seats: ['cao', 'yuan'], minPlayers: 2, maxPlayers: 2 });
+    expect(type.optionsSchema.properties).toHaveProperty('map');
+    expect(type.optionsSchema.properties).toHaveProperty('tokens');
+  });
+
+  it('refuses illegal, out-of-turn and malformed commands with a reason', async () => {
+    const game = await create();
+    const wrongSeat = await server.gql(SUBMIT, { id: game.id, c: { type: 'placeUnit', unit: 'zhang-he', space: 'E1' } }, game.tokens.cao);
+    expect(wrongSeat.errors?.[0].extensions.code).toBe('NOT_YOUR_TURN');
+    const zoneB = await server.gql(SUBMIT, { id: game.id, c: { type: 'placeUnit', unit: 'zhang-he', space: 'B1' } }, game.tokens.yuan);
+    expect(zoneB.errors?.[0].extensions).toMatchObject({ code: 'ILLEGAL_COMMAND', reason: expect.stringContaining('zone B') });
+    const malformed = await server.gql(SUBMIT, { id: game.id, c: { type: 'placeUnit', unit: 'zhang-he' } }, game.tokens.yuan);
+    expect(malformed.errors?.[0].extensions.code).toBe('BAD_REQUEST');
+  });
+
+  it('plays whole games from createGame to the result, and their exports verify', async () => {
+    for (const seed of [1, 2, 3]) {
+      const game = await playToTheEnd(seed);
+      expect(game.result.winners).toHaveLength(1);
+      expect(game.result.reason).toBeTruthy();
+      expect(game.kinds.has('SETUP') && game.kinds.has('MOVE')).toBe(true);
+      // The server's view is the one the rules give for the folded events.
+      const rest = await server.rest('GET', `/api/games/${game.id}`);
+      expect(rest.body.game.view).toEqual(raidOnWuchao.view(game.state, null));
+      await expectVerifiableExport(game.id);
+    }
+  });
+});
