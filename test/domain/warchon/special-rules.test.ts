@@ -1,0 +1,147 @@
+import { describe, expect, it } from 'vitest';
+import { DEMO_ROSTER, DEMO_SPREADS } from '../../../src/domain/warchon/data.ts';
+import { attempt, legal, status, submit } from '../../support/play.ts';
+import { arranged, events, generate, idOf, lastEvent, pendingKinds, traitType, unit } from './helpers.ts';
+
+const roster = [
+  ...DEMO_ROSTER,
+  traitType('berserker', 'azuthkan', ['Berserk'], { size: 1, movement: 2, as: 3, ds: 1 }),
+  traitType('golem', 'azuthkan', ['Construct'], { size: 2, movement: 1, as: 2, ds: 2 }),
+  { ...traitType('yeti', 'azuthkan', ['Frigid'], { size: 2, movement: 2, as: 2, ds: 2 }), terrainModifiers: [{ terrain: 'Frigid', cs: -1 }] },
+];
+
+describe("each spread's special rules", () => {
+  it('Irondale: all Construct units gain +1 CS', () => {
+    const game = arranged({ options: { roster }, azuthkan: [{ type: 'golem', at: 2 }, { type: 'baphite-swarm', at: 2 }], celestine: [{ type: 'celestine-crusaders', at: 2 }, { type: 'celestine-paladins', at: 1 }] });
+    submit(game, 'azuthkan', { type: 'endMovement' });
+    generate(game, 2);
+    expect(lastEvent(game, 'CombatResolved')).toMatchObject({ attackTotal: 3 + 2 });
+  });
+
+  it('Akibatu: units in battle always remain Engaged', () => {
+    const game = arranged({
+      azuthkan: [{ type: 'deathknoll-ogres', at: 4 }, { type: 'goblin-assassins', at: 7 }],
+      celestine: [{ type: 'celestine-paladins', at: 4 }, { type: 'celestine-crusaders', at: 3 }],
+    });
+    submit(game, 'azuthkan', { type: 'endMovement' });
+    generate(game, 2);
+    // +1 column, row 2 at Akibatu: D1, which would let units leave elsewhere.
+    expect(lastEvent(game, 'CombatResolved')).toMatchObject({ difference: 1, result: 'D1' });
+    expect(unit(game, idOf(game, 'celestine-paladins')).destroyed).toBe(true);
+    const ogres = arranged({
+      azuthkan: [{ type: 'deathknoll-ogres', at: 4 }, { type: 'goblin-assassins', at: 7 }],
+      celestine: [{ type: 'celestine-paladins', at: 4 }, { type: 'celestine-war-angels', at: 4 }, { type: 'celestine-crusaders', at: 3 }],
+    });
+    submit(ogres, 'azuthkan', { type: 'endMovement' });
+    generate(ogres, 1);
+    // -1 column, row 1: A2 on the Ogres (2 Hits): they die; the others stay Engaged.
+    expect(lastEvent(ogres, 'CombatResolved')).toMatchObject({ difference: -1, result: 'A2' });
+    const soft = arranged({
+      azuthkan: [{ type: 'deathknoll-ogres', at: 4 }, { type: 'baphite-swarm', at: 4 }, { type: 'goblin-assassins', at: 7 }],
+      celestine: [{ type: 'celestine-paladins', at: 4 }, { type: 'celestine-war-angels', at: 4 }, { type: 'celestine-crusaders', at: 3 }],
+    });
+    submit(soft, 'azuthkan', { type: 'endMovement' });
+    generate(soft, 3);
+    expect(lastEvent(soft, 'CombatResolved')).toMatchObject({ difference: 1, result: 'A2D2' });
+    while (soft.state.game.battle) {
+      const seat = soft.state.game.pending[0]!.seat;
+      submit(soft, seat, legal(soft, seat)[0]!);
+    }
+    expect(lastEvent(soft, 'Engaged')).toMatchObject({ spread: 4 });
+    const survivors = Object.values(soft.state.game.units).filter((u) => u.army === 'celestine' && u.spread === 4 && !u.destroyed);
+    for (const u of survivors) expect((attempt(soft, 'celestine', { type: 'moveUnit', unit: u.id, to: 1 }) as any).reason).toMatch(/Engaged/);
+  });
+
+  it('Xetti Bishum: Goblin Assassins gain +1 CS', () => {
+    const game = arranged({ azuthkan: [{ type: 'goblin-assassins', at: 6 }], celestine: [{ type: 'celestine-crusaders', at: 6 }, { type: 'celestine-paladins', at: 1 }] });
+    submit(game, 'azuthkan', { type: 'endMovement' });
+    generate(game, 1, false);
+    expect(lastEvent(game, 'CombatResolved')).toMatchObject({ attackTotal: 2 });
+  });
+
+  it('Kier-Zhadd: units of Size 3 or more gain +1 CS', () => {
+    const game = arranged({ azuthkan: [{ type: 'deathknoll-ogres', at: 7 }, { type: 'baphite-swarm', at: 7 }], celestine: [{ type: 'celestine-paladins', at: 7 }, { type: 'celestine-paladins', at: 1 }] });
+    submit(game, 'azuthkan', { type: 'endMovement' });
+    generate(game, 2);
+    expect(lastEvent(game, 'CombatResolved')).toMatchObject({ attackTotal: 5 + 2, defenseTotal: 3 });
+  });
+
+  it('Frigid locations: the Baphite Swarm loses 1 CS; a Frigid unit is unhindered', () => {
+    const spreads = DEMO_SPREADS.map((s) => (s.number === 7 ? { ...s, terrain: ['Mountain', 'Frigid'] } : s));
+    const game = arranged({
+      options: { roster, spreads },
+      azuthkan: [{ type: 'baphite-swarm', at: 7 }, { type: 'yeti', at: 7 }],
+      celestine: [{ type: 'celestine-crusaders', at: 7 }, { type: 'celestine-paladins', at: 1 }],
+    });
+    submit(game, 'azuthkan', { type: 'endMovement' });
+    generate(game, 2);
+    expect(lastEvent(game, 'CombatResolved')).toMatchObject({ attackTotal: 1 + 2 });
+  });
+});
+
+describe('Berserk (Strategy Round)', () => {
+  it('is declared before the battle\'s first number: CS doubled, then destroyed after the battle', () => {
+    const game = arranged({ options: { roster }, azuthkan: [{ type: 'berserker', at: 2 }, { type: 'goblin-assassins', at: 7 }], celestine: [{ type: 'celestine-crusaders', at: 2 }, { type: 'celestine-paladins', at: 2 }] });
+    submit(game, 'azuthkan', { type: 'endMovement' });
+    const berserker = idOf(game, 'berserker');
+    expect(status(game).awaiting).toEqual([expect.objectContaining({ seat: 'azuthkan', kind: 'STRATEGY' })]);
+    expect(status(game).phase).toMatch(/Strategy Round/);
+    expect(legal(game, 'azuthkan')).toEqual([{ type: 'goBerserk', unit: berserker }, { type: 'endStrategy' }]);
+    submit(game, 'azuthkan', { type: 'goBerserk', unit: berserker });
+    // Ending the Strategy Round is now the only choice left: taken at once.
+    expect(lastEvent(game, 'StrategyEnded')).toMatchObject({ army: 'azuthkan' });
+    generate(game, 2);
+    // Irondale row 2, -1/0/+1: So. AS 3 x 2 = 6 against DS 5.
+    expect(lastEvent(game, 'CombatResolved')).toMatchObject({ attackTotal: 6, defenseTotal: 5, result: 'So' });
+    expect(lastEvent(game, 'UnitDestroyed')).toMatchObject({ unit: berserker, cause: 'Berserk' });
+  });
+
+  it('triples CS at Akibatu, and Hits may be assigned to a berserking unit', () => {
+    const game = arranged({
+      options: { roster },
+      azuthkan: [{ type: 'berserker', at: 4 }, { type: 'goblin-assassins', at: 4 }, { type: 'baphite-swarm', at: 7 }],
+      celestine: [{ type: 'celestine-crusaders', at: 4 }, { type: 'celestine-paladins', at: 1 }],
+    });
+    submit(game, 'azuthkan', { type: 'endMovement' });
+    const berserker = idOf(game, 'berserker');
+    submit(game, 'azuthkan', { type: 'goBerserk', unit: berserker });
+    generate(game, 3);
+    expect(lastEvent(game, 'CombatResolved')).toMatchObject({ attackTotal: 9 + 1, result: 'A1D3' });
+    expect(legal(game, 'azuthkan')).toContainEqual({ type: 'assignHit', unit: berserker });
+    submit(game, 'azuthkan', { type: 'assignHit', unit: berserker });
+    expect(unit(game, idOf(game, 'goblin-assassins')).destroyed).toBe(false);
+  });
+
+  it('is not offered when no unit in the battle has Berserk', () => {
+    const game = arranged({ azuthkan: [{ type: 'baphite-swarm', at: 2 }], celestine: [{ type: 'celestine-crusaders', at: 2 }, { type: 'celestine-paladins', at: 1 }] });
+    submit(game, 'azuthkan', { type: 'endMovement' });
+    expect(pendingKinds(game).sort()).toEqual(['azuthkan:COMMIT_NUMBER', 'celestine:COMMIT_NUMBER']);
+    expect(events(game, 'StrategyRoundBegan')).toHaveLength(0);
+  });
+});
+
+describe('Victory', () => {
+  it('an army with no units left loses', () => {
+    const game = arranged({ azuthkan: [{ type: 'deathknoll-ogres', at: 7 }], celestine: [{ type: 'celestine-crusaders', at: 7 }] });
+    submit(game, 'azuthkan', { type: 'endMovement' });
+    generate(game, 1);
+    expect(status(game)).toMatchObject({ stage: 'FINISHED', result: { winners: ['azuthkan'], reason: 'the Celestine army has no units left' } });
+    expect(legal(game, 'azuthkan')).toEqual([]);
+  });
+
+  it('both armies destroyed at once is a draw', () => {
+    const game = arranged({ azuthkan: [{ type: 'baphite-swarm', at: 5 }], celestine: [{ type: 'celestine-crusaders', at: 5 }] });
+    submit(game, 'azuthkan', { type: 'endMovement' });
+    generate(game, 2, true);
+    generate(game, 1); // Volcanic Eruption
+    expect(status(game)).toMatchObject({ stage: 'FINISHED', result: { winners: [] } });
+  });
+
+  it('a turn limit ends the game as a draw', () => {
+    const game = arranged({ options: { turnLimit: 2 }, azuthkan: [{ type: 'baphite-swarm', at: 7 }], celestine: [{ type: 'celestine-crusaders', at: 1 }] });
+    submit(game, 'azuthkan', { type: 'endMovement' });
+    expect(status(game).stage).toBe('ACTIVE');
+    submit(game, 'celestine', { type: 'endMovement' });
+    expect(status(game)).toMatchObject({ stage: 'FINISHED', result: { winners: [], reason: 'turn limit 2 reached (draw)' } });
+  });
+});
