@@ -131,4 +131,19 @@ describe('§6 Stacking limit', () => {
     expect(events).toContainEqual(expect.objectContaining({ type: 'UnitSteppedBack', unit: 'chunyu-qiong', to: 'F2', automatic: true }));
     expect(g(again).units['chunyu-qiong']!.space).toBe('F2');
   });
+
+  it('counts attackers in an enemy space too: a sixth attacker steps back before the combat', () => {
+    const five = { 'sui-yuanjin': 'F1', 'lu-weihuang': 'F1', 'han-juzi': 'F1', 'zhao-rui': 'F1', 'chunyu-qiong': 'F1' };
+    const game = position({ at: { ...five, 'gao-lan': 'E2', 'granary-guard-1': 'H1', 'xu-chu': 'E1' }, phase: 'yuanMovement' });
+    for (const u of Object.keys(five)) walk(game, 'yuan', u, 'E1');
+    walk(game, 'yuan', 'gao-lan', 'E1');
+    submit(game, 'yuan', { type: 'endMovement' });
+    expect(awaiting(game)).toEqual(['yuan:RETREAT']);
+    expect(legal(game, 'yuan')).toHaveLength(6);
+    submit(game, 'yuan', { type: 'stepBack', unit: 'gao-lan' });
+    expect(space(game, 'gao-lan')).toBe('E2');
+    const began = game.log.map((r) => r.event).find((e) => e.type === 'CombatBegan');
+    expect(began).toMatchObject({ space: 'E1' });
+    expect([...(began!.attackers as string[])].sort()).toEqual(Object.keys(five).sort());
+  });
 });
