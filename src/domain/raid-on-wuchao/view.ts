@@ -4,7 +4,7 @@
  */
 import type { Json, Status, Viewer } from '../kernel/index.ts';
 import { terrainBonus } from './combat.ts';
-import { adjacent, movementLeft, neighbours, token, unitsIn, type WuchaoState } from './state.ts';
+import { movementLeft, neighbours, token, unitsIn, type WuchaoState } from './state.ts';
 
 export function view(s: WuchaoState, _viewer: Viewer, status: Status): Json {
   const units = s.tokens.map((t) => {
@@ -43,7 +43,7 @@ export function view(s: WuchaoState, _viewer: Viewer, status: Status): Json {
     phase: status.phase,
     stage: status.stage,
     spaces,
-    connections: s.map.edges.filter(([a, b]) => adjacent(s, a, b)).map(([a, b]) => [a, b]),
+    connections: s.map.edges.map(([a, b]) => [a, b]),
     units,
     xuYouTokens: s.xuYou,
     granariesRaided: s.granariesRaided,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { evolveMatch, GameRegistry, initialMatch } from '../../../src/domain/kernel/index.ts';
 import { raidOnWuchao } from '../../../src/domain/raid-on-wuchao/index.ts';
 import { DEFAULT_MAP, DEFAULT_TOKENS } from '../../../src/domain/raid-on-wuchao/data.ts';
-import { newGame } from '../../support/play.ts';
+import { attempt, newGame } from '../../support/play.ts';
 import { deployed, dice, g, legal, position, status, submit, walk } from './helpers.ts';
 
 describe('the map and token sheet are data a group can replace at creation', () => {
@@ -40,6 +40,14 @@ describe('the module', () => {
     expect(registry.validateCommand('raid-on-wuchao', { type: 'move', unit: 'xu-chu' }).ok).toBe(false);
     expect(registry.validateCommand('raid-on-wuchao', { type: 'endMovement', now: true }).ok).toBe(false);
     expect(registry.validateCommand('raid-on-wuchao', { type: 'allocateDamage', units: ['zhang-he'] }).ok).toBe(true);
+  });
+
+  it('refuses a command of another kind than the decision awaited, saying what is awaited', () => {
+    const game = position({ at: { 'xu-chu': 'D2', 'zhang-he': 'E1', 'gao-lan': 'H1' }, xuYou: 2 });
+    walk(game, 'cao', 'xu-chu', 'E1');
+    submit(game, 'cao', { type: 'endMovement' });
+    expect(status(game).awaiting[0]!.kind).toBe('REROLL');
+    expect(attempt(game, 'cao', { type: 'move', unit: 'cao-cao', to: 'B1' })).toMatchObject({ ok: false, code: 'ILLEGAL_COMMAND', reason: expect.stringContaining('reroll or acceptRoll') });
   });
 
   it('replays a game from its log without rolling a die (evolve never rolls)', () => {
