@@ -1,0 +1,126 @@
+/**
+ * Many random games from random seeds, choosing only among legalCommands: the invariants
+ * hold after every event, every listed command is accepted, unlisted ones are refused,
+ * and every game ends (by conquest or at the turn limit).
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { decideMatch, SeededRandom, type Command, type GameEvent, type MatchState } from '../../../src/domain/kernel/index.ts';
+import { hitsLeft, sizeIn, typeOf } from '../../../src/domain/warchon/battlefield.ts';
+import { warchon } from '../../../src/domain/warchon/index.ts';
+import { ARMIES, type WarchonState } from '../../../src/domain/warchon/types.ts';
+import { attempt, legal, newGame, status, type Played } from '../../support/play.ts';
+import { SEATS } from './helpers.ts';
+
+function invariants(s: WarchonState, event: GameEvent): void {
+  for (const u of Object.values(s.units)) {
+    if (u.destroyed) continue;
+    if (u.spread === null) throw new Error(`${u.id} is on no spread`);
+    expect(s.spreads.some((sp) => sp.number === u.spread)).toBe(true);
+    expect(hitsLeft(s, u)).toBeGreaterThan(0);
+    expect(u.hitsTaken).toBeGreaterThanOrEqual(0);
+    if (u.temporary) expect(s.battle?.spread).toBe(u.spread);
+    if (u.fightsFor) expect(s.battle).not.toBeNull();
+    if (!u.revealed) expect(typeOf(s, u).key).toBe(u.type);
+  }
+  // Capacity holds, except in a spread units were just forced into, until the owner has destroyed the excess.
+  for (const sp of s.spreads) {
+    for (const army of ARMIES) {
+      for (const aerial of [false, true]) {
+        if (sizeIn(s, sp.number, army, aerial) > sp.capacity) {
+          expect(s.forcedInto, `${army} over Capacity in ${sp.name} after ${event.type}`).toContain(sp.number);
+        }
+      }
+    }
+  }
+  if (s.battle) expect(['battles', 'over']).toContain(s.phase);
+  if (s.result) expect(s.pending).toEqual([]);
+  for (const p of s.pending) expect(ARMIES).toContain(p.seat);
+  expect(s.eventSpreads.length).toBe(new Set(s.eventSpreads).size);
+}
+
+/** After each command: over Capacity only while the owner is asked to destroy units. */
+function settled(s: WarchonState): void {
+  for (const sp of s.spreads) {
+    for (const army of ARMIES) {
+      for (const aerial of [false, true]) {
+        if (sizeIn(s, sp.number, army, aerial) > sp.capacity) {
+          const waiting = s.pending.some((p) => (p.kind === 'DESTROY_UNIT' && p.seat === army) || p.kind === 'RETREAT');
+          expect(waiting, `${army} left over Capacity in ${sp.name}`).toBe(true);
+        }
+      }
+    }
+  }
+  // Both armies still have units while the game runs: the end comes with the last unit.
+  if (!s.result && s.turn > 0) {
+    for (const army of ARMIES) expect(Object.values(s.units).some((u) => u.army === army && !u.destroyed && !u.temporary)).toBe(true);
+  }
+}
+
+function accepted(game: Played<WarchonState>, seat: string, cmd: Command): boolean {
+  const d = decideMatch(warchon, game.state as MatchState<WarchonState>, cmd, seat, new SeededRandom(game.seed, game.state.draws));
+  return d.ok;
+}
+
+/** Commands of every type with plausible arguments: those not listed must be refused. */
+function probes(s: WarchonState, pick: (n: number) => number): Command[] {
+  const ids = [...Object.keys(s.units), 'nobody'];
+  const unit = () => ids[pick(ids.length)]!;
+  const spread = () => 1 + pick(8);
+  return [
+    { type: 'placeUnit', unit: 'baphite-swarm-1', spread: spread() },
+    { type: 'moveUnit', unit: unit(), to: spread() },
+    { type: 'endMovement' },
+    { type: 'goBerserk', unit: unit() },
+    { type: 'endStrategy' },
+    { type: 'commitNumber', number: 1 + pick(5) },
+    { type: 'assignHit', unit: unit() },
+    { type: 'chooseUnit', unit: unit() },
+    { type: 'passChoice' },
+    { type: 'commitToBridge', unit: unit() },
+    { type: 'crossBridge' },
+    { type: 'retreatUnit', unit: unit(), to: spread() },
+    { type: 'destroyUnit', unit: unit() },
+  ];
+}
+
+describe('random games through legalCommands', () => {
+  it('keep every invariant after every event and always end', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 1_000_000 }), fc.constantFrom('players', 'server'), fc.integer({ min: 5, max: 9 }), (seed, numbers, moveBias) => {
+        const game = newGame(warchon, { numbers, turnLimit: 30 }, SEATS, `prop-${seed}`);
+        let x = seed + 1;
+        const pick = (n: number) => {
+          x = (x * 48271) % 2147483647;
+          return x % n;
+        };
+        for (let step = 0; step < 3000 && status(game).stage !== 'FINISHED'; step++) {
+          const st = status(game);
+          const awaitedSeats = new Set(st.awaiting.map((p) => p.seat));
+          for (const seat of SEATS) {
+            const options = legal(game, seat);
+            if (awaitedSeats.has(seat)) expect(options.length, `${seat} is awaited but has no legal command`).toBeGreaterThan(0);
+            else expect(options).toEqual([]);
+            // Every listed command is accepted (decide is pure: nothing is applied here).
+            if (step % 3 === 0) for (const c of options) expect(accepted(game, seat, c), JSON.stringify(c)).toBe(true);
+            // A sample of commands not listed is refused.
+            const listed = new Set(options.map((c) => JSON.stringify(c)));
+            for (const c of probes(game.state.game, pick)) if (!listed.has(JSON.stringify(c))) expect(accepted(game, seat, c), `${seat} ${JSON.stringify(c)}`).toBe(false);
+          }
+          const seat = st.awaiting[pick(st.awaiting.length)]!.seat;
+          const options = legal(game, seat);
+          const moves = options.filter((c) => c.type === 'moveUnit');
+          const cmd = moves.length && pick(10) < moveBias ? moves[pick(moves.length)]! : options[pick(options.length)]!;
+          const r = attempt(game, seat, cmd, (state, event) => invariants(state.game, event));
+          expect(r.ok).toBe(true);
+          settled(game.state.game);
+        }
+        const end = status(game);
+        expect(end.stage).toBe('FINISHED');
+        expect(end.result).not.toBeNull();
+        if (end.result!.winners.length === 0) expect(end.result!.reason).toMatch(/draw/);
+      }),
+      { numRuns: 40 },
+    );
+  });
+});
