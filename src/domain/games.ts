@@ -2,5 +2,6 @@
 import type { GameModule } from './kernel/index.ts';
 import { raidOnWuchao } from './raid-on-wuchao/index.ts';
 import { threeKingdoms } from './three-kingdoms-combined-arms/index.ts';
+import { warchon } from './warchon/index.ts';
 
-export const games: GameModule[] = [raidOnWuchao, threeKingdoms];
+export const games: GameModule[] = [raidOnWuchao, threeKingdoms, warchon];
