@@ -4,12 +4,19 @@
  * player's decision (dice, single-option choices, phase changes) until it waits for one.
  */
 import type { Random } from '../kernel/index.ts';
+import type { WuchaoEvent } from './events.ts';
 import { enemyOf } from './data.ts';
 import { allocate, allocations, beginCombat, endCombat, resolve } from './combat.ts';
 import { movableUnits, overstacked, stepBack, stepBackCandidates } from './movement.ts';
 import { activeSide, specialUnit, unitsIn, type WuchaoState } from './state.ts';
 import { record, type Tape } from './tape.ts';
 import { victoryCheck } from './victory.ts';
+
+/** An automatic choice is one of the legal options, so its rule cannot refuse it. */
+function certain(e: WuchaoEvent | string): WuchaoEvent {
+  if (typeof e === 'string') throw new Error(`raid-on-wuchao: automatic choice refused: ${e}`);
+  return e;
+}
 
 export function proceed(t: Tape, random: Random): void {
   for (let guard = 0; guard < 10_000; guard++) {
@@ -42,7 +49,7 @@ export function proceed(t: Tape, random: Random): void {
       }
       const candidates = stepBackCandidates(s, side);
       if (candidates.length === 1) {
-        record(t, stepBack(s, side, candidates[0]!, true) as never);
+        record(t, certain(stepBack(s, side, candidates[0]!, true)));
         continue;
       }
       return;
@@ -71,7 +78,7 @@ export function proceed(t: Tape, random: Random): void {
     if (!c.allocated) {
       const options = allocations(s, c);
       if (options.length === 1) {
-        record(t, allocate(s, options[0]!, true) as never);
+        record(t, certain(allocate(s, options[0]!, true)));
         continue;
       }
       return;
