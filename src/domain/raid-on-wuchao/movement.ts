@@ -59,7 +59,8 @@ export function stepBack(s: WuchaoState, side: Side, unit: string, automatic: bo
 }
 
 export function stackingPrompt(s: WuchaoState, side: Side): string {
-  const sp = overstacked(s, side)[0]!;
+  const first = stepBackCandidates(s, side)[0];
+  const sp = first ? s.units[first]!.space! : overstacked(s, side)[0]!;
   return `Stacking limit: ${sp} holds ${unitsIn(s, sp, side).length} of your units (limit ${STACKING_LIMIT}); choose a unit to step back along its path`;
 }
 

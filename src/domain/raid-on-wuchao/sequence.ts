@@ -42,12 +42,14 @@ export function proceed(t: Tape, random: Random): void {
         }
         return;
       }
-      if (overstacked(s, side).length === 0) {
+      const candidates = stepBackCandidates(s, side);
+      // Done when no space is over the limit, or (with replaced token sheets) when the
+      // excess never moved and so has no path to step back along.
+      if (overstacked(s, side).length === 0 || candidates.length === 0) {
         const combats = s.attacked.filter((sp) => unitsIn(s, sp, side).length > 0 && unitsIn(s, sp, enemyOf(side)).length > 0);
         record(t, { type: 'CombatPhaseBegan', side, combats });
         continue;
       }
-      const candidates = stepBackCandidates(s, side);
       if (candidates.length === 1) {
         record(t, certain(stepBack(s, side, candidates[0]!, true)));
         continue;

@@ -33,6 +33,17 @@ describe('the map and token sheet are data a group can replace at creation', () 
   });
 });
 
+describe('replaced token sheets', () => {
+  it('never asks for a step back the rules cannot give: six Cao units that started together at A1', () => {
+    const tokens = [...DEFAULT_TOKENS, { id: 'zhang-liao', name: 'Zhang Liao', side: 'cao', attack: 3, reducedAttack: 2, defense: 4, move: 3 }];
+    const game = newGame(raidOnWuchao, { tokens }, ['cao', 'yuan']);
+    submit(game, 'yuan', { type: 'deploy', placements: DEFAULT_TOKENS.filter((t) => t.side === 'yuan').map((t) => ({ unit: t.id, space: t.id.startsWith('granary') ? 'H1' : t.id.startsWith('z') || t.id.startsWith('g') ? 'G2' : 'F2' })) });
+    expect(g(game).units['zhang-liao']!.space).toBe('A1');
+    submit(game, 'cao', { type: 'endMovement' });
+    expect(status(game)).toMatchObject({ phase: 'Yuan movement' });
+  });
+});
+
 describe('the module', () => {
   it('publishes a command schema the registry accepts, refusing unknown fields', () => {
     const registry = new GameRegistry([raidOnWuchao]);
