@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { attempt, legal, status, submit } from '../../support/play.ts';
+import { attempt, legal, newGame, status, submit } from '../../support/play.ts';
+import { threeKingdoms } from '../../../src/domain/three-kingdoms-combined-arms/index.ts';
 import { scenario } from './scenario.ts';
 
 const atk = (unit: string, target: string) => ({ type: 'attack', unit, target });
@@ -128,6 +129,22 @@ describe('resignation', () => {
     expect(g.state.game.pendingRetreat).toBeNull();
     // Nothing left for Wei to attack: the turn passes to Wu.
     expect(status(g)).toMatchObject({ phase: 'Wu Move Phase' });
+  });
+
+  it('ends the game when the resignation leaves one player with Generals (another already out)', () => {
+    const g = scenario({ players: ['wei', 'shu', 'wu'], out: ['wu'], units: { 'wei-general-1': 'A1', 'shu-general-1': 'L12' } });
+    submit(g, 'shu', { type: 'resign' });
+    expect(status(g)).toMatchObject({ stage: 'FINISHED', result: { winners: ['wei'], reason: 'every other player is out' } });
+  });
+
+  it('during setup takes the player out of the placement order', () => {
+    const g = newGame(threeKingdoms, { terrain: { cities: [], forests: [], mountains: [] } }, ['wei', 'shu', 'wu']);
+    submit(g, 'wei', { type: 'placeUnit', kind: 'general', square: 'A1' });
+    submit(g, 'shu', { type: 'resign' });
+    expect(status(g).awaiting).toMatchObject([{ seat: 'wu', kind: 'SETUP' }]);
+    submit(g, 'wu', { type: 'placeUnit', kind: 'general', square: 'L1' });
+    expect(status(g).awaiting).toMatchObject([{ seat: 'wei', kind: 'SETUP' }]);
+    expect(g.state.game.units.some((u) => u.seat === 'shu')).toBe(false);
   });
 
   it('gives a two-player game to the other player', () => {
