@@ -110,6 +110,12 @@ export function redact(event: WarchonEvent, viewer: Viewer, current: WarchonStat
     case 'NumberCommitted':
       if (event.army !== viewer && event.generation >= current.generations) return { ...event, number: null };
       return event;
+    case 'ChoicesOffered':
+      // A Surprise Reserve's candidates say which hidden units can reach the battle: only the chooser sees the options.
+      if (event.choices.some((c) => c.seat !== viewer)) {
+        return { ...event, choices: event.choices.map((c) => (c.seat === viewer ? c : { ...c, options: [] })) };
+      }
+      return event;
     case 'CapacityExceeded':
       // Which class overflowed says something about units the opponent may not know.
       if (event.army !== viewer) return { ...event, aerial: null };

@@ -100,3 +100,21 @@ describe('hidden information never reaches the other seat or a spectator', () =>
     });
   }
 });
+
+describe('a Surprise Reserve', () => {
+  it("shows its candidates (which hidden units can reach the battle) to the Controlling army only", async () => {
+    const { arranged, generate, lastEvent } = await import('./helpers.ts');
+    const { submit } = await import('../../support/play.ts');
+    const game = arranged({
+      azuthkan: [{ type: 'baphite-swarm', at: 1 }, { type: 'deathknoll-ogres', at: 7 }],
+      celestine: [{ type: 'celestine-paladins', at: 1 }, { type: 'celestine-paladins', at: 3 }, { type: 'celestine-war-angels', at: 6 }],
+    });
+    submit(game, 'azuthkan', { type: 'endMovement' });
+    generate(game, 5, true);
+    generate(game, 4);
+    const offered = lastEvent(game, 'ChoicesOffered');
+    expect(offered.choices[0].options).toHaveLength(2);
+    for (const viewer of ['azuthkan', null]) expect((warchon.redact!(offered, viewer, game.state.game) as any).choices[0]).toMatchObject({ seat: 'celestine', options: [] });
+    expect(warchon.redact!(offered, 'celestine', game.state.game)).toEqual(offered);
+  });
+});
