@@ -4,6 +4,7 @@
  */
 import { viewType as raidOnWuchao } from './raid-on-wuchao.ts';
 import { viewType as threeKingdoms } from './three-kingdoms-combined-arms.ts';
+import { viewType as warchon } from './warchon.ts';
 
 export interface ViewType {
   gameType: string;
@@ -11,4 +12,4 @@ export interface ViewType {
   sdl: string;
 }
 
-export const viewTypes: ViewType[] = [raidOnWuchao, threeKingdoms];
+export const viewTypes: ViewType[] = [raidOnWuchao, threeKingdoms, warchon];
