@@ -49,6 +49,74 @@ const unitTypeSchema = {
   additionalProperties: false,
 };
 
+const cell = (pattern: string) => ({ type: 'string', pattern });
+const table = (rows: number, cols: number, pattern: string) => ({
+  type: 'array',
+  minItems: rows,
+  maxItems: rows,
+  items: { type: 'array', minItems: cols, maxItems: cols, items: cell(pattern) },
+});
+const EFFECT_KINDS = [
+  'armyModifier', 'eachArmyTakesHits', 'surpriseReserve', 'endCombat', 'waterElemental', 'accidentalFall', 'magicBridge',
+  'magicBridgeIllusion', 'riversFury', 'volcanicEruption', 'magmaFlow', 'hitAndSetCs', 'none', 'assassination', 'swarmingMob',
+  'cullTheWeak', 'bribery',
+];
+
+const spreadSchema = {
+  type: 'object',
+  properties: {
+    number: { type: 'integer', minimum: 1, maximum: 99 },
+    name: { type: 'string' },
+    terrain: { type: 'array', items: { type: 'string' } },
+    capacity: { type: 'integer', minimum: 0 },
+    special: {
+      type: 'object',
+      properties: {
+        text: { type: 'string' },
+        csBonuses: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: { trait: { type: 'string' }, name: { type: 'string' }, minSize: { type: 'integer' }, cs: { type: 'integer' } },
+            required: ['cs'],
+            additionalProperties: false,
+          },
+        },
+        leaveBattleLimit: { type: ['integer', 'null'], minimum: 0 },
+        alwaysEngaged: { type: 'boolean' },
+        berserkMultiplier: { type: 'integer', minimum: 1 },
+      },
+      required: ['text', 'csBonuses', 'leaveBattleLimit', 'alwaysEngaged', 'berserkMultiplier'],
+      additionalProperties: false,
+    },
+    paths: { type: 'array', items: { type: 'integer' } },
+    rng: table(5, 5, '^[1-5]E?$'),
+    crt: table(3, 7, '^(AE|DE|Eg|So|A[0-9]+D[0-9]+|A[0-9]+|D[0-9]+)$'),
+    events: {
+      oneOf: [
+        { type: 'null' },
+        {
+          type: 'array',
+          minItems: 5,
+          maxItems: 5,
+          items: {
+            type: 'object',
+            properties: {
+              name: { type: 'string' },
+              text: { type: 'string' },
+              effect: { type: 'object', properties: { kind: { enum: EFFECT_KINDS } }, required: ['kind'] },
+            },
+            required: ['name', 'text', 'effect'],
+            additionalProperties: false,
+          },
+        },
+      ],
+    },
+  },
+  required: ['number', 'name', 'terrain', 'capacity', 'special', 'paths', 'rng', 'crt', 'events'],
+  additionalProperties: false,
+};
+
 export const optionsSchema: JsonSchema = {
   type: 'object',
   properties: {
@@ -59,7 +127,7 @@ export const optionsSchema: JsonSchema = {
     },
     turnLimit: { type: 'integer', minimum: 1, maximum: 1000, description: 'the game ends as a draw after this many turns' },
     roster: { type: 'array', items: unitTypeSchema, minItems: 1, description: 'another unit roster (default: the demo armies of RULINGS.md)' },
-    spreads: { type: 'array', items: { type: 'object' }, minItems: 2, description: 'other spreads, in the shape of the demo data (default: the seven demo spreads)' },
+    spreads: { type: 'array', items: spreadSchema, minItems: 2, description: 'other spreads, numbered 1 to n, in the shape of the demo data (default: the seven demo spreads)' },
     setupSpreads: {
       type: 'object',
       properties: {

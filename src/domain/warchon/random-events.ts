@@ -101,7 +101,7 @@ export function runEffect(run: Run, random: Random): void {
         const n = battle.number!.value;
         if (n <= 4) {
           const army = n <= 2 ? battle.attacker : battle.defender;
-          run.emit({ type: 'ElementalJoined', spread: battle.spread, army, unit: `water-elemental-${s.turn}` });
+          run.emit({ type: 'ElementalJoined', spread: battle.spread, army, unit: `water-elemental-${s.turn}-${battle.spread}` });
         } else run.emit({ type: 'CSHalved', spread: battle.spread });
         run.emit(resolved(battle));
         return;
