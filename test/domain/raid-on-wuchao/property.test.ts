@@ -196,7 +196,7 @@ describe('random games choosing only from legalCommands', () => {
         const result = playOut(seed, steer, false);
         reasons.add(result.reason.split(':')[0]!);
       }),
-      { numRuns: 40 },
+      { numRuns: 30 },
     );
     // The steering reaches several endings.
     expect(reasons.size).toBeGreaterThanOrEqual(2);
