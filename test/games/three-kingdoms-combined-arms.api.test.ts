@@ -93,6 +93,21 @@ describe('Three Kingdoms Combined Arms through the API', () => {
     // The server's view is the one the rules give for the folded events.
     const rest = await server.rest('GET', `/api/games/${game.id}`);
     expect(rest.body.game.view).toEqual(threeKingdoms.view(game.state, null));
+    const typed = await server.gql(
+      `query($id: ID!) { game(id: $id) { view { __typename ... on ThreeKingdomsCombinedArmsView { stage round phase units { id seat square defense } terrain { square kind controller } result { winners reason } } } } }`,
+      { id: game.id },
+    );
+    expect(typed.errors).toBeUndefined();
+    const local = threeKingdoms.view(game.state, null) as { stage: string; round: number; phase: string; units: { id: string; seat: string; square: string; defense: number }[]; terrain: unknown[]; result: unknown };
+    expect(typed.data.game.view).toEqual({
+      __typename: 'ThreeKingdomsCombinedArmsView',
+      stage: local.stage,
+      round: local.round,
+      phase: local.phase,
+      units: local.units.map(({ id, seat, square, defense }) => ({ id, seat, square, defense })),
+      terrain: local.terrain,
+      result: local.result,
+    });
     await expectVerifiableExport(game.id);
   }, 180_000);
 
