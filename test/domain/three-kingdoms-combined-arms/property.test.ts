@@ -213,7 +213,7 @@ describe('random games choosing only legal commands', () => {
           else tally.drawn++;
         },
       ),
-      { numRuns: 20 },
+      { numRuns: 16 },
     );
     // The steering works: some games end by conquest, not only by the turn limit.
     expect(tally.won).toBeGreaterThan(0);
