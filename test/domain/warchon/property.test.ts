@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decideMatch, SeededRandom, type Command, type GameEvent, type MatchState } from '../../../src/domain/kernel/index.ts';
+import { decideMatch, evolveMatch, initialMatch, SeededRandom, type Command, type GameEvent, type MatchState } from '../../../src/domain/kernel/index.ts';
 import { hitsLeft, sizeIn, typeOf } from '../../../src/domain/warchon/battlefield.ts';
 import { warchon } from '../../../src/domain/warchon/index.ts';
 import { ARMIES, type WarchonState } from '../../../src/domain/warchon/types.ts';
@@ -131,6 +131,10 @@ describe('random games through legalCommands', () => {
           expect(r.ok).toBe(true);
           settled(game.state.game);
         }
+        // Event sourcing: folding the log again gives the same state (evolve never rolls).
+        let replay = initialMatch(warchon, { options, players: SEATS });
+        for (const rec of game.log) replay = evolveMatch(warchon, replay, rec);
+        expect(replay).toEqual(game.state);
         const end = status(game);
         expect(end.stage).toBe('FINISHED');
         expect(end.result).not.toBeNull();

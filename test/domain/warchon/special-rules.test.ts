@@ -112,6 +112,15 @@ describe('Berserk (Strategy Round)', () => {
     expect(unit(game, idOf(game, 'goblin-assassins')).destroyed).toBe(false);
   });
 
+  it('may be declined: endStrategy leaves CS as it is and the unit survives the battle', () => {
+    const game = arranged({ options: { roster }, azuthkan: [{ type: 'berserker', at: 2 }, { type: 'goblin-assassins', at: 7 }], celestine: [{ type: 'celestine-paladins', at: 2 }, { type: 'celestine-crusaders', at: 1 }] });
+    submit(game, 'azuthkan', { type: 'endMovement' });
+    submit(game, 'azuthkan', { type: 'endStrategy' });
+    generate(game, 2);
+    expect(lastEvent(game, 'CombatResolved')).toMatchObject({ attackTotal: 3, defenseTotal: 3, result: 'So' });
+    expect(unit(game, idOf(game, 'berserker')).destroyed).toBe(false);
+  });
+
   it('is not offered when no unit in the battle has Berserk', () => {
     const game = arranged({ azuthkan: [{ type: 'baphite-swarm', at: 2 }], celestine: [{ type: 'celestine-crusaders', at: 2 }, { type: 'celestine-paladins', at: 1 }] });
     submit(game, 'azuthkan', { type: 'endMovement' });
