@@ -67,7 +67,13 @@ export function attackCommands(s: WarlordsState, seat: string) {
   const out: { type: 'attack'; stack: string; target: string }[] = [];
   const mine = [...new Set(s.units.filter((u) => u.owner === seat).map((u) => u.hex))].sort();
   const targets = s.attack ? [s.attack.target] : [...new Set(s.units.filter((u) => u.owner !== seat).map((u) => u.hex))].sort();
-  for (const stack of mine) for (const target of targets) if (!attackRefusal(s, seat, stack, target)) out.push({ type: 'attack', stack, target });
+  const reach = new Map(mine.map((h) => [h, Math.max(...unitsAt(s, h).map((u) => UNIT_TYPES[u.type].range))]));
+  for (const stack of mine) {
+    for (const target of targets) {
+      if (distance(stack, target) > reach.get(stack)!) continue;
+      if (!attackRefusal(s, seat, stack, target)) out.push({ type: 'attack', stack, target });
+    }
+  }
   return out;
 }
 

@@ -85,10 +85,17 @@ export function terrainAt(map: MapData, id: string): Terrain | null {
   return hexIndex(map).get(id)?.terrain ?? null;
 }
 
-/** Neighbours that are on the map. */
+const adjacency = new WeakMap<object, Map<string, string[]>>();
+
+/** Neighbours that are on the map (cached per map). */
 export function neighbours(map: MapData, id: string): string[] {
-  const index = hexIndex(map);
-  return neighbourIds(id).filter((n) => index.has(n));
+  let table = adjacency.get(map.hexes);
+  if (!table) {
+    const index = hexIndex(map);
+    table = new Map(map.hexes.map((h) => [h.id, neighbourIds(h.id).filter((n) => index.has(n))]));
+    adjacency.set(map.hexes, table);
+  }
+  return table.get(id) ?? [];
 }
 
 /** Builds a map from rows of letters: . open, = road, p rice paddies, j jungle, ~ water, V village, S stronghold. */

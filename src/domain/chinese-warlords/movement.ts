@@ -42,30 +42,41 @@ export interface Reach {
 export function reachable(s: WarlordsState, u: Unit): Map<string, Reach> {
   const mobility = UNIT_TYPES[u.type].mobility;
   const budget = movementLeft(u);
-  const best = new Map<string, Reach>([[u.hex, { cost: 0, path: [u.hex] }]]);
-  const enemyHeld = new Set(s.units.filter((x) => x.owner !== u.owner).map((x) => x.hex));
-  const queue = [u.hex];
-  while (queue.length) {
-    queue.sort((a, b) => best.get(a)!.cost - best.get(b)!.cost);
-    const cur = queue.shift()!;
-    const here = best.get(cur)!;
-    // A boat that has come into a village stops there.
-    if (mobility === 'boat' && cur !== u.hex && terrainAt(s.map, cur) !== 'water') continue;
-    for (const n of neighbours(s.map, cur)) {
-      if (enemyHeld.has(n)) continue;
-      const step = entryCost(terrainAt(s.map, n)!, mobility);
-      if (step === null) continue;
-      if (mobility === 'boat' && !canStand(s.map, n, mobility)) continue;
-      const cost = here.cost + step;
-      if (cost > budget) continue;
-      const known = best.get(n);
-      if (known && known.cost <= cost) continue;
-      if (!known) queue.push(n);
-      best.set(n, { cost, path: [...here.path, n] });
+  const cost = new Map<string, number>([[u.hex, 0]]);
+  const prev = new Map<string, string>();
+  if (budget > 0) {
+    const enemyHeld = new Set<string>();
+    for (const x of s.units) if (x.owner !== u.owner) enemyHeld.add(x.hex);
+    // Costs are small whole numbers: a bucket queue by cost.
+    const buckets: string[][] = Array.from({ length: budget + 1 }, () => []);
+    buckets[0]!.push(u.hex);
+    for (let c = 0; c <= budget; c++) {
+      for (const cur of buckets[c]!) {
+        if (cost.get(cur) !== c) continue;
+        // A boat that has come into a village stops there.
+        if (mobility === 'boat' && cur !== u.hex && terrainAt(s.map, cur) !== 'water') continue;
+        for (const n of neighbours(s.map, cur)) {
+          if (enemyHeld.has(n)) continue;
+          const step = entryCost(terrainAt(s.map, n)!, mobility);
+          if (step === null) continue;
+          if (mobility === 'boat' && !canStand(s.map, n, mobility)) continue;
+          const total = c + step;
+          if (total > budget || total >= (cost.get(n) ?? Infinity)) continue;
+          cost.set(n, total);
+          prev.set(n, cur);
+          buckets[total]!.push(n);
+        }
+      }
     }
   }
-  best.delete(u.hex);
-  return best;
+  const out = new Map<string, Reach>();
+  for (const [hex, c] of cost) {
+    if (hex === u.hex) continue;
+    const path = [hex];
+    for (let p = prev.get(hex); p !== undefined; p = prev.get(p)) path.unshift(p);
+    out.set(hex, { cost: c, path });
+  }
+  return out;
 }
 
 export function canMove(s: WarlordsState, u: Unit): boolean {

@@ -1,0 +1,194 @@
+/**
+ * Many random games from random seeds, choosing only from legalCommands (steered towards
+ * the enemy so that games reach an ending), with the game's invariants checked after
+ * every event.
+ */
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { SeededRandom, type Command, type GameEvent } from '../../../src/domain/kernel/index.ts';
+import { chineseWarlords, type WarlordsState } from '../../../src/domain/chinese-warlords/index.ts';
+import { AVAILABILITY_FAILS_AT_OR_BELOW, UNIT_TYPES, RECRUITABLE } from '../../../src/domain/chinese-warlords/data.ts';
+import { combatResult, forceRatioColumn } from '../../../src/domain/chinese-warlords/combat.ts';
+import { distance } from '../../../src/domain/chinese-warlords/map.ts';
+import { canStand, movementLeft } from '../../../src/domain/chinese-warlords/movement.ts';
+import { income, unitCost } from '../../../src/domain/chinese-warlords/turn.ts';
+import { attempt, legal, newGame, status, type Played } from '../../support/play.ts';
+
+function rng(seed: number) {
+  let x = seed >>> 0 || 1;
+  return (n: number) => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return (x >>> 0) % n;
+  };
+}
+
+/** Invariants of a state, and of an event against the state before it: the list of what is broken. */
+function violations(prev: WarlordsState, s: WarlordsState, e: GameEvent): string[] {
+  const bad: string[] = [];
+  const fail = (ok: boolean, what: string) => {
+    if (!ok) bad.push(what);
+  };
+  for (const p of Object.values(s.players)) fail(p.treasury >= 0, `${p.seat} treasury ${p.treasury} is negative`);
+  const owners = new Map<string, string>();
+  const carried = new Map<string, number>();
+  const byId = new Map(s.units.map((u) => [u.id, u]));
+  for (const u of s.units) {
+    fail(!s.players[u.owner]!.out, `${u.id} belongs to a player who is out`);
+    const other = owners.get(u.hex);
+    fail(!other || other === u.owner, `two players in ${u.hex}`);
+    owners.set(u.hex, u.owner);
+    if (u.carriedBy) {
+      const carrier = byId.get(u.carriedBy);
+      fail(!!carrier && carrier.hex === u.hex && carrier.owner === u.owner, `${u.id} is carried by ${u.carriedBy} elsewhere`);
+      fail(UNIT_TYPES[u.type].mobility === 'foot', `${u.id} (${u.type}) is carried`);
+      carried.set(u.carriedBy, (carried.get(u.carriedBy) ?? 0) + 1);
+    } else {
+      fail(canStand(s.map, u.hex, UNIT_TYPES[u.type].mobility), `${u.id} (${u.type}) stands on ${u.hex}`);
+    }
+  }
+  for (const [carrier, n] of carried) fail(n <= UNIT_TYPES[byId.get(carrier)!.type].carry, `${carrier} carries ${n}, above its capacity`);
+  for (const p of Object.keys(s.players)) {
+    if (!s.players[p]!.out) fail(s.units.filter((u) => u.owner === p && u.type === 'warlord').length <= 1, `${p} has two warlords`);
+  }
+  const ev = e as any;
+  switch (e.type) {
+    case 'UnitRecruited':
+      fail(RECRUITABLE.includes(ev.unitType), 'recruited a warlord');
+      fail(ev.cost === UNIT_TYPES[ev.unitType as keyof typeof UNIT_TYPES].cost, 'cost not as printed');
+      fail(ev.treasury === prev.players[ev.seat]!.treasury - ev.cost, 'treasury not charged the cost');
+      fail(ev.units.length === (ev.unitType === 'peasants' && prev.players[ev.seat]!.ability === 'popularity' ? 2 : 1), 'wrong number of units');
+      break;
+    case 'AvailabilityRolled':
+      fail(ev.roll >= 1 && ev.roll <= 6, 'availability is not 1D6');
+      fail(ev.available === ev.roll + ev.bonus > AVAILABILITY_FAILS_AT_OR_BELOW, 'availability misread');
+      break;
+    case 'IncomeCollected':
+      for (const i of ev.incomes) {
+        const due = income(prev, i.seat);
+        fail(i.total === due.total && i.villages === due.villages && i.strongholds === due.strongholds && i.bonus === due.bonus, `income of ${i.seat}`);
+        fail(i.treasury === prev.players[i.seat]!.treasury + due.total, `treasury after income of ${i.seat}`);
+      }
+      break;
+    case 'UpkeepSettled':
+      for (const u of ev.upkeep) {
+        fail(u.unitCost === unitCost(prev, u.seat) && u.due === Math.floor(unitCost(prev, u.seat) / 10), `upkeep of ${u.seat} is not cost / 10`);
+        const before = prev.players[u.seat]!.treasury;
+        if (u.paid) fail(u.treasury === before - u.due, 'upkeep not paid from the treasury');
+        else fail(before < u.due && u.treasury === before && u.lossRoll >= 1 && u.lossRoll <= 6, 'unpaid upkeep');
+      }
+      break;
+    case 'UnitMoved': {
+      const u = prev.units.find((x) => x.id === ev.unit)!;
+      fail(ev.cost <= movementLeft(u) && ev.path.length > 1, `${ev.unit} moved beyond its movement points`);
+      break;
+    }
+    case 'AttackDeclared':
+      for (const id of ev.units) fail(prev.units.find((u) => u.id === id)!.attackedTurn !== prev.turn, `${id} attacks twice in a turn`);
+      break;
+    case 'CombatResolved':
+      fail(ev.column === forceRatioColumn(ev.attackForce, ev.defenderForce + ev.terrainDefense), 'wrong force ratio column');
+      fail(ev.result === combatResult(ev.column, ev.roll) && ev.roll >= 1 && ev.roll <= 10, 'wrong table result');
+      break;
+    case 'StackRetreated':
+      fail(distance(ev.from, ev.to) === 1, 'retreat of more than 1 space');
+      for (const id of ev.units) fail(prev.units.find((u) => u.id === id)!.retreatedTurn !== prev.turn, `${id} retreats twice in a turn`);
+      break;
+  }
+  return bad.map((b) => `${b} (after ${JSON.stringify(e).slice(0, 160)})`);
+}
+
+/** Commands that are probably illegal now: each one not listed must be refused. */
+function strayCommands(s: WarlordsState, seat: string, pick: (n: number) => number): Command[] {
+  const hexes = s.map.hexes.map((h) => h.id);
+  const units = s.units.map((u) => u.id);
+  const any = <T,>(xs: T[]) => xs[pick(xs.length)]!;
+  return [
+    { type: 'move', unit: any(units), to: any(hexes) },
+    { type: 'recruit', unitType: any(RECRUITABLE), hex: any(hexes) },
+    { type: 'attack', stack: any(hexes), target: any(hexes) },
+    { type: 'loseUnit', unit: any(units) },
+    { type: 'retreat', to: any(hexes) },
+    { type: 'board', unit: any(units), carrier: any(units) },
+    { type: 'unload', unit: any(units) },
+    { type: any(['endRecruitment', 'endMovement', 'endCombat', 'resolveAttack', 'beginTurn']) },
+  ];
+}
+
+/** Prefer attacking, and moving towards the nearest enemy stronghold. */
+function choose(g: Played<WarlordsState>, seat: string, cmds: Command[], pick: (n: number) => number): Command {
+  const s = g.state.game;
+  const fights = cmds.filter((c) => c.type === 'attack' || c.type === 'resolveAttack');
+  if (fights.length && pick(4) > 0) return fights[pick(fights.length)]!;
+  const moves = cmds.filter((c) => c.type === 'move');
+  if (moves.length && pick(5) > 0) {
+    const targets = Object.values(s.players).filter((p) => p.seat !== seat && !p.out).map((p) => p.stronghold);
+    const score = (c: Command) => Math.min(...targets.map((t) => distance(c.to as string, t))) - Math.min(...targets.map((t) => distance(s.units.find((u) => u.id === c.unit)!.hex, t)));
+    const better = moves.filter((c) => score(c) < 0);
+    if (better.length) return better[pick(better.length)]!;
+  }
+  const recruits = cmds.filter((c) => c.type === 'recruit');
+  if (recruits.length && pick(3) > 0) return recruits[pick(recruits.length)]!;
+  if (pick(3) === 0) return cmds[pick(cmds.length)]!;
+  return cmds.find((c) => c.type.startsWith('end')) ?? cmds[pick(cmds.length)]!;
+}
+
+describe('random games through legalCommands', () => {
+  it('keep every invariant, accept every listed command, refuse the others, and end', () => {
+    const endings: Record<string, number> = {};
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 2 ** 30 }), fc.integer({ min: 2, max: 4 }), (seed, players) => {
+        const seats = chineseWarlords.seats.slice(0, players) as string[];
+        const g = newGame(chineseWarlords, { turnLimit: 10 }, seats, `prop-${seed}`);
+        const pick = rng(seed);
+        let prev = g.state.game;
+        let steps = 0;
+        while (status(g).stage !== 'FINISHED') {
+          expect(steps++, 'a game of 10 turns ends').toBeLessThan(5000);
+          const awaiting = status(g).awaiting;
+          expect(awaiting.length).toBeGreaterThan(0);
+          const seat = awaiting[pick(awaiting.length)]!.seat;
+          for (const other of seats) if (!awaiting.some((p) => p.seat === other)) expect(chineseWarlords.legalCommands(g.state.game, other)).toEqual([]);
+          const cmds = legal(g, seat);
+          expect(cmds.length, `${seat} has something to do in ${status(g).phase}`).toBeGreaterThan(0);
+          // Every listed command is accepted (a sample of long lists).
+          const sample = cmds.length <= 12 ? cmds : Array.from({ length: 12 }, () => cmds[pick(cmds.length)]!);
+          for (const c of sample) {
+            const d = chineseWarlords.decide(g.state.game, c as never, seat, new SeededRandom(g.seed, g.state.draws));
+            expect(d.ok, `${seat} ${JSON.stringify(c)} listed but refused: ${(d as any).reason}`).toBe(true);
+          }
+          // Commands not listed are refused.
+          if (pick(4) === 0) {
+            const listed = new Set(cmds.map((c) => JSON.stringify(c)));
+            for (const c of strayCommands(g.state.game, seat, pick)) {
+              if (listed.has(JSON.stringify(c))) continue;
+              const d = chineseWarlords.decide(g.state.game, c as never, seat, new SeededRandom(g.seed, g.state.draws));
+              expect(d.ok, `${seat} ${JSON.stringify(c)} not listed but accepted`).toBe(false);
+            }
+          }
+          // Now and then someone resigns (three or more players: they are out and play goes on).
+          if (players > 2 && pick(400) === 0) {
+            const d = attempt(g, seat, { type: 'resign' });
+            expect(d.ok).toBe(true);
+            prev = g.state.game;
+            continue;
+          }
+          const c = choose(g, seat, cmds, pick);
+          const d = attempt(g, seat, c, (state, event) => {
+            const bad = violations(prev, state.game, event);
+            if (bad.length) expect(bad).toEqual([]);
+            prev = state.game;
+          });
+          expect(d.ok, `${seat} ${JSON.stringify(c)}: ${(d as any).reason}`).toBe(true);
+        }
+        const result = status(g).result!;
+        const kind = result.winners.length ? result.reason.replace(/^\w+/, '').replace(/\w+'s/, "X's") : 'draw';
+        endings[kind] = (endings[kind] ?? 0) + 1;
+      }),
+      { numRuns: Number(process.env.CW_RUNS ?? 30), endOnFailure: true },
+    );
+    // The walk is steered enough that games are won, not only drawn at the turn limit.
+    expect(Object.keys(endings).some((k) => k !== 'draw'), JSON.stringify(endings)).toBe(true);
+  });
+});

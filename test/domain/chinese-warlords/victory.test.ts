@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { chineseWarlords } from '../../../src/domain/chinese-warlords/index.ts';
+import { newGame, status, submit, legal } from '../../support/play.ts';
+import { act, legalOf, position, refusal, rows, state } from './helpers.ts';
+
+const three = rows('S . . . . S', ' . . . . . .', '. . V . . .', ' . . S . . .');
+
+describe('VICTORY CONDITIONS', () => {
+  it('killing the opponent\'s Warlord wins', () => {
+    const g = position({ phase: 'combat', seat: 'red', units: ['red-1 warlord 5,4', 'red-2 machineGun 5,4', 'red-3 bodyguards 5,4', 'blue-1 warlord 6,4'] });
+    const events = act(g, 'red', { type: 'attack', stack: '5,4', target: '6,4' }).concat(act(g, 'red', { type: 'resolveAttack' }, [1])); // 21 : 9 road -> 2:1, roll 1 -> K
+    expect(events.map((e) => e.type)).toEqual(['AttackDeclared', 'CombatResolved', 'UnitLost', 'PlayerDefeated']);
+    expect(status(g)).toMatchObject({ stage: 'FINISHED', awaiting: [], result: { winners: ['red'], reason: "blue's Warlord was killed" } });
+    expect(legalOf(g, 'red')).toEqual([]);
+    expect(refusal(g, 'red', { type: 'endCombat' })).toBe('The game is over');
+  });
+
+  it('capturing his stronghold wins: a unit ends its move in it', () => {
+    const g = position({ phase: 'movement', seat: 'red', units: ['red-1 warlord 1,4', 'red-2 thugs 10,4', 'blue-1 warlord 9,6'] });
+    const events = act(g, 'red', { type: 'move', unit: 'red-2', to: '11,4' });
+    expect(events.map((e) => e.type)).toEqual(['UnitMoved', 'StrongholdCaptured', 'PlayerDefeated', 'ControlTaken']);
+    expect(status(g).result).toEqual({ winners: ['red'], reason: "red captured blue's stronghold" });
+  });
+
+  it('a stronghold held by its owner\'s units cannot be entered', () => {
+    const g = position({ phase: 'movement', seat: 'red', units: ['red-1 warlord 1,4', 'red-2 thugs 10,4', 'blue-1 warlord 11,4'] });
+    expect(refusal(g, 'red', { type: 'move', unit: 'red-2', to: '11,4' })).toMatch(/cannot reach/);
+  });
+
+  it('with three players the loser is out, his units leave the board, and the last one left wins', () => {
+    const g = position({
+      map: three,
+      seats: ['red', 'blue', 'green'],
+      phase: 'movement',
+      seat: 'red',
+      units: ['red-1 warlord 1,0', 'red-2 thugs 4,0', 'red-3 thugs 3,3', 'blue-1 warlord 3,1', 'blue-2 thugs 2,2', 'green-1 warlord 0,2'],
+      control: { '2,2': 'blue' },
+    });
+    act(g, 'red', { type: 'move', unit: 'red-2', to: '5,0' });
+    expect(state(g).players.blue!.out).toBe(true);
+    expect(state(g).units.some((u) => u.owner === 'blue')).toBe(false);
+    expect(state(g).control['2,2']).toBeUndefined();
+    expect(state(g).control['5,0']).toBe('red');
+    expect(status(g)).toMatchObject({ stage: 'ACTIVE', result: null });
+    act(g, 'red', { type: 'move', unit: 'red-3', to: '2,3' });
+    expect(status(g).result).toEqual({ winners: ['red'], reason: "red captured green's stronghold" });
+  });
+
+  it('a player who resigns among three is out and play moves on, even in the middle of his phase', () => {
+    const g = newGame(chineseWarlords, {}, ['red', 'blue', 'green'], 'resign-3');
+    const first = status(g).awaiting[0]!.seat;
+    submit(g, first, { type: 'resign' });
+    expect(g.state.game.players[first]!.out).toBe(true);
+    expect(g.state.game.units.some((u) => u.owner === first)).toBe(false);
+    const next = status(g).awaiting[0]!;
+    expect(next.seat).not.toBe(first);
+    expect(next.kind).toBe('RECRUIT');
+    expect(legal(g, first)).toEqual([]);
+  });
+
+  it('when the resigning player was the last of the turn, the next player is asked to roll initiative', () => {
+    const g = position({ map: three, seats: ['red', 'blue', 'green'], phase: 'combat', seat: 'green', order: ['red', 'blue', 'green'], units: ['red-1 warlord 0,0', 'blue-1 warlord 5,0', 'green-1 warlord 2,3'] });
+    g.state = { ...g.state, game: chineseWarlords.eliminate!(g.state.game, 'green'), out: ['green'] };
+    expect(status(g)).toMatchObject({ phase: 'Initiative', awaiting: [{ seat: 'red', kind: 'BEGIN_TURN' }] });
+    expect(legalOf(g, 'red')).toEqual([{ type: 'beginTurn' }]);
+    act(g, 'red', { type: 'beginTurn' }, [2, 5]);
+    expect(state(g)).toMatchObject({ turn: 2, order: ['blue', 'red'], phase: 'recruitment', seat: 'blue' });
+  });
+
+  it('an optional turn limit ends the game as a draw', () => {
+    const g = newGame(chineseWarlords, { turnLimit: 2 }, ['red', 'blue'], 'limit');
+    let guard = 0;
+    while (status(g).stage !== 'FINISHED' && guard++ < 100) {
+      const seat = status(g).awaiting[0]!.seat;
+      const end = legal(g, seat).find((c) => ['endRecruitment', 'endMovement', 'endCombat'].includes(c.type))!;
+      submit(g, seat, end);
+    }
+    expect(status(g)).toMatchObject({ stage: 'FINISHED', round: 2, result: { winners: [], reason: 'turn limit reached after turn 2 (draw)' } });
+    expect(g.log.filter((r) => r.event.type === 'TurnBegan')).toHaveLength(2);
+  });
+});
