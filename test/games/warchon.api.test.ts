@@ -39,8 +39,7 @@ async function playToTheEnd(options: Record<string, unknown>, seedNumber: number
     const q = await server.gql(`query($id: ID!) { game(id: $id) { status awaiting { seat kind prompt } result { winners reason } view { __typename } } }`, { id: game.id });
     expect(q.errors).toBeUndefined();
     if (q.data.game.status === 'FINISHED') return { ...game, result: q.data.game.result, kinds };
-    // WarchonView once the lead has registered src/api/views/warchon.ts; GenericView until then.
-    expect(['WarchonView', 'GenericView']).toContain(q.data.game.view.__typename);
+    expect(q.data.game.view.__typename).toBe('WarchonView');
     const awaiting = q.data.game.awaiting as { seat: string; kind: string }[];
     expect(awaiting.length).toBeGreaterThan(0);
     for (const a of awaiting) kinds.add(a.kind);
