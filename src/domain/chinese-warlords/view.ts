@@ -47,7 +47,7 @@ export function view(s: WarlordsState, _viewer: Viewer): Json {
       attackedRecently: u.targetedTurn > 0 && u.targetedTurn >= s.turn - 1,
     })),
     attack: s.attack ? { attacker: s.attack.attacker, defender: s.attack.defender, target: s.attack.target, stacks: s.attack.stacks, units: s.attack.units } : null,
-    defense: s.defense ? { attacker: s.defense.attacker, defender: s.defense.defender, hex: s.defense.hex, result: s.defense.result, lossesToChoose: s.defense.losses, then: s.defense.then } : null,
+    defense: s.defense ? { attacker: s.defense.attacker, defender: s.defense.defender, hex: s.defense.hex, result: s.defense.result, lossesToChoose: s.defense.losses, afterLosses: s.defense.then } : null,
     result: s.result ? { winners: s.result.winners, reason: s.result.reason } : null,
   };
 }
