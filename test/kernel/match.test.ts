@@ -88,3 +88,30 @@ describe('match rules shared by every game', () => {
     expect(decideMatch(guessingGame, start(), { type: 'resign' }, 'south', new SeededRandom('s', 0))).toMatchObject({ ok: false, code: 'FORBIDDEN' });
   });
 });
+
+describe('players the rules put out', () => {
+  const withOut = {
+    ...guessingGame,
+    status: (s: GuessState) => ({ ...guessingGame.status(s), out: s.out }),
+  };
+  it('are neither asked to answer a draw offer nor counted among those who must accept it', () => {
+    const three = { options: { target: 5 }, players: ['north', 'east', 'south'] };
+    let s = initialMatch(withOut, three);
+    s = evolveMatch(withOut, s, { event: { type: 'GameStarted', first: 'north', roll: 1 }, seat: null });
+    s = { ...s, game: { ...s.game, out: ['south'] } }; // e.g. lost both Generals
+    expect(matchLegalCommands(withOut, s, 'south')).toEqual([]);
+    expect(decideMatch(withOut, s, { type: 'offerDraw' }, 'south', new SeededRandom('s', 0))).toMatchObject({ ok: false, code: 'ILLEGAL_COMMAND' });
+    s = evolveMatch(withOut, s, { event: { type: 'DrawOffered', seat: 'north' }, seat: 'north' });
+    expect(matchStatus(withOut, s).awaiting.filter((p) => p.kind === 'ANSWER_DRAW').map((p) => p.seat)).toEqual(['east']);
+    s = evolveMatch(withOut, s, { event: { type: 'DrawAccepted', seat: 'east' }, seat: 'east' });
+    expect(matchStatus(withOut, s).result).toEqual({ winners: [], reason: 'draw agreed' });
+  });
+
+  it('do not count as remaining when another player resigns', () => {
+    const three = { options: { target: 5 }, players: ['north', 'east', 'south'] };
+    let s = initialMatch(withOut, three);
+    s = { ...s, game: { ...s.game, out: ['south'] } };
+    s = evolveMatch(withOut, s, { event: { type: 'PlayerResigned', seat: 'east' }, seat: 'east' });
+    expect(matchStatus(withOut, s).result).toEqual({ winners: ['north'], reason: 'east resigned' });
+  });
+});

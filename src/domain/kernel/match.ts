@@ -11,6 +11,7 @@ export interface MatchState<S = unknown> {
   players: string[];
   /** Players who resigned in a game of three or more: out, their pieces gone. */
   out: string[];
+  // (players the module's rules put out are in its status().out)
   drawOffer: { by: string; accepted: string[] } | null;
   /** Result reached by resignation or agreed draw (the module's own result otherwise). */
   result: Result | null;
@@ -55,7 +56,7 @@ export function evolveMatch<S>(module: GameModule<S>, state: MatchState<S>, rec:
   const seat = e.seat as string;
   switch (e.type) {
     case 'PlayerResigned': {
-      const remaining = state.players.filter((p) => p !== seat && !state.out.includes(p));
+      const remaining = activePlayers(module, state).filter((p) => p !== seat);
       if (remaining.length <= 1) {
         return { ...state, draws, drawOffer: null, result: { winners: remaining, reason: `${seat} resigned` } };
       }
@@ -67,7 +68,7 @@ export function evolveMatch<S>(module: GameModule<S>, state: MatchState<S>, rec:
     case 'DrawAccepted': {
       const offer = state.drawOffer!;
       const accepted = [...offer.accepted, seat];
-      const everyone = activePlayers(state).every((p) => accepted.includes(p));
+      const everyone = activePlayers(module, state).every((p) => accepted.includes(p));
       return everyone
         ? { ...state, draws, drawOffer: null, result: { winners: [], reason: 'draw agreed' } }
         : { ...state, draws, drawOffer: { ...offer, accepted } };
@@ -78,17 +79,20 @@ export function evolveMatch<S>(module: GameModule<S>, state: MatchState<S>, rec:
   return state;
 }
 
-export function activePlayers(state: MatchState): string[] {
-  return state.players.filter((p) => !state.out.includes(p));
+/** Players still in the game: neither resigned nor put out by the rules. */
+export function activePlayers<S>(module: GameModule<S>, state: MatchState<S>): string[] {
+  const out = new Set([...state.out, ...(module.status(state.game).out ?? [])]);
+  return state.players.filter((p) => !out.has(p));
 }
 
 export function matchStatus<S>(module: GameModule<S>, state: MatchState<S>): Status {
   const inner = module.status(state.game);
   if (state.result) return { ...inner, stage: 'FINISHED', awaiting: [], result: state.result };
   if (inner.result) return { ...inner, stage: 'FINISHED', awaiting: [] };
-  const awaiting: Prompt[] = inner.awaiting.filter((p) => !state.out.includes(p.seat));
+  const active = activePlayers(module, state);
+  const awaiting: Prompt[] = inner.awaiting.filter((p) => active.includes(p.seat));
   if (state.drawOffer) {
-    for (const p of activePlayers(state)) {
+    for (const p of active) {
       if (!state.drawOffer.accepted.includes(p)) {
         awaiting.push({ seat: p, kind: 'ANSWER_DRAW', prompt: `${state.drawOffer.by} offers a draw: accept or decline` });
       }
@@ -111,7 +115,7 @@ export function decideMatch<S>(
   if (!state.players.includes(seat)) return { ok: false, code: 'FORBIDDEN', reason: `${seat} does not play in this game` };
   const status = matchStatus(module, state);
   if (status.stage === 'FINISHED') return { ok: false, code: 'GAME_OVER', reason: `The game is over: ${status.result?.reason}` };
-  if (state.out.includes(seat)) return { ok: false, code: 'ILLEGAL_COMMAND', reason: 'You have resigned and are out of this game' };
+  if (!activePlayers(module, state).includes(seat)) return { ok: false, code: 'ILLEGAL_COMMAND', reason: 'You are out of this game' };
   switch (command.type) {
     case 'resign':
       return { ok: true, events: [{ type: 'PlayerResigned', seat }] };
@@ -137,7 +141,7 @@ export function decideMatch<S>(
 }
 
 export function matchLegalCommands<S>(module: GameModule<S>, state: MatchState<S>, seat: string): Command[] {
-  if (!state.players.includes(seat) || state.out.includes(seat)) return [];
+  if (!activePlayers(module, state).includes(seat)) return [];
   const status = matchStatus(module, state);
   if (status.stage === 'FINISHED') return [];
   const own = status.awaiting.some((p) => p.seat === seat && p.kind !== 'ANSWER_DRAW') ? module.legalCommands(state.game, seat) : [];

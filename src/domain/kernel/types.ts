@@ -59,6 +59,11 @@ export interface Status {
   /** Every decision the game now waits for. Several seats may be awaited at once. */
   awaiting: Prompt[];
   result: Result | null;
+  /**
+   * Players the rules have put out of a game of three or more (e.g. both Generals lost):
+   * they are no longer asked anything, not even to answer a draw offer.
+   */
+  out?: string[];
 }
 
 /** A refusal: nothing is stored. `reason` is in words a player understands. */

@@ -139,7 +139,8 @@ export const threeKingdoms: GameModule<TkState, TkCommand, TkEvent, TkOptions> =
         : state.stage === 'FINISHED'
           ? 'Game over'
           : `${faction(state.active!)} ${state.phase === 'attack' ? 'Attack Phase' : 'Move Phase'}`;
-    return { stage: state.stage, phase, round: state.stage === 'SETUP' ? null : state.round, awaiting: awaiting(state), result: state.result };
+    // Players without Generals are out (RULINGS): the match rules stop asking them anything.
+    return { stage: state.stage, phase, round: state.stage === 'SETUP' ? null : state.round, awaiting: awaiting(state), result: state.result, out: state.out };
   },
 
   eliminate,

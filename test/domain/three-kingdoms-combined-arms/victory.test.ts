@@ -134,7 +134,7 @@ describe('resignation', () => {
   it('ends the game when the resignation leaves one player with Generals (another already out)', () => {
     const g = scenario({ players: ['wei', 'shu', 'wu'], out: ['wu'], units: { 'wei-general-1': 'A1', 'shu-general-1': 'L12' } });
     submit(g, 'shu', { type: 'resign' });
-    expect(status(g)).toMatchObject({ stage: 'FINISHED', result: { winners: ['wei'], reason: 'every other player is out' } });
+    expect(status(g)).toMatchObject({ stage: 'FINISHED', result: { winners: ['wei'], reason: 'shu resigned' } });
   });
 
   it('during setup takes the player out of the placement order', () => {
