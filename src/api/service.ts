@@ -164,6 +164,8 @@ export class GameService {
     const target = version === undefined ? undefined : Math.max(0, Math.min(version, game.version));
     let base: { version: number; state: MatchState } | null = null;
     const cached = this.cache.get(game.id);
+    // The common case: this process folded the latest version already, nothing to read.
+    if (cached && target === undefined && cached.version === game.version) return cached;
     if (cached && (target === undefined || cached.version <= target)) base = cached;
     if (!base || (target !== undefined && target - base.version > SNAPSHOT_EVERY)) {
       const snap = await this.store.snapshot(game.id, target);
@@ -256,7 +258,7 @@ export class GameService {
         if (Math.floor(outcome.lastVersion / SNAPSHOT_EVERY) > Math.floor(version / SNAPSHOT_EVERY)) {
           await this.store.saveSnapshot(game.id, outcome.lastVersion, next);
         }
-        return this.replayOutcome(game.id, input.caller, outcome.firstVersion, outcome.lastVersion);
+        return { game: outcome.game, events: this.redact(outcome.game, next, outcome.events, seat) };
       }
       if (outcome.conflict === 'IDEMPOTENCY') {
         return this.replayOutcome(game.id, input.caller, outcome.existing.firstVersion, outcome.existing.lastVersion);

@@ -53,7 +53,7 @@ export interface CommandRecord {
 }
 
 export type AppendOutcome =
-  | { ok: true; firstVersion: number; lastVersion: number; commandId: string }
+  | { ok: true; firstVersion: number; lastVersion: number; commandId: string; game: GameRecord; events: StoredEvent[] }
   | { ok: false; conflict: 'VERSION'; currentVersion: number }
   | { ok: false; conflict: 'IDEMPOTENCY'; existing: CommandRecord };
 
@@ -128,30 +128,40 @@ export class EventStore {
   }): Promise<AppendOutcome> {
     const { gameId, expectedVersion, events, summary } = input;
     const lastVersion = expectedVersion + events.length;
+    const at = new Date();
     try {
       return await this.prisma.$transaction(async (tx) => {
-        const updated = await tx.game.updateMany({
-          where: { id: gameId, version: expectedVersion },
-          data: {
-            version: lastVersion, status: summary.status, awaiting: summary.awaiting,
-            result: summary.result ? json(summary.result) : Prisma.DbNull, updatedAt: new Date(),
-          },
-        });
-        if (updated.count === 0) {
-          const current = await tx.game.findUnique({ where: { id: gameId }, select: { version: true } });
-          throw new VersionConflict(current?.version ?? expectedVersion);
-        }
+        // Only the writer that read the current version moves it on; a racing writer finds
+        // no row at its expected version (the row lock makes it wait for the winner first).
+        const updated = await tx.game
+          .update({
+            where: { id: gameId, version: expectedVersion },
+            data: {
+              version: lastVersion, status: summary.status, awaiting: summary.awaiting,
+              result: summary.result ? json(summary.result) : Prisma.DbNull, updatedAt: at,
+            },
+          })
+          .catch(async (error: unknown) => {
+            if (!(error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2025')) throw error;
+            const current = await tx.game.findUnique({ where: { id: gameId }, select: { version: true } });
+            throw new VersionConflict(current?.version ?? expectedVersion);
+          });
         const command = await tx.commandRecord.create({
           data: { gameId, seat: input.seat, command: json(input.command), idempotencyKey: input.idempotencyKey, firstVersion: expectedVersion + 1, lastVersion },
         });
-        await tx.gameEvent.createMany({
-          data: events.map((e, i) => ({
-            gameId, version: expectedVersion + 1 + i, type: e.type, seat: e.seat, data: json(e.data),
-            rolls: e.rolls ? json(e.rolls) : Prisma.DbNull, commandId: command.id,
-          })),
-        });
+        const rows = events.map((e, i) => ({
+          gameId, version: expectedVersion + 1 + i, type: e.type, seat: e.seat, data: json(e.data),
+          rolls: e.rolls ? json(e.rolls) : Prisma.DbNull, commandId: command.id, at,
+        }));
+        await tx.gameEvent.createMany({ data: rows });
         await tx.$executeRaw`SELECT pg_notify(${EVENTS_CHANNEL}, ${JSON.stringify({ gameId, version: lastVersion })})`;
-        return { ok: true as const, firstVersion: expectedVersion + 1, lastVersion, commandId: command.id.toString() };
+        return {
+          ok: true as const, firstVersion: expectedVersion + 1, lastVersion, commandId: command.id.toString(), game: toGame(updated),
+          events: events.map((e, i) => ({
+            version: expectedVersion + 1 + i, type: e.type, seat: e.seat, data: e.data as Record<string, unknown>,
+            rolls: e.rolls ?? null, commandId: command.id.toString(), at,
+          })),
+        };
       });
     } catch (error) {
       if (error instanceof VersionConflict) return { ok: false, conflict: 'VERSION', currentVersion: error.currentVersion };
