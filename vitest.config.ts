@@ -4,7 +4,9 @@ import { defineConfig } from 'vitest/config';
 // PostgreSQL started once by the global setup (embedded unless DATABASE_URL is set).
 export default defineConfig({
   test: {
-    testTimeout: 60_000,
+    // Property tests play many whole games; on a shared 2-core machine they can take
+    // minutes. Generous ceilings keep a slow run from failing; speed is measured by npm run bench.
+    testTimeout: 300_000,
     hookTimeout: 120_000,
     projects: [
       { extends: true, test: { name: 'domain', include: ['test/domain/**/*.test.ts', 'test/kernel/**/*.test.ts'] } },
