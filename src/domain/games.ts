@@ -1,7 +1,8 @@
 /** The game types this service hosts. */
 import type { GameModule } from './kernel/index.ts';
+import { chineseWarlords } from './chinese-warlords/index.ts';
 import { raidOnWuchao } from './raid-on-wuchao/index.ts';
 import { threeKingdoms } from './three-kingdoms-combined-arms/index.ts';
 import { warchon } from './warchon/index.ts';
 
-export const games: GameModule[] = [raidOnWuchao, threeKingdoms, warchon];
+export const games: GameModule[] = [raidOnWuchao, threeKingdoms, chineseWarlords, warchon];
