@@ -81,3 +81,17 @@ export function status<S>(game: Played<S>): Status {
 export function legal<S>(game: Played<S>, seat: string): Command[] {
   return matchLegalCommands(game.module, game.state, seat).filter((c) => !['resign', 'offerDraw', 'acceptDraw', 'declineDraw'].includes(c.type));
 }
+
+/**
+ * A small deterministic generator (xorshift32) for a random walk's own choices, seeded by
+ * fast-check: `choose(n)` is a whole number from 0 to n - 1.
+ */
+export function chooser(seed: number): (n: number) => number {
+  let x = seed >>> 0 || 1;
+  return (n: number) => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return (x >>> 0) % n;
+  };
+}

@@ -3,7 +3,7 @@
  * waits for, handles resignation and draw offers (RULINGS.md, General), counts the
  * random draws, and keeps the result. Game modules only see their own state.
  */
-import type { Command, Decision, GameEvent, GameModule, Json, Prompt, Random, Result, SetupInput, Status, Viewer } from './types.ts';
+import { commandType, type Command, type Decision, type GameEvent, type GameModule, type Json, type Prompt, type Random, type Result, type SetupInput, type Status, type Viewer } from './types.ts';
 import type { Roll } from './random.ts';
 
 export interface MatchState<S = unknown> {
@@ -32,13 +32,7 @@ export type MatchCommand = { type: 'resign' } | { type: 'offerDraw' } | { type: 
 export const MATCH_COMMANDS = ['resign', 'offerDraw', 'acceptDraw', 'declineDraw'] as const;
 export const MATCH_EVENTS = ['PlayerResigned', 'DrawOffered', 'DrawAccepted', 'DrawDeclined'] as const;
 
-export const matchCommandSchemas = MATCH_COMMANDS.map((type) => ({
-  type: 'object',
-  title: type,
-  properties: { type: { const: type } },
-  required: ['type'],
-  additionalProperties: false,
-}));
+export const matchCommandSchemas = MATCH_COMMANDS.map((type) => commandType(type));
 
 function isMatchEvent(e: GameEvent): boolean {
   return (MATCH_EVENTS as readonly string[]).includes(e.type);

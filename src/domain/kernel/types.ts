@@ -12,6 +12,21 @@ export type Json = null | boolean | number | string | Json[] | { [key: string]: 
 /** A JSON Schema document (draft 2020-12 subset understood by Ajv). */
 export type JsonSchema = { [key: string]: unknown };
 
+/**
+ * The JSON Schema of one command type, as the registry expects them in a module's
+ * `commandSchema.oneOf`: `type` fixed, the given properties (all required unless
+ * `required` says otherwise), nothing else.
+ */
+export function commandType(type: string, properties: Record<string, unknown> = {}, required: string[] = Object.keys(properties)): JsonSchema {
+  return {
+    type: 'object',
+    title: type,
+    properties: { type: { const: type }, ...properties },
+    required: ['type', ...required],
+    additionalProperties: false,
+  };
+}
+
 /** A command as a client submits it: a JSON object with a `type`. */
 export interface Command {
   type: string;

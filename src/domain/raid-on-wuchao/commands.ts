@@ -1,5 +1,5 @@
 /** What the players send. Small steps: one unit, one space, one decision at a time. */
-import type { JsonSchema } from '../kernel/index.ts';
+import { commandType, type JsonSchema } from '../kernel/index.ts';
 
 export type WuchaoCommand =
   /** §11 Setup (Yuan): place one unit. The ninth placement ends setup. */
@@ -18,13 +18,7 @@ export type WuchaoCommand =
   | { type: 'allocateDamage'; units: string[] };
 
 const id = { type: 'string', minLength: 1, maxLength: 40 };
-const only = (type: string, properties: Record<string, unknown> = {}, required: string[] = []) => ({
-  type: 'object',
-  title: type,
-  properties: { type: { const: type }, ...properties },
-  required: ['type', ...required],
-  additionalProperties: false,
-});
+const only = (type: string, properties: Record<string, unknown> = {}, required: string[] = []) => commandType(type, properties, required);
 
 export const commandSchema: JsonSchema = {
   oneOf: [

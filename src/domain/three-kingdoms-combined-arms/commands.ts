@@ -1,5 +1,5 @@
 /** What a player sends. One small command per decision (one unit, one square). */
-import type { JsonSchema } from '../kernel/index.ts';
+import { commandType, type JsonSchema } from '../kernel/index.ts';
 import { SQUARE_PATTERN } from './board.ts';
 import { UNIT_KINDS, type UnitKind } from './data.ts';
 
@@ -20,15 +20,7 @@ export type TkCommand =
 const square = { type: 'string', pattern: SQUARE_PATTERN };
 const unitId = { type: 'string', minLength: 1, maxLength: 40 };
 
-function command(type: string, properties: Record<string, unknown> = {}): JsonSchema {
-  return {
-    type: 'object',
-    title: type,
-    properties: { type: { const: type }, ...properties },
-    required: ['type', ...Object.keys(properties)],
-    additionalProperties: false,
-  };
-}
+const command = (type: string, properties: Record<string, unknown> = {}) => commandType(type, properties);
 
 export const commandSchema: JsonSchema = {
   oneOf: [

@@ -2,7 +2,7 @@
  * The commands a player sends, their JSON Schema, what each one checks and the events it
  * produces. Every command answers a decision the game waits for (state.pending).
  */
-import type { JsonSchema } from '../kernel/index.ts';
+import { commandType, type JsonSchema } from '../kernel/index.ts';
 import { hitsLeft, isAerial, label, spreadName, spreadOf, unitsIn } from './battlefield.ts';
 import { battleArmy, berserkCandidates } from './combat.ts';
 import { assignHit, damageCandidates } from './damage.ts';
@@ -12,13 +12,7 @@ import type { Army, Pending, WarchonCommand, WarchonEvent, WarchonState } from '
 
 const unit = { type: 'string', minLength: 1, maxLength: 80 };
 const spread = { type: 'integer', minimum: 1, maximum: 99 };
-const command = (type: string, properties: Record<string, unknown> = {}) => ({
-  type: 'object',
-  title: type,
-  properties: { type: { const: type }, ...properties },
-  required: ['type', ...Object.keys(properties)],
-  additionalProperties: false,
-});
+const command = (type: string, properties: Record<string, unknown> = {}) => commandType(type, properties);
 
 export const commandSchema: JsonSchema = {
   oneOf: [

@@ -9,18 +9,7 @@ import { decideMatch, evolveMatch, initialMatch, SeededRandom, type Command, typ
 import { threeKingdoms, type TkState } from '../../../src/domain/three-kingdoms-combined-arms/index.ts';
 import { distance, isSquare, ALL_SQUARES } from '../../../src/domain/three-kingdoms-combined-arms/board.ts';
 import { UNIT_KINDS, UNIT_LIST } from '../../../src/domain/three-kingdoms-combined-arms/data.ts';
-import { attempt, legal, newGame, status, type Played } from '../../support/play.ts';
-
-/** A small deterministic generator for the walk's own choices. */
-function chooser(seed: number) {
-  let x = seed >>> 0 || 1;
-  return (n: number) => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) % n;
-  };
-}
+import { attempt, chooser, legal, newGame, status, type Played } from '../../support/play.ts';
 
 function checkState(s: TkState): void {
   const squares = s.units.map((u) => u.square);

@@ -7,18 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { matchStatus, redactFor, type MatchState } from '../../../src/domain/kernel/index.ts';
 import { warchon } from '../../../src/domain/warchon/index.ts';
 import type { Army, WarchonState } from '../../../src/domain/warchon/types.ts';
-import { legal, newGame, status, attempt, type Played } from '../../support/play.ts';
+import { legal, newGame, status, attempt, chooser as rng, type Played } from '../../support/play.ts';
 import { SEATS } from './helpers.ts';
-
-function rng(seed: number) {
-  let x = seed >>> 0 || 1;
-  return (n: number) => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) % n;
-  };
-}
 
 /** Everything `viewer` must not see now. */
 function secrets(s: WarchonState, viewer: Army | null) {
