@@ -203,6 +203,18 @@ describe('limits and plumbing', () => {
     expect(Object.keys(doc.body.paths)).not.toContain('/graphql');
   });
 
+  it('serves GraphiQL only when asked to (development)', async () => {
+    expect((await server.rest('GET', '/graphiql')).status).toBe(404);
+    const dev = await startTestServer({ graphiql: true });
+    try {
+      const page = await dev.rest('GET', '/graphiql');
+      expect(page.status).toBe(200);
+      expect(String(page.body)).toContain('<html');
+    } finally {
+      await dev.close();
+    }
+  });
+
   it('never returns a seed or token hash of a running game', async () => {
     const q = await server.gql(`query($id: ID!) { game(id: $id) { seed seedCommitment } }`, { id: game.id });
     expect(q.data.game.seed).toBeNull();
