@@ -189,8 +189,9 @@ export const chineseWarlords: GameModule<WarlordsState, WarlordsCommand, Warlord
 
   status(s): Status {
     const phase = s.seat && ['recruitment', 'movement', 'combat'].includes(s.phase) ? `${PHASE_NAMES[s.phase]} (${s.seat})` : PHASE_NAMES[s.phase];
-    if (s.result) return { stage: 'FINISHED', phase: 'Game over', round: s.turn || null, awaiting: [], result: s.result };
-    return { stage: s.phase === 'setup' ? 'SETUP' : 'ACTIVE', phase, round: s.turn || null, awaiting: prompts(s), result: null };
+    const out = s.seats.filter((p) => s.players[p]?.out);
+    if (s.result) return { stage: 'FINISHED', phase: 'Game over', round: s.turn || null, awaiting: [], result: s.result, out };
+    return { stage: s.phase === 'setup' ? 'SETUP' : 'ACTIVE', phase, round: s.turn || null, awaiting: prompts(s), result: null, out };
   },
 
   eliminate(state, seat) {

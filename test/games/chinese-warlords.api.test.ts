@@ -1,0 +1,130 @@
+/**
+ * Whole games of Chinese Warlords through GraphQL, as clients play them: each command is
+ * picked from an awaited seat's legalCommands until the game has a result; then the export
+ * verifies.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../support/server.ts';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ rateLimit: 100_000 });
+});
+afterAll(async () => server?.close());
+
+const TYPE = 'chinese-warlords';
+const MATCH = ['resign', 'offerDraw', 'acceptDraw', 'declineDraw'];
+const SUBMIT = `mutation($id: ID!, $c: JSON!) { submitCommand(gameId: $id, command: $c) { game { version } events { version type seat data } } }`;
+
+type Command = { type: string; [k: string]: unknown };
+
+/** Two strongholds three hexes apart: battles come quickly. */
+const SKIRMISH = {
+  name: 'skirmish',
+  hexes: [
+    ...['stronghold', 'open', 'open', 'stronghold'].map((terrain, col) => ({ col, row: 0, terrain })),
+    ...['open', 'village', 'road', 'open'].map((terrain, col) => ({ col, row: 1, terrain })),
+  ],
+  strongholds: ['0,0', '3,0'],
+};
+
+async function create(options: Record<string, unknown>, seats = ['red', 'blue']) {
+  const r = await server.gql(
+    `mutation($input: CreateGameInput!) { createGame(input: $input) { game { id status version } seatTokens { seat token } } }`,
+    { input: { type: TYPE, options, seats: seats.map((seat) => ({ seat, name: `Warlord ${seat}` })) } },
+  );
+  expect(r.errors).toBeUndefined();
+  const { game, seatTokens } = r.data.createGame;
+  const tokens: Record<string, string> = Object.fromEntries(seatTokens.map((t: { seat: string; token: string }) => [t.seat, t.token]));
+  return { id: game.id as string, tokens };
+}
+
+async function playToTheEnd(options: Record<string, unknown>, seedNumber: number, seats = ['red', 'blue']) {
+  const game = await create(options, seats);
+  let r = seedNumber;
+  const rnd = () => ((r = (Math.imul(r, 1664525) + 1013904223) >>> 0), r / 2 ** 32);
+  const any = <T,>(xs: T[]) => xs[Math.floor(rnd() * xs.length)]!;
+  const kinds = new Set<string>();
+  for (let steps = 0; ; steps++) {
+    expect(steps).toBeLessThan(4000);
+    const q = await server.gql(
+      `query($id: ID!) { game(id: $id) { status awaiting { seat kind prompt } result { winners reason } view { __typename } } }`,
+      { id: game.id },
+    );
+    expect(q.errors).toBeUndefined();
+    if (q.data.game.status === 'FINISHED') return { ...game, result: q.data.game.result, kinds };
+    expect(['ChineseWarlordsView', 'GenericView']).toContain(q.data.game.view.__typename);
+    const awaiting = q.data.game.awaiting as { seat: string; kind: string }[];
+    expect(awaiting.length).toBeGreaterThan(0);
+    for (const a of awaiting) kinds.add(a.kind);
+    const { seat } = any(awaiting);
+    const mine = await server.gql(`query($id: ID!) { game(id: $id) { legalCommands } }`, { id: game.id }, game.tokens[seat]);
+    expect(mine.errors).toBeUndefined();
+    const options: Command[] = mine.data.game.legalCommands.filter((c: Command) => !MATCH.includes(c.type));
+    expect(options.length).toBeGreaterThan(0);
+    // Steer towards an ending: attack, walk into empty enemy strongholds, recruit a little.
+    const fights = options.filter((c) => c.type === 'attack' || c.type === 'resolveAttack');
+    const moves = options.filter((c) => c.type === 'move');
+    const recruits = options.filter((c) => c.type === 'recruit');
+    const ends = options.filter((c) => c.type.startsWith('end'));
+    const captures = moves.filter((c) => SKIRMISH.strongholds.includes(c.to as string));
+    let command: Command;
+    if (captures.length) command = any(captures);
+    else if (fights.length && rnd() < 0.9) command = any(fights);
+    else if (moves.length && rnd() < 0.7) command = any(moves);
+    else if (recruits.length && rnd() < 0.1) command = any(recruits);
+    else if (ends.length) command = ends[0]!;
+    else command = any(options);
+    const res = await server.gql(SUBMIT, { id: game.id, c: command }, game.tokens[seat]);
+    expect(res.errors, JSON.stringify(command)).toBeUndefined();
+  }
+}
+
+async function expectVerifiableExport(id: string) {
+  const exported = await server.rest('GET', `/api/games/${id}/export`);
+  expect(exported.status).toBe(200);
+  const verified = await server.rest('POST', '/api/games/verify', exported.body);
+  expect(verified.body).toMatchObject({ valid: true });
+}
+
+describe('Chinese Warlords through the API', () => {
+  it('is listed with its seats, player counts and schemas', async () => {
+    const r = await server.gql(`{ gameTypes { id name seats minPlayers maxPlayers optionsSchema commandSchema } }`);
+    const type = r.data.gameTypes.find((t: { id: string }) => t.id === TYPE);
+    expect(type).toMatchObject({ name: 'Chinese Warlords', seats: ['red', 'blue', 'green', 'yellow'], minPlayers: 2, maxPlayers: 4 });
+    expect(Object.keys(type.optionsSchema.properties)).toEqual(['map', 'mapGenerator', 'turnLimit']);
+  });
+
+  it('refuses illegal, out-of-turn and malformed commands with a reason', async () => {
+    const game = await create({});
+    const q = await server.gql(`query($id: ID!) { game(id: $id) { awaiting { seat kind } } }`, { id: game.id });
+    const first = q.data.game.awaiting[0].seat as string;
+    const other = first === 'red' ? 'blue' : 'red';
+    const wrongSeat = await server.gql(SUBMIT, { id: game.id, c: { type: 'endRecruitment' } }, game.tokens[other]);
+    expect(wrongSeat.errors?.[0].extensions.code).toBe('NOT_YOUR_TURN');
+    const far = await server.gql(SUBMIT, { id: game.id, c: { type: 'recruit', unitType: 'thugs', hex: '6,8' } }, game.tokens[first]);
+    expect(far.errors?.[0].extensions).toMatchObject({ code: 'ILLEGAL_COMMAND', reason: expect.stringContaining('cannot start in 6,8') });
+    const malformed = await server.gql(SUBMIT, { id: game.id, c: { type: 'recruit', unitType: 'warlord', hex: '1,4' } }, game.tokens[first]);
+    expect(malformed.errors?.[0].extensions.code).toBe('BAD_REQUEST');
+  });
+
+  it('shows the map, the units and the players in the view', async () => {
+    const game = await create({});
+    const rest = await server.rest('GET', `/api/games/${game.id}`);
+    expect(rest.status).toBe(200);
+    const view = rest.body.game.view;
+    expect(view.map.strongholds).toEqual(['1,4', '11,4']);
+    expect(view.units).toHaveLength(view.players.reduce((n: number, p: { abilityRoll: number }) => n + (p.abilityRoll === 7 ? 10 : 7), 0));
+    expect(view.turn).toBe(1);
+  });
+
+  it('plays whole games from createGame to the result, and their exports verify', async () => {
+    const conquest = await playToTheEnd({ map: SKIRMISH, turnLimit: 12 }, 7);
+    expect(conquest.result.reason).toBeTruthy();
+    expect(conquest.kinds.has('RECRUIT') && conquest.kinds.has('MOVE') && conquest.kinds.has('ATTACK')).toBe(true);
+    await expectVerifiableExport(conquest.id);
+    const limited = await playToTheEnd({ turnLimit: 2 }, 3, ['red', 'blue', 'green']);
+    expect(limited.result.reason).toBeTruthy();
+    await expectVerifiableExport(limited.id);
+  });
+});
