@@ -11,6 +11,7 @@ import type { TkCommand } from './commands.ts';
 import { faction, unitAt, type TkState } from './state.ts';
 import type { Batch } from './evolve.ts';
 import { startTurn } from './turns.ts';
+import { declareLastStanding, outWithoutGenerals } from './victory.ts';
 
 export interface TkOptions {
   /** A layout to use instead of the seed's. A square listed twice keeps its first kind (mountains, forests, cities). */
@@ -134,6 +135,10 @@ export function completeSetup(batch: Batch): void {
     }
   }
   batch.emit({ type: 'SetupCompleted', unplaced });
+  // A player whose Generals found no square has no General on the board: out (ruling).
+  for (const seat of batch.state.players) outWithoutGenerals(batch, seat, `${faction(seat)} has no General on the board`);
+  declareLastStanding(batch, 'no other player has a General on the board');
+  if (batch.over) return;
   startTurn(batch, batch.state.players.find((p) => !batch.state.out.includes(p))!, 1);
 }
 

@@ -22,7 +22,12 @@ export function afterDestruction(batch: Batch, unit: Unit): void {
   declareLastStanding(batch, `every enemy General destroyed`);
 }
 
-function declareLastStanding(batch: Batch, reason: string): void {
+/** A player still in the game with no General on the board is out (RULINGS.md). */
+export function outWithoutGenerals(batch: Batch, seat: string, reason: string): void {
+  if (!batch.state.out.includes(seat) && generalsLeft(batch.state, seat) === 0) batch.emit({ type: 'PlayerOut', seat, reason });
+}
+
+export function declareLastStanding(batch: Batch, reason: string): void {
   const left = activePlayers(batch.state);
   if (left.length <= 1) batch.emit({ type: 'GameEnded', winners: left, reason });
 }

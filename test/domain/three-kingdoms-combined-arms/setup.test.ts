@@ -174,4 +174,29 @@ describe('SETUP', () => {
     const completed = g.log.map((r) => r.event).find((e) => e.type === 'SetupCompleted') as unknown as { unplaced: { seat: string; count: number }[] };
     expect(completed.unplaced.filter((u) => u.seat === 'wei').reduce((n, u) => n + u.count, 0)).toBe(11);
   });
+
+  it('puts out a player who has no General on the board when setup ends; with two players the other wins (ruling)', () => {
+    // A given layout leaves Wei one square (A1); Wei places Infantry there, so no General of Wei is on the board.
+    const mountains = cornerSquares('SW').filter((s) => s !== 'A1');
+    const g = newGame(threeKingdoms, { terrain: { cities: [], forests: [], mountains } }, ['wei', 'shu']);
+    submit(g, 'wei', { type: 'placeUnit', kind: 'infantry', square: 'A1' });
+    let last: unknown[] = [];
+    while (status(g).stage === 'SETUP') last = submit(g, 'shu', legal(g, 'shu')[0]!);
+    expect(last.slice(-3)).toEqual([
+      expect.objectContaining({ type: 'SetupCompleted' }),
+      { type: 'PlayerOut', seat: 'wei', reason: 'Wei has no General on the board' },
+      { type: 'GameEnded', winners: ['shu'], reason: 'no other player has a General on the board' },
+    ]);
+    expect(status(g)).toMatchObject({ stage: 'FINISHED', result: { winners: ['shu'] } });
+  });
+
+  it('with three players, plays on without the player who has no General on the board (ruling)', () => {
+    const mountains = cornerSquares('SW').filter((s) => s !== 'A1');
+    const g = newGame(threeKingdoms, { terrain: { cities: [], forests: [], mountains } }, ['wei', 'shu', 'wu']);
+    submit(g, 'wei', { type: 'placeUnit', kind: 'infantry', square: 'A1' });
+    placeAll(g);
+    expect(g.state.game.out).toEqual(['wei']);
+    expect(g.state.game.units.some((u) => u.seat === 'wei')).toBe(false);
+    expect(status(g)).toMatchObject({ stage: 'ACTIVE', phase: 'Shu Move Phase', round: 1, out: ['wei'] });
+  });
 });
