@@ -40,6 +40,24 @@ describe('ATTACK PHASE', () => {
     expect(legal(g, 'wei')).toEqual([atk('wei-infantry-1', 'shu-infantry-1'), { type: 'endTurn' }]);
   });
 
+  it('fires over mountains and forests too, and range 2+ also reaches the adjacent squares (ruling: nothing blocks fire)', () => {
+    const g = scenario({
+      phase: 'attack',
+      mountains: ['E5'],
+      forests: ['E6', 'E7'],
+      units: { 'wei-archers-1': 'D4', 'wei-rockets-1': 'D7', 'wei-horseArchers-1': 'G5', 'shu-infantry-1': 'F6', ...shuGenerals },
+    });
+    expect(legal(g, 'wei')).toEqual([
+      atk('wei-archers-1', 'shu-infantry-1'),
+      atk('wei-rockets-1', 'shu-infantry-1'),
+      atk('wei-horseArchers-1', 'shu-infantry-1'),
+      { type: 'endTurn' },
+    ]);
+    submit(g, 'wei', atk('wei-archers-1', 'shu-infantry-1'));
+    submit(g, 'wei', atk('wei-rockets-1', 'shu-infantry-1'));
+    submit(g, 'wei', atk('wei-horseArchers-1', 'shu-infantry-1'));
+  });
+
   it('ends the turn by itself once no unit has anything left to attack', () => {
     const g = scenario({ phase: 'attack', units: { 'wei-infantry-1': 'E5', 'shu-shockTroops-1': 'F6', ...shuGenerals } });
     expect(submit(g, 'wei', atk('wei-infantry-1', 'shu-shockTroops-1')).map((e) => e.type)).toEqual(['UnitAttacked', 'TurnEnded', 'TurnStarted']);

@@ -39,6 +39,15 @@ describe('MOVE PHASE', () => {
     expect(attempt(h, 'wei', { type: 'move', unit: 'wei-infantry-1', to: 'E3' })).toMatchObject({ ok: false, reason: 'Wei Infantry 1 has 2 moves; E3 needs 4' });
   });
 
+  it('may step diagonally between two units or two mountains that touch at a corner (ruling: that is not moving through them)', () => {
+    const g = scenario({ units: { 'wei-infantry-1': 'C3', 'shu-infantry-1': 'C4', 'shu-infantry-2': 'D3', ...far } });
+    expect(submit(g, 'wei', { type: 'move', unit: 'wei-infantry-1', to: 'D4' })).toEqual([
+      { type: 'UnitMoved', seat: 'wei', unit: 'wei-infantry-1', from: 'C3', to: 'D4', path: ['D4'] },
+    ]);
+    const h = scenario({ units: { 'wei-infantry-1': 'C3', ...far }, mountains: ['C4', 'D3'] });
+    expect(submit(h, 'wei', { type: 'move', unit: 'wei-infantry-1', to: 'E5' })[0]).toMatchObject({ path: ['D4', 'E5'] });
+  });
+
   it('never moves into or through a mountain', () => {
     const g = scenario({ units: { 'wei-infantry-1': 'C3', ...far }, mountains: ['D2', 'D3', 'D4', 'B2'] });
     expect(attempt(g, 'wei', { type: 'move', unit: 'wei-infantry-1', to: 'B2' })).toMatchObject({ ok: false, reason: expect.stringContaining('mountain') });

@@ -33,6 +33,60 @@ describe('Retreat', () => {
     expect(submit(g, 'shu', atk('shu-shockTroops-2', 'wei-infantry-1'))[1]).toMatchObject({ type: 'RetreatForced', options: ['E5', 'E6', 'F5', 'E7'] });
   });
 
+  it('goes towards the third and fourth corners too: Wu (south-east) and Jin (north-west); any other player is an enemy', () => {
+    const four = ['wei', 'shu', 'wu', 'jin'];
+    const generals = { 'wei-general-1': 'A1', 'shu-general-1': 'L12', 'wu-general-1': 'L1', 'jin-general-1': 'A12' };
+    const forced = (active: string, units: Record<string, string>, attackers: [string, string]) => {
+      const g = scenario({ players: four, active, phase: 'attack', units: { ...generals, ...units } });
+      const [first, second] = attackers;
+      const target = Object.keys(units).find((id) => !id.startsWith(active))!;
+      submit(g, active, atk(first, target));
+      return submit(g, active, atk(second, target))[1];
+    };
+    // Wu at F6: back G5, G6, F5; lateral G7 (touches Wei's F7) or E5.
+    expect(forced('wei', { 'wu-infantry-1': 'F6', 'wei-shockTroops-1': 'E7', 'wei-shockTroops-2': 'F7' }, ['wei-shockTroops-1', 'wei-shockTroops-2'])).toMatchObject({
+      type: 'RetreatForced', options: ['G5', 'G6', 'F5', 'E5'],
+    });
+    // A Jin unit at D4 is Wu's enemy as well: E5 touches it.
+    expect(forced('wei', { 'wu-infantry-1': 'F6', 'wei-shockTroops-1': 'E7', 'wei-shockTroops-2': 'F7', 'jin-infantry-1': 'D4' }, ['wei-shockTroops-1', 'wei-shockTroops-2'])).toMatchObject({
+      type: 'RetreatForced', options: ['G5', 'G6', 'F5'],
+    });
+    // Jin at F6: back E7, E6, F7; lateral E5 or G7 (touches Wu's G6).
+    expect(forced('wu', { 'jin-infantry-1': 'F6', 'wu-shockTroops-1': 'G5', 'wu-shockTroops-2': 'G6' }, ['wu-shockTroops-1', 'wu-shockTroops-2'])).toMatchObject({
+      type: 'RetreatForced', options: ['E7', 'E6', 'F7', 'E5'],
+    });
+  });
+
+  it("is checked when the unit takes damage: a defense that drops later in the phase (its General retreats) waits for the next hit (ruling)", () => {
+    // Shu Infantry at F6 next to its General at G7: defense 5. Four damage does not move it.
+    const g = scenario({
+      phase: 'attack',
+      units: {
+        'wei-shockTroops-1': 'E5', 'wei-shockTroops-2': 'E6', 'wei-infantry-1': 'E7',
+        'wei-archers-1': 'E8', 'wei-archers-2': 'E9', 'wei-rockets-1': 'D4',
+        'shu-infantry-1': 'F6', 'shu-general-1': 'G7', 'shu-general-2': 'L12',
+      },
+    });
+    submit(g, 'wei', atk('wei-shockTroops-1', 'shu-infantry-1'));
+    expect(submit(g, 'wei', atk('wei-shockTroops-2', 'shu-infantry-1'))).toEqual([
+      { type: 'UnitAttacked', seat: 'wei', unit: 'wei-shockTroops-2', target: 'shu-infantry-1', damage: 2, damageThisPhase: 4, defense: 5 },
+    ]);
+    // The General is driven off (F8 is lateral and touches Wei's Archers at E8).
+    submit(g, 'wei', atk('wei-archers-1', 'shu-general-1'));
+    submit(g, 'wei', atk('wei-archers-2', 'shu-general-1'));
+    expect(submit(g, 'wei', atk('wei-rockets-1', 'shu-general-1'))[1]).toMatchObject({ type: 'RetreatForced', unit: 'shu-general-1', options: ['H8', 'H7', 'G8', 'H6'] });
+    expect(submit(g, 'shu', { type: 'retreat', unit: 'shu-general-1', to: 'H8' })).toEqual([
+      { type: 'UnitRetreated', seat: 'shu', unit: 'shu-general-1', from: 'G7', to: 'H8', direction: 'back' },
+    ]);
+    // Defense 4 now with 4 damage: it stays until the next hit.
+    expect(g.state.game.units.find((u) => u.id === 'shu-infantry-1')!.square).toBe('F6');
+    expect(status(g).awaiting).toMatchObject([{ seat: 'wei', kind: 'ATTACK' }]);
+    expect(submit(g, 'wei', atk('wei-infantry-1', 'shu-infantry-1')).slice(0, 2)).toEqual([
+      { type: 'UnitAttacked', seat: 'wei', unit: 'wei-infantry-1', target: 'shu-infantry-1', damage: 1, damageThisPhase: 5, defense: 4 },
+      { type: 'RetreatForced', seat: 'shu', unit: 'shu-infantry-1', from: 'F6', options: ['G7', 'G6', 'F7', 'G5'] },
+    ]);
+  });
+
   it('is taken automatically when only one square is open', () => {
     // Shu at L6: back L7, lateral K7 (touches Wei's K6); everything else is off the board.
     const g = scenario({ phase: 'attack', units: { 'wei-infantry-1': 'K6', 'wei-infantry-2': 'K5', 'wei-rockets-1': 'I4', 'shu-horseArchers-1': 'L6', ...shuGenerals } });
