@@ -24,6 +24,11 @@ function autoResolve(run: Run): boolean {
       return true;
     }
     const options = optionsFor(s, p);
+    // Every spread it could retreat to has filled with enemy units since: nowhere to retreat.
+    if (p.kind === 'RETREAT' && options.length === 0) {
+      run.emit({ type: 'UnitDestroyed', unit: p.unit, cause: `${p.cause}: nowhere to retreat` });
+      return true;
+    }
     if (options.length === 1) {
       run.emit(...commandEvents(s, p.seat, options[0]!));
       return true;
