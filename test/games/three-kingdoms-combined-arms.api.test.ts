@@ -88,7 +88,8 @@ describe('Three Kingdoms Combined Arms through the API', () => {
     const game = await playToTheEnd(['wei', 'shu'], { terrain: LAYOUT, turnLimit: 40 });
     // Every kind of decision came up, a retreat choice by the player not on turn included.
     expect([...game.kinds].sort()).toEqual(['ATTACK', 'MOVE', 'RETREAT', 'SETUP']);
-    expect(game.result.reason).toBeTruthy();
+    // Won by conquest, not stopped by the turn limit.
+    expect(game.result).toMatchObject({ winners: [expect.any(String)], reason: 'every enemy General destroyed' });
     expect(game.state.stage).toBe('FINISHED');
     // The server's view is the one the rules give for the folded events.
     const rest = await server.rest('GET', `/api/games/${game.id}`);

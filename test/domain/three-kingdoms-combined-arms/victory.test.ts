@@ -72,6 +72,14 @@ describe('VICTORY: all ten cities', () => {
     expect(status(g)).toMatchObject({ stage: 'FINISHED', result: { winners: ['wei'], reason: 'Wei controls all 10 cities' } });
   });
 
+  it("counts only at the end of the controlling player's own turns, not at the end of another player's", () => {
+    const cities = Object.fromEntries(TEN.map((c) => [c, 'wei']));
+    const g = scenario({ active: 'shu', cities, units: { 'wei-general-1': 'A1', 'shu-general-1': 'L12' } });
+    expect(submit(g, 'shu', { type: 'endMovement' }).map((e) => e.type)).toEqual(['MovementEnded', 'TurnEnded', 'TurnStarted']);
+    expect(status(g)).toMatchObject({ stage: 'ACTIVE', phase: 'Wei Move Phase' });
+    expect(submit(g, 'wei', { type: 'endMovement' }).at(-1)).toEqual({ type: 'GameEnded', winners: ['wei'], reason: 'Wei controls all 10 cities' });
+  });
+
   it('needs every city: nine are not enough', () => {
     const cities = Object.fromEntries(TEN.map((c) => [c, c === 'D4' ? null : 'wei']));
     const g = scenario({ cities, units: { 'wei-infantry-1': 'C3', 'shu-general-1': 'L12' } });
