@@ -43,6 +43,28 @@ export function distance(state: WarchonState, from: number, to: number): number 
   return Infinity;
 }
 
+/**
+ * Fewest Movement a unit needs to get from one spread to another. Aerial units fly straight
+ * there; the others stop on entering a spread with an enemy, so they cannot pass through one.
+ */
+export function movementNeeded(state: WarchonState, unit: Unit, from: number, to: number): number {
+  if (isAerial(state, unit)) return distance(state, from, to);
+  if (from === to) return 0;
+  const seen = new Map<number, number>([[from, 0]]);
+  const queue = [from];
+  while (queue.length) {
+    const at = queue.shift()!;
+    if (at !== from && hasEnemy(state, at, unit.army)) continue;
+    for (const n of neighbours(state, at)) {
+      if (seen.has(n)) continue;
+      seen.set(n, seen.get(at)! + 1);
+      if (n === to) return seen.get(n)!;
+      queue.push(n);
+    }
+  }
+  return Infinity;
+}
+
 export function typeOf(state: WarchonState, unit: Unit): UnitType {
   const t = state.types[unit.type];
   if (!t) throw new Error(`unknown unit type ${unit.type}`);

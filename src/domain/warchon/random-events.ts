@@ -5,7 +5,7 @@
  * wait for a choice or another number go in stages (battle.effectStage).
  */
 import type { Random } from '../kernel/index.ts';
-import { distance, hasEnemy, hasTrait, hitsLeft, isEngaged, lineOf, neighbours, spreadOf, typeOf, unitsIn } from './battlefield.ts';
+import { hasEnemy, hasTrait, hitsLeft, isEngaged, lineOf, movementNeeded, neighbours, spreadOf, typeOf, unitsIn } from './battlefield.ts';
 import { battleArmy, controllingArmy, effectiveDs } from './combat.ts';
 import { hitUnit } from './damage.ts';
 import { callNumber } from './numbers.ts';
@@ -73,7 +73,8 @@ export function runEffect(run: Run, random: Random): void {
         const options = Object.values(s.units)
           .filter((u) => u.army === controller && !u.destroyed && !u.temporary && u.spread !== null && u.spread !== battle.spread)
           .filter((u) => !hasEnemy(s, u.spread!, controller) && !isEngaged(s, u.spread!))
-          .filter((u) => distance(s, u.spread!, battle.spread) <= lineOf(s, u).movement)
+          // Within its Movement as it would move: a non-aerial unit cannot pass through a spread holding enemy units.
+          .filter((u) => movementNeeded(s, u, u.spread!, battle.spread) <= lineOf(s, u).movement)
           .map((u) => u.id);
         if (options.length === 0) {
           run.emit(resolved(battle));

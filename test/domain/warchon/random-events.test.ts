@@ -93,6 +93,19 @@ describe('Erdon Pass Events Table (a 5 the first time in a turn)', () => {
     expect(status(game).phase).toBe('Celestine Movement Round');
   });
 
+  it('4 Surprise Reserve: within its Movement as it would move, so a non-aerial unit cannot pass through a spread holding enemies', () => {
+    const game = toEvent(
+      erdon({
+        azuthkan: [{ type: 'baphite-swarm', at: 1 }, { type: 'goblin-assassins', at: 1 }, { type: 'baphite-swarm', at: 2 }, { type: 'deathknoll-ogres', at: 4 }],
+        celestine: [{ type: 'celestine-paladins', at: 1 }, { type: 'celestine-crusaders', at: 1 }, { type: 'celestine-paladins', at: 3 }, { type: 'celestine-war-angels', at: 6 }],
+      }),
+      5,
+      4,
+    );
+    // The Paladins at Dracosroar (Movement 2) would stop in Irondale or Akibatu, both held by Azuthkan; the War Angels fly over them.
+    expect(legal(game, 'celestine')).toEqual([{ type: 'chooseUnit', unit: idOf(game, 'celestine-war-angels') }, { type: 'passChoice' }]);
+  });
+
   it('5 Torrential Rain: combat ends at once', () => {
     const game = toEvent(erdon(), 5, 5);
     expect(lastEvent(game, 'EventResolved')).toMatchObject({ endsCombat: true });
