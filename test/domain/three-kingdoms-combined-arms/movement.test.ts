@@ -88,6 +88,17 @@ describe('TERRAIN: cities', () => {
   });
 });
 
+describe('TERRAIN: cities passed through', () => {
+  it('are not occupied by a unit that only passes through them (ruling: occupying is ending a move, a placement or a retreat there)', () => {
+    const g = scenario({ units: { 'wei-infantry-1': 'C3', ...far }, cities: { D4: 'shu' } });
+    // C3 to E5 in two steps can only go through D4.
+    expect(submit(g, 'wei', { type: 'move', unit: 'wei-infantry-1', to: 'E5' })).toEqual([
+      { type: 'UnitMoved', seat: 'wei', unit: 'wei-infantry-1', from: 'C3', to: 'E5', path: ['D4', 'E5'] },
+    ]);
+    expect(g.state.game.cities.D4).toBe('shu');
+  });
+});
+
 describe('TURN SEQUENCE', () => {
   it('has a move phase then an attack phase, then the next player in seat order', () => {
     const g = scenario({ players: ['wei', 'shu', 'wu'], units: { 'wei-infantry-1': 'C3', 'shu-infantry-1': 'C5', 'wu-general-1': 'L1', 'shu-general-1': 'L12', 'wei-general-1': 'A1' } });
