@@ -92,6 +92,14 @@ describe('Raid on Wuchao through the API', () => {
     expect(type.optionsSchema.properties).toHaveProperty('tokens');
   });
 
+  it('refuses at createGame a replaced map or token sheet that cannot be played, saying why', async () => {
+    const r = await server.gql(`mutation($input: CreateGameInput!) { createGame(input: $input) { game { id } } }`, {
+      input: { type: TYPE, options: { map: { spaces: ['A1', 'B1'], edges: [['A1', 'B1']] } }, seats: [{ seat: 'cao', name: 'Cao Cao' }, { seat: 'yuan', name: 'Yuan Shao' }] },
+    });
+    expect(r.errors?.[0].extensions.code).toBe('BAD_REQUEST');
+    expect(r.errors?.[0].message).toContain('H1 is not a space of the map');
+  });
+
   it('refuses illegal, out-of-turn and malformed commands with a reason', async () => {
     const game = await create();
     const wrongSeat = await server.gql(SUBMIT, { id: game.id, c: { type: 'placeUnit', unit: 'zhang-he', space: 'E1' } }, game.tokens.cao);

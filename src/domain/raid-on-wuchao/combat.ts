@@ -101,6 +101,11 @@ export function allocate(s: WuchaoState, units: string[], automatic: boolean): W
         : `${unitName(s, u)} can take at most 2 damage (flip, then remove), not ${n}`;
     }
   }
+  // One command per allocation, as legalCommands lists it: the units in defender order.
+  const listed = c.defenders.flatMap((d) => Array<string>(count[d] ?? 0).fill(d));
+  if (listed.some((u, i) => u !== units[i])) {
+    return `Name the units in the order the defenders are listed (${c.defenders.join(', ')}): ${JSON.stringify(listed)}`;
+  }
   const flipped: string[] = [];
   const destroyed: string[] = [];
   for (const d of c.defenders) {

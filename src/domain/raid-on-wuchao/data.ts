@@ -74,6 +74,9 @@ export const DEFAULT_TOKENS: TokenDef[] = [
   { id: 'gao-lan', name: 'Gao Lan', side: 'yuan', attack: 3, reducedAttack: 2, defense: 4, move: 2 },
 ];
 
+/** §7: the Strategic Pass, +2 Defense like the granaries. */
+export const STRATEGIC_PASS = 'D1';
+
 /** §1: the game lasts eight rounds. */
 export const ROUNDS = 8;
 /** §6: maximum five units per space. */

@@ -3,11 +3,14 @@ import type { SetupInput } from '../kernel/index.ts';
 import { STACKING_LIMIT, zoneOf } from './data.ts';
 import type { WuchaoCommand } from './commands.ts';
 import type { WuchaoEvent } from './events.ts';
-import type { WuchaoOptions } from './options.ts';
+import { scenarioProblems, type WuchaoOptions } from './options.ts';
 import { initialState, isSpace, unitsIn, type WuchaoState } from './state.ts';
 
 export function setupEvents(input: SetupInput<WuchaoOptions>): WuchaoEvent[] {
   const s = initialState(input);
+  // Replaced data that cannot be played is refused at creation (the service answers BAD_REQUEST).
+  const problems = scenarioProblems(s.map, s.tokens);
+  if (problems.length) throw new Error(problems.join('; '));
   const cao = s.tokens.filter((t) => t.side === 'cao').map((t) => t.id);
   const events: WuchaoEvent[] = [{ type: 'CaoForcesPlaced', space: s.map.camp, units: cao }];
   if (unplacedYuan(s).length === 0) events.push({ type: 'SetupCompleted', round: 1 });

@@ -27,8 +27,14 @@ describe('§8 Combat', () => {
       reason: expect.stringContaining('at most 2'),
     });
     expect(legal(game, 'yuan')).toHaveLength(6);
+    // One command per allocation, as listed: the units in defender order, so the same choice in another order is refused with the listed form.
+    expect(attempt(game, 'yuan', { type: 'allocateDamage', units: ['granary-guard-1', 'chunyu-qiong', 'chunyu-qiong', 'granary-guard-2'] })).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('["chunyu-qiong","chunyu-qiong","granary-guard-1","granary-guard-2"]'),
+    });
+    expect(legal(game, 'yuan')).toContainEqual({ type: 'allocateDamage', units: ['chunyu-qiong', 'chunyu-qiong', 'granary-guard-1', 'granary-guard-2'] });
     // §5: the first point flips a unit, the second removes it.
-    const done = submit(game, 'yuan', { type: 'allocateDamage', units: ['granary-guard-1', 'chunyu-qiong', 'chunyu-qiong', 'granary-guard-2'] });
+    const done = submit(game, 'yuan', { type: 'allocateDamage', units: ['chunyu-qiong', 'chunyu-qiong', 'granary-guard-1', 'granary-guard-2'] });
     expect(done[0]).toMatchObject({ type: 'DamageAllocated', flipped: ['granary-guard-1', 'granary-guard-2'], destroyed: ['chunyu-qiong'] });
     expect(g(game).units['chunyu-qiong']).toMatchObject({ destroyed: true, space: null });
     expect(g(game).units['granary-guard-1']).toMatchObject({ reduced: true, space: 'E1' });

@@ -28,17 +28,43 @@ describe('the map and token sheet are data a group can replace at creation', () 
 
   it('takes a map without camp or granaries fields as A1 and H1/H2, and a changed Xu You count', () => {
     const game = newGame(raidOnWuchao, { map: { spaces: DEFAULT_MAP.spaces, edges: DEFAULT_MAP.edges }, xuYouTokens: 1 }, ['cao', 'yuan']);
-    expect(g(game).map).toMatchObject({ camp: 'A1', granaries: ['H1', 'H2'], defenseBonus: {} });
+    expect(g(game).map).toMatchObject({ camp: 'A1', granaries: ['H1', 'H2'] });
     expect(g(game).xuYou).toBe(1);
+  });
+
+  it('keeps §7 terrain on a map given without defenseBonus: +2 in the granaries and in D1', () => {
+    const game = newGame(raidOnWuchao, { map: { spaces: DEFAULT_MAP.spaces, edges: DEFAULT_MAP.edges } }, ['cao', 'yuan']);
+    expect(g(game).map.defenseBonus).toEqual({ H1: 2, H2: 2, D1: 2 });
+    const renamed = newGame(raidOnWuchao, { map: { spaces: ['A1', 'B1', 'W1', 'W2'], edges: [['A1', 'B1'], ['B1', 'W1'], ['W1', 'W2']], granaries: ['W1', 'W2'] } }, ['cao', 'yuan']);
+    expect(g(renamed).map.defenseBonus).toEqual({ W1: 2, W2: 2 });
+    // Given explicitly, the printed values stand, none included.
+    const flat = newGame(raidOnWuchao, { map: { spaces: DEFAULT_MAP.spaces, edges: DEFAULT_MAP.edges, defenseBonus: {} } }, ['cao', 'yuan']);
+    expect(g(flat).map.defenseBonus).toEqual({});
+  });
+
+  it('refuses replaced data that cannot be played, saying why', () => {
+    const refused = (options: unknown) => expect(() => newGame(raidOnWuchao, options, ['cao', 'yuan']));
+    refused({ map: { spaces: ['A1', 'H1', 'H2'], edges: [['A1', 'X9']] } }).toThrow('X9');
+    refused({ map: { spaces: ['A1', 'H1', 'H2', 'D1'], edges: [], camp: 'Z1' } }).toThrow('Z1 is not a space');
+    refused({ map: { spaces: ['A1', 'H1'], edges: [] } }).toThrow('H2 is not a space');
+    refused({ tokens: [...DEFAULT_TOKENS, DEFAULT_TOKENS[1]] }).toThrow('xu-chu is used twice');
+    refused({ tokens: DEFAULT_TOKENS.map((t) => ({ ...t, special: false })) }).toThrow('Cao Cao');
+    refused({ tokens: DEFAULT_TOKENS.map((t) => (t.id === 'zhang-he' ? { ...t, special: true } : t)) }).toThrow('Cao Cao');
+    // §11: all Cao units set up at A1, respecting the stacking limit.
+    const six = [...DEFAULT_TOKENS, { id: 'zhang-liao', name: 'Zhang Liao', side: 'cao', attack: 3, reducedAttack: 2, defense: 4, move: 3 }, { id: 'li-dian', name: 'Li Dian', side: 'cao', attack: 2, reducedAttack: 1, defense: 3, move: 3 }];
+    refused({ tokens: six }).toThrow('stacking limit');
+    // Nine Yuan units cannot set up in one space open to them.
+    refused({ map: { spaces: ['A1', 'B1', 'H1', 'H2'], edges: [['A1', 'B1'], ['B1', 'H1'], ['H1', 'H2']], yuanSetupExcludedZones: ['A', 'B', 'H'] } }).toThrow('do not fit');
   });
 });
 
 describe('replaced token sheets', () => {
-  it('never asks for a step back the rules cannot give: six Cao units that started together at A1', () => {
+  it('plays five Cao units that start together at A1 (the stacking limit allows five)', () => {
     const tokens = [...DEFAULT_TOKENS, { id: 'zhang-liao', name: 'Zhang Liao', side: 'cao', attack: 3, reducedAttack: 2, defense: 4, move: 3 }];
     const game = newGame(raidOnWuchao, { tokens }, ['cao', 'yuan']);
     submit(game, 'yuan', { type: 'deploy', placements: DEFAULT_TOKENS.filter((t) => t.side === 'yuan').map((t) => ({ unit: t.id, space: t.id.startsWith('granary') ? 'H1' : t.id.startsWith('z') || t.id.startsWith('g') ? 'G2' : 'F2' })) });
     expect(g(game).units['zhang-liao']!.space).toBe('A1');
+    expect(legal(game, 'cao').filter((c) => c.unit === 'zhang-liao')).toHaveLength(2);
     submit(game, 'cao', { type: 'endMovement' });
     expect(status(game)).toMatchObject({ phase: 'Yuan movement' });
   });

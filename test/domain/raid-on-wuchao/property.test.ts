@@ -147,7 +147,15 @@ function unlisted(game: Game, rnd: () => number): Command[] {
     { type: 'reroll' },
     { type: 'acceptRoll' },
     { type: 'allocateDamage', units: Array(n).fill(unit) },
+    // A listed allocation in another order names the same choice, but only the listed form is a command.
+    ...(s.combat && s.combat.damage ? allocationsReversed(game) : []),
   ];
+}
+
+function allocationsReversed(game: Game): Command[] {
+  return legal(game, game.state.game.combat!.attackerSide === 'cao' ? 'yuan' : 'cao')
+    .filter((c) => c.type === 'allocateDamage')
+    .map((c) => ({ type: 'allocateDamage', units: [...(c.units as string[])].reverse() }));
 }
 
 /** What the random games went through, to check the steering reaches the rules under test. */
