@@ -108,11 +108,15 @@ export function evolve(state: WarchonState, event: WarchonEvent): WarchonState {
       // Aerial units fly straight to their destination; others spend one Movement per spread.
       u.movesLeft = isAerial(s, u) ? 0 : u.movesLeft - 1;
       if (event.leftBattle) s.leftBattle.push(event.from);
-      if (event.stopped || u.movesLeft <= 0) {
-        u.movesLeft = event.stopped ? 0 : u.movesLeft;
+      if (event.stopped) {
+        u.movesLeft = 0;
         u.shifted = true;
         s.moving = null;
-      } else s.moving = u.id;
+      } else {
+        // Shifted when the next unit moves or the Movement Round ends, Movement left or not:
+        // the opponent sees how far a unit went, never whether it could have gone further.
+        s.moving = u.id;
+      }
       return s;
     }
     case 'MovementEnded':

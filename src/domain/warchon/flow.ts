@@ -23,6 +23,10 @@ function autoResolve(run: Run): boolean {
       run.emit(...commandEvents(s, p.seat, { type: 'assignHit', unit: target }));
       return true;
     }
+    // After a move that did not stop the unit, the player ends the Movement Round himself even
+    // when nothing else can move: ending it at once would tell the opponent that the unit had
+    // used all its Movement (hidden until it has fought).
+    if (p.kind === 'MOVE' && s.moving !== null) continue;
     const options = optionsFor(s, p);
     // Every spread it could retreat to has filled with enemy units since: nowhere to retreat.
     if (p.kind === 'RETREAT' && options.length === 0) {

@@ -93,9 +93,31 @@ describe('Movement Round', () => {
     submit(game, 'azuthkan', { type: 'moveUnit', unit: swarm, to: 7 }); // path Akibatu - Kier-Zhadd
     expect(unit(game, swarm)).toMatchObject({ spread: 7, movesLeft: 1 });
     submit(game, 'azuthkan', { type: 'moveUnit', unit: swarm, to: 6 });
-    expect(unit(game, swarm)).toMatchObject({ spread: 6, movesLeft: 0, shifted: true });
+    expect(unit(game, swarm)).toMatchObject({ spread: 6, movesLeft: 0 });
     const r = attempt(game, 'azuthkan', { type: 'moveUnit', unit: swarm, to: 5 });
     expect(r).toMatchObject({ ok: false });
+    expect((r as any).reason).toMatch(/no Movement left/);
+  });
+
+  it('never tells the opponent whether a unit that moved had Movement left', () => {
+    // The Ogres (Movement 2) use all theirs; a Swarm (Movement 3) stops short after the same two spreads.
+    const seen = (type: string) => {
+      const game = arranged({ azuthkan: [{ type, at: 7 }], celestine: [{ type: 'celestine-paladins', at: 1 }, { type: 'celestine-crusaders', at: 2 }] });
+      const id = idOf(game, type);
+      submit(game, 'azuthkan', { type: 'moveUnit', unit: id, to: 6 });
+      submit(game, 'azuthkan', { type: 'moveUnit', unit: id, to: 5 });
+      return {
+        events: game.log.map((r) => warchon.redact!(r.event as any, 'celestine', game.state.game)).filter((e) => e.type !== 'UnitPlaced'),
+        unit: (warchon.view(game.state.game, 'celestine') as any).units.find((u: any) => u.id === id),
+        awaiting: status(game).awaiting,
+      };
+    };
+    const spent = seen('deathknoll-ogres');
+    const short = seen('baphite-swarm');
+    expect(spent).toEqual(short);
+    // Not shifted yet, and the Movement Round is not ended by itself: its owner ends it.
+    expect(spent.unit).toMatchObject({ shifted: false, known: false });
+    expect(spent.awaiting).toEqual([expect.objectContaining({ seat: 'azuthkan', kind: 'MOVE' })]);
   });
 
   it('stops a unit the instant it enters a spread with an enemy', () => {
