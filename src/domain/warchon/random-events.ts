@@ -161,7 +161,8 @@ export function runEffect(run: Run, random: Random): void {
       return;
     }
     case 'volcanicEruption':
-      for (const u of here) if (!hasTrait(s, u, effect.spared)) run.emit({ type: 'UnitDestroyed', unit: u.id, cause: entry.name });
+      // "Brimstone Dragons" names a playmark: spared whether a roster gives it as the unit's name or as a trait (RULINGS).
+      for (const u of here) if (!hasTrait(s, u, effect.spared) && typeOf(s, u).name !== effect.spared) run.emit({ type: 'UnitDestroyed', unit: u.id, cause: entry.name });
       run.emit(resolved(battle, { endsCombat: true }));
       return;
     case 'magmaFlow':

@@ -210,6 +210,11 @@ describe('Mount Tzask Events Table (a 2 or a 4)', () => {
     expect(unit(game, idOf(game, 'brimstone-dragons')).destroyed).toBe(false);
     for (const u of ['baphite-swarm', 'celestine-war-angels', 'celestine-paladins']) expect(unit(game, idOf(game, u)).destroyed).toBe(true);
     expect(events(game, 'CombatResolved')).toHaveLength(0);
+    // A roster may give Brimstone Dragons as the unit's name rather than as a trait: spared all the same.
+    const named = [...DEMO_ROSTER, traitType('dragons', 'azuthkan', ['Aerial'], { size: 3, movement: 3, as: 4, ds: 4 }, 1, 'Brimstone Dragons')];
+    const byName = toEvent(volcano({ options: { roster: named }, azuthkan: [{ type: 'dragons', at: 5 }, { type: 'baphite-swarm', at: 5 }] }), 2, 1);
+    expect(unit(byName, idOf(byName, 'dragons')).destroyed).toBe(false);
+    expect(unit(byName, idOf(byName, 'baphite-swarm')).destroyed).toBe(true);
   });
 
   it('2 Magma Flow: Movement 2 or less destroyed, the others retreat one spread; combat ends', () => {
