@@ -34,6 +34,24 @@ describe('§7 / §10 The Raid on Wuchao', () => {
     ]);
   });
 
+  it('a successful raid on H1 in round 2 also takes H2\'s +2 for the rest of the same game', () => {
+    const game = position({ at: { 'xu-chu': 'G1', 'yue-jin': 'G1', 'tiger-leopard-cavalry': 'G2', 'han-juzi': 'H1', 'chunyu-qiong': 'H2', 'gao-lan': 'E1' }, round: 2 });
+    walk(game, 'cao', 'xu-chu', 'H1');
+    walk(game, 'cao', 'yue-jin', 'H1');
+    dice(game, 6); // 3 + 3 + 6 = 12 against Han Juzi's 5 (no +2): he is destroyed
+    submit(game, 'cao', { type: 'endMovement' });
+    expect(events(game, 'GranariesRaided')).toEqual([{ type: 'GranariesRaided', round: 2, space: 'H1' }]);
+    expect(events(game, 'AssaultSucceeded')[0]).toMatchObject({ space: 'H1' });
+    submit(game, 'yuan', { type: 'endMovement' });
+    expect(g(game).round).toBe(3);
+    walk(game, 'cao', 'tiger-leopard-cavalry', 'H2');
+    dice(game, 1);
+    submit(game, 'cao', { type: 'endMovement' });
+    // Round 3, H2: Chunyu Qiong's 6 and no terrain; the raid is not recorded twice.
+    expect(events(game, 'CombatBegan')[1]).toMatchObject({ space: 'H2', bestDefense: 6, terrainBonus: 0, defense: 6 });
+    expect(events(game, 'GranariesRaided')).toHaveLength(1);
+  });
+
   it('does not happen in other rounds', () => {
     for (const round of [1, 3, 8]) {
       const game = attackH1(round, 1);

@@ -53,6 +53,22 @@ describe("§10 Xu You's Assistance", () => {
     expect(attempt(game, 'cao', { type: 'reroll' }).ok).toBe(false);
   });
 
+  it('tokens spent in one combat are gone for the next one (once per game)', () => {
+    const game = position({ at: { 'xu-chu': 'D1', 'yue-jin': 'D1', 'gao-lan': 'E3', 'zhang-he': 'E2', 'granary-guard-1': 'H1' }, xuYou: 2 });
+    walk(game, 'cao', 'xu-chu', 'E3');
+    walk(game, 'cao', 'yue-jin', 'E2');
+    dice(game, 1);
+    submit(game, 'cao', { type: 'endMovement' });
+    dice(game, 2, 3, 1);
+    submit(game, 'cao', { type: 'reroll' });
+    const out = submit(game, 'cao', { type: 'reroll' });
+    // The second combat (E2) rolls its die and resolves without asking Cao.
+    expect(out.filter((e) => e.type === 'DieRolled')).toEqual([{ type: 'DieRolled', space: 'E2', die: 'combat', roll: 1 }]);
+    expect(events(game, 'CombatResolved').map((e) => e.space)).toEqual(['E3', 'E2']);
+    expect(g(game).xuYou).toBe(0);
+    expect(status(game).awaiting[0]).toMatchObject({ seat: 'yuan', kind: 'MOVE' });
+  });
+
   it("lets Cao reroll Yuan's attack die too", () => {
     const game = position({ at: { 'xu-chu': 'D1', 'zhang-he': 'E2', 'gao-lan': 'H1' }, phase: 'yuanMovement', xuYou: 1 });
     walk(game, 'yuan', 'zhang-he', 'D1');
