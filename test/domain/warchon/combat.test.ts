@@ -126,6 +126,25 @@ describe('Combat Results Table', () => {
     submit(game, 'celestine', { type: 'moveUnit', unit: idOf(game, 'celestine-paladins'), to: 2 });
   });
 
+  it('Eg: the lock lasts until the battle is fought again; after that units may leave', () => {
+    const game = arranged({
+      azuthkan: [{ type: 'baphite-swarm', at: 1 }, { type: 'goblin-assassins', at: 7 }],
+      celestine: [{ type: 'celestine-crusaders', at: 1 }, { type: 'celestine-paladins', at: 3 }],
+    });
+    const swarm = idOf(game, 'baphite-swarm');
+    submit(game, 'azuthkan', { type: 'endMovement' });
+    generate(game, 3, false);
+    expect(lastEvent(game, 'CombatResolved')).toMatchObject({ result: 'Eg' });
+    // Turn 2: they duke it out again (Celestine attacks, AS 2 against DS 2): So this time.
+    submit(game, 'celestine', { type: 'endMovement' });
+    generate(game, 2, false);
+    expect(lastEvent(game, 'CombatResolved')).toMatchObject({ spread: 1, result: 'So' });
+    // Turn 3: the Swarm is free to leave Erdon Pass.
+    expect(status(game)).toMatchObject({ round: 3, phase: 'Azuthkan Movement Round' });
+    submit(game, 'azuthkan', { type: 'moveUnit', unit: swarm, to: 2 });
+    expect(unit(game, swarm).spread).toBe(2);
+  });
+
   it('So: no casualties, and next turn units may leave freely', () => {
     const game = arranged({
       azuthkan: [{ type: 'baphite-swarm', at: 1 }, { type: 'goblin-assassins', at: 7 }],

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { warchon } from '../../../src/domain/warchon/index.ts';
 import { attempt, legal, newGame, status, submit } from '../../support/play.ts';
-import { arranged, events, idOf, lastEvent, SEATS, unit } from './helpers.ts';
+import { DEMO_ROSTER } from '../../../src/domain/warchon/data.ts';
+import { arranged, events, generate, idOf, lastEvent, SEATS, traitType, unit } from './helpers.ts';
 
 describe('Setup', () => {
   it('Azuthkan places first in spreads 5-7, then Celestine in 1-3', () => {
@@ -151,15 +152,36 @@ describe('Movement Round', () => {
   });
 
   it('refuses an Aerial flight beyond its Movement', () => {
+    // Griffins (test roster): Aerial, Movement 2. From Erdon Pass, Xetti Bishum is 3 spreads away by any route.
+    const roster = [...DEMO_ROSTER, traitType('griffins', 'celestine', ['Aerial'], { size: 2, movement: 2, as: 2, ds: 2 })];
     const game = arranged({
       active: 'celestine',
+      options: { roster },
       azuthkan: [{ type: 'goblin-assassins', at: 7 }],
-      celestine: [{ type: 'celestine-war-angels', at: 1, hits: 0 }, { type: 'celestine-paladins', at: 1 }],
-      options: { roster: undefined },
+      celestine: [{ type: 'griffins', at: 1 }, { type: 'celestine-paladins', at: 1 }],
+    });
+    const griffins = idOf(game, 'griffins');
+    expect(legal(game, 'celestine').filter((c) => c.type === 'moveUnit' && c.unit === griffins).map((c) => c.to)).toEqual([2, 3, 4, 5, 7]);
+    const r = attempt(game, 'celestine', { type: 'moveUnit', unit: griffins, to: 6 });
+    expect(r).toMatchObject({ ok: false });
+    expect((r as any).reason).toMatch(/has 2 Movement; Xetti Bishum is 3 spreads away/);
+  });
+
+  it('an Aerial flight bypasses the spreads in between: enemies there do not stop it', () => {
+    // Goblins hold Akibatu, between Erdon Pass and Kier-Zhadd; a walking unit would stop there.
+    const game = arranged({
+      active: 'celestine',
+      azuthkan: [{ type: 'goblin-assassins', at: 4 }, { type: 'baphite-swarm', at: 6 }],
+      celestine: [{ type: 'celestine-war-angels', at: 1 }, { type: 'celestine-paladins', at: 1 }],
     });
     const angels = idOf(game, 'celestine-war-angels');
-    // Angels have Movement 4; Kier-Zhadd is 2 away, so everything is in reach; an aerial unit may also fly past the enemy at 7.
-    expect(legal(game, 'celestine').filter((c) => c.type === 'moveUnit' && c.unit === angels).map((c) => c.to).sort()).toEqual([2, 3, 4, 5, 6, 7]);
+    submit(game, 'celestine', { type: 'moveUnit', unit: angels, to: 7 });
+    expect(lastEvent(game, 'UnitMoved')).toMatchObject({ from: 1, to: 7, stopped: false });
+    expect(unit(game, angels).spread).toBe(7);
+    const paladins = idOf(game, 'celestine-paladins');
+    submit(game, 'celestine', { type: 'moveUnit', unit: paladins, to: 4 });
+    expect(lastEvent(game, 'UnitMoved')).toMatchObject({ to: 4, stopped: true });
+    expect(attempt(game, 'celestine', { type: 'moveUnit', unit: paladins, to: 7 })).toMatchObject({ ok: false });
   });
 
   it('keeps each army within Capacity by Size, aerial and non-aerial apart', () => {
@@ -181,6 +203,18 @@ describe('Movement Round', () => {
     expect(unit(game, idOf(game, 'celestine-war-angels')).spread).toBe(1);
   });
 
+  it('counts Capacity per army: the enemy\'s units in a spread leave yours untouched', () => {
+    // Erdon Pass (Capacity 4) holds Azuthkan Size 4; Celestine may still bring in Size 4 of its own.
+    const game = arranged({
+      active: 'celestine',
+      azuthkan: [{ type: 'deathknoll-ogres', at: 1 }, { type: 'goblin-assassins', at: 1 }],
+      celestine: [{ type: 'celestine-paladins', at: 2 }, { type: 'celestine-crusaders', at: 2 }, { type: 'celestine-paladins', at: 2 }],
+    });
+    submit(game, 'celestine', { type: 'moveUnit', unit: idOf(game, 'celestine-paladins', 1), to: 1 });
+    submit(game, 'celestine', { type: 'moveUnit', unit: idOf(game, 'celestine-crusaders'), to: 1 });
+    expect((attempt(game, 'celestine', { type: 'moveUnit', unit: idOf(game, 'celestine-paladins', 2), to: 1 }) as any).reason).toMatch(/Capacity/);
+  });
+
   it('Erdon Pass: only one unit per army may move out of battle there each turn', () => {
     const game = arranged({
       active: 'celestine',
@@ -199,6 +233,36 @@ describe('Movement Round', () => {
     });
     submit(other, 'celestine', { type: 'moveUnit', unit: idOf(other, 'celestine-paladins'), to: 3 });
     submit(other, 'celestine', { type: 'moveUnit', unit: idOf(other, 'celestine-crusaders'), to: 3 });
+    // Out of battle only: with no enemy at Erdon Pass, any number of units may leave it.
+    const quiet = arranged({
+      active: 'celestine',
+      azuthkan: [{ type: 'baphite-swarm', at: 7 }],
+      celestine: [{ type: 'celestine-paladins', at: 1 }, { type: 'celestine-crusaders', at: 1 }],
+    });
+    submit(quiet, 'celestine', { type: 'moveUnit', unit: idOf(quiet, 'celestine-paladins'), to: 2 });
+    submit(quiet, 'celestine', { type: 'moveUnit', unit: idOf(quiet, 'celestine-crusaders'), to: 2 });
+    expect(unit(quiet, idOf(quiet, 'celestine-crusaders')).spread).toBe(2);
+  });
+
+  it('Erdon Pass: the limit is one unit per army each turn, so next turn another may leave', () => {
+    const game = arranged({
+      active: 'celestine',
+      azuthkan: [{ type: 'deathknoll-ogres', at: 1 }, { type: 'goblin-assassins', at: 7 }],
+      celestine: [{ type: 'celestine-paladins', at: 1 }, { type: 'celestine-crusaders', at: 1 }, { type: 'celestine-war-angels', at: 1 }],
+    });
+    const crusaders = idOf(game, 'celestine-crusaders');
+    submit(game, 'celestine', { type: 'moveUnit', unit: idOf(game, 'celestine-paladins'), to: 2 });
+    expect(attempt(game, 'celestine', { type: 'moveUnit', unit: crusaders, to: 2 })).toMatchObject({ ok: false });
+    submit(game, 'celestine', { type: 'endMovement' });
+    generate(game, 2, false); // AS 5 against DS 4: So
+    expect(lastEvent(game, 'CombatResolved')).toMatchObject({ spread: 1, result: 'So' });
+    submit(game, 'azuthkan', { type: 'endMovement' });
+    generate(game, 2, false); // AS 4 against DS 4: So
+    expect(lastEvent(game, 'CombatResolved')).toMatchObject({ spread: 1, result: 'So' });
+    expect(status(game).phase).toBe('Celestine Movement Round');
+    submit(game, 'celestine', { type: 'moveUnit', unit: crusaders, to: 2 });
+    expect(unit(game, crusaders).spread).toBe(2);
+    expect((attempt(game, 'celestine', { type: 'moveUnit', unit: idOf(game, 'celestine-war-angels'), to: 2 }) as any).reason).toMatch(/Only 1 unit/);
   });
 
   it('Engaged units cannot leave', () => {
