@@ -213,3 +213,40 @@ describe('random games choosing only legal commands', () => {
     expect(result.winners).toHaveLength(1);
   });
 });
+
+/** Every command of every type the awaited seat could send: each unit id (on the board or destroyed) and each square. */
+function everyCommand(s: TkState): Command[] {
+  const ids = [...s.units.map((u) => u.id), ...s.destroyed.map((d) => d.id)];
+  const all: Command[] = [{ type: 'endMovement' }, { type: 'endTurn' }];
+  for (const kind of UNIT_KINDS) for (const square of ALL_SQUARES) all.push({ type: 'placeUnit', kind, square });
+  for (const id of ids) {
+    for (const to of ALL_SQUARES) all.push({ type: 'move', unit: id, to }, { type: 'retreat', unit: id, to });
+    for (const target of ids) all.push({ type: 'attack', unit: id, target });
+  }
+  return all;
+}
+
+describe('legalCommands', () => {
+  it('lists exactly the commands the rules accept: every possible command tried now and then in random games', () => {
+    fc.assert(
+      fc.property(fc.string({ minLength: 1, maxLength: 12 }), fc.shuffledSubarray(['wei', 'shu', 'wu', 'jin'], { minLength: 2, maxLength: 4 }), fc.integer({ min: 1, max: 2 ** 31 - 1 }), (seed, players, walkSeed) => {
+        const g = newGame(threeKingdoms, { turnLimit: 8 }, players, seed);
+        const rnd = chooser(walkSeed);
+        const key = (c: Command) => JSON.stringify(c, Object.keys(c).sort());
+        for (let step = 1; status(g).stage !== 'FINISHED'; step++) {
+          const seat = status(g).awaiting[0]!.seat;
+          const options = legal(g, seat);
+          if (step % 23 === 0 || status(g).awaiting[0]!.kind === 'RETREAT') {
+            const accepted = everyCommand(g.state.game)
+              .filter((c) => decideMatch(threeKingdoms, g.state, c, seat, new SeededRandom(seed, g.state.draws)).ok)
+              .map(key);
+            expect(accepted.sort()).toEqual(options.map(key).sort());
+          }
+          const command = status(g).stage === 'SETUP' ? options[rnd(options.length)]! : pick(g, seat, options, rnd);
+          expect(attempt(g, seat, command).ok).toBe(true);
+        }
+      }),
+      { numRuns: 4 },
+    );
+  });
+});
