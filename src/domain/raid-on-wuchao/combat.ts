@@ -117,35 +117,73 @@ export function allocate(s: WuchaoState, units: string[], automatic: boolean): W
   return { type: 'DamageAllocated', space: c.space, units: [...units], flipped, destroyed, automatic };
 }
 
+/** §8 Successful Assault: all defenders eliminated. */
+export function assaultSucceeded(s: WuchaoState): boolean {
+  return unitsIn(s, s.combat!.space, enemyOf(s.combat!.attackerSide)).length === 0;
+}
+
 /**
- * The end of a combat. §8 Successful Assault: all defenders eliminated, the attackers
- * occupy the space. Failed Assault: each attacker withdraws one space back along its own
- * path, one more if that would break the stacking limit. Ruling: if neither has room, it
- * goes on back along its path to the first space with room; with none, it is destroyed.
+ * §8 Failed Assault: each attacker withdraws one space back along its own path, one more
+ * if that would break the stacking limit. Ruling: if neither has room, it goes on back
+ * along its path to the first space with room; with none, it is destroyed. Which units
+ * go further back (or are lost) depends on who withdraws first: that is the attacking
+ * player's choice (as in the stacking limit, §6). Every distinct outcome, as the list of
+ * withdrawals in attacker order; the first is the one in token-sheet order.
  */
-export function endCombat(s: WuchaoState): WuchaoEvent {
+export function withdrawalPlans(s: WuchaoState): Withdrawal[][] {
   const c = s.combat!;
   const side = c.attackerSide;
-  if (unitsIn(s, c.space, enemyOf(side)).length === 0) {
-    return { type: 'AssaultSucceeded', space: c.space, side, attackers: [...c.attackers] };
-  }
-  const count: Record<string, number> = {};
-  for (const sp of s.map.spaces) count[sp] = unitsIn(s, sp, side).length;
-  const withdrawals: Withdrawal[] = [];
-  for (const a of c.attackers) {
-    const path = s.paths[a] ?? [c.space];
-    let to: string | null = null;
-    for (let i = path.length - 2; i >= 0; i--) {
-      const sp = path[i]!;
-      if (count[sp]! < STACKING_LIMIT) {
-        to = sp;
-        break;
+  const room: Record<string, number> = {};
+  for (const sp of s.map.spaces) room[sp] = STACKING_LIMIT - unitsIn(s, sp, side).length;
+  const plans = new Map<string, Withdrawal[]>();
+  for (const order of permutations(c.attackers)) {
+    const left = { ...room };
+    const to: Record<string, string | null> = {};
+    for (const a of order) {
+      const path = s.paths[a] ?? [c.space];
+      to[a] = null;
+      for (let i = path.length - 2; i >= 0; i--) {
+        if (left[path[i]!]! > 0) {
+          to[a] = path[i]!;
+          left[path[i]!]! -= 1;
+          break;
+        }
       }
     }
-    withdrawals.push({ unit: a, from: c.space, to });
-    if (to !== null) count[to]! += 1;
+    const plan = c.attackers.map((unit) => ({ unit, from: c.space, to: to[unit]! }));
+    const key = JSON.stringify(plan);
+    if (!plans.has(key)) plans.set(key, plan);
   }
-  return { type: 'AssaultFailed', space: c.space, side, withdrawals };
+  return [...plans.values()];
+}
+
+function permutations<T>(items: T[]): T[][] {
+  if (items.length <= 1) return [items];
+  return items.flatMap((x, i) => permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [x, ...rest]));
+}
+
+/** The end of a combat: the attackers occupy the space, or withdraw by `plan` (one of withdrawalPlans). */
+export function endCombat(s: WuchaoState, plan?: Withdrawal[]): WuchaoEvent {
+  const c = s.combat!;
+  if (assaultSucceeded(s)) return { type: 'AssaultSucceeded', space: c.space, side: c.attackerSide, attackers: [...c.attackers] };
+  return { type: 'AssaultFailed', space: c.space, side: c.attackerSide, withdrawals: plan ?? withdrawalPlans(s)[0]! };
+}
+
+/** The AssaultFailed event for the attacking player's chosen withdrawals, or why they are not a legal outcome. */
+export function withdraw(s: WuchaoState, withdrawals: Withdrawal[]): WuchaoEvent | string {
+  const plans = withdrawalPlans(s);
+  const key = JSON.stringify(withdrawals.map((w) => ({ unit: w.unit, from: w.from, to: w.to })));
+  const plan = plans.find((p) => JSON.stringify(p) === key);
+  if (!plan) {
+    const options = plans.map((p) => p.map((w) => `${unitName(s, w.unit)} to ${w.to ?? 'destroyed'}`).join(', ')).join('; or ');
+    return `Each attacker withdraws to the first space back along its path with room; the withdrawals can be: ${options}`;
+  }
+  return endCombat(s, plan);
+}
+
+export function withdrawalPrompt(s: WuchaoState): string {
+  const c = s.combat!;
+  return `Failed assault on ${c.space}: not all your attackers have room one space back (stacking limit ${STACKING_LIMIT}); choose which withdraw further`;
 }
 
 export function allocationPrompt(s: WuchaoState): string {

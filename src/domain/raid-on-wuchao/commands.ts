@@ -15,7 +15,9 @@ export type WuchaoCommand =
   | { type: 'reroll' }
   | { type: 'acceptRoll' }
   /** §8 Damage Allocation: the unit taking each point of damage (a unit named twice is flipped, then removed). */
-  | { type: 'allocateDamage'; units: string[] };
+  | { type: 'allocateDamage'; units: string[] }
+  /** §8 Failed Assault: where each attacker withdraws, when the stacking limit leaves a choice of who goes further back. */
+  | { type: 'withdraw'; withdrawals: { unit: string; from: string; to: string | null }[] };
 
 const id = { type: 'string', minLength: 1, maxLength: 40 };
 const only = (type: string, properties: Record<string, unknown> = {}, required: string[] = []) => commandType(type, properties, required);
@@ -40,5 +42,16 @@ export const commandSchema: JsonSchema = {
     only('reroll'),
     only('acceptRoll'),
     only('allocateDamage', { units: { type: 'array', items: id, maxItems: 100 } }, ['units']),
+    only(
+      'withdraw',
+      {
+        withdrawals: {
+          type: 'array',
+          maxItems: 40,
+          items: { type: 'object', properties: { unit: id, from: id, to: { oneOf: [id, { type: 'null' }] } }, required: ['unit', 'from', 'to'], additionalProperties: false },
+        },
+      },
+      ['withdrawals'],
+    ),
   ],
 };

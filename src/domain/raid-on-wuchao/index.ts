@@ -6,7 +6,7 @@
 import { accept, refuse, type GameModule, type Json, type Prompt, type Random, type Status } from '../kernel/index.ts';
 import { SIDE_NAME, type Side } from './data.ts';
 import { commandSchema, type WuchaoCommand } from './commands.ts';
-import { allocate, allocationPrompt, allocations } from './combat.ts';
+import { allocate, allocationPrompt, allocations, assaultSucceeded, withdraw, withdrawalPlans, withdrawalPrompt } from './combat.ts';
 import type { WuchaoEvent } from './events.ts';
 import { evolve } from './evolve.ts';
 import { legalMoves, move, stackingPrompt, stepBack, stepBackCandidates } from './movement.ts';
@@ -53,6 +53,9 @@ export function awaited(s: WuchaoState): Prompt | null {
     const defender: Side = c.attackerSide === 'cao' ? 'yuan' : 'cao';
     return { seat: defender, kind: 'ALLOCATE_DAMAGE', prompt: allocationPrompt(s) };
   }
+  if (c.allocated && !assaultSucceeded(s) && withdrawalPlans(s).length > 1) {
+    return { seat: c.attackerSide, kind: 'WITHDRAW', prompt: withdrawalPrompt(s) };
+  }
   return null;
 }
 
@@ -77,6 +80,7 @@ const EXPECTED: Record<string, WuchaoCommand['type'][]> = {
   RETREAT: ['stepBack'],
   REROLL: ['reroll', 'acceptRoll'],
   ALLOCATE_DAMAGE: ['allocateDamage'],
+  WITHDRAW: ['withdraw'],
 };
 
 export const raidOnWuchao: GameModule<WuchaoState, WuchaoCommand, WuchaoEvent, WuchaoOptions> = {
@@ -134,6 +138,8 @@ export const raidOnWuchao: GameModule<WuchaoState, WuchaoCommand, WuchaoEvent, W
         return run(state, random, (t) => step(t, acceptRoll(t.state)));
       case 'allocateDamage':
         return run(state, random, (t) => step(t, allocate(t.state, command.units, false)));
+      case 'withdraw':
+        return run(state, random, (t) => step(t, withdraw(t.state, command.withdrawals)));
     }
     return refuse(`Unknown command ${(command as { type: string }).type}`, 'BAD_REQUEST');
   },
@@ -159,6 +165,8 @@ export const raidOnWuchao: GameModule<WuchaoState, WuchaoCommand, WuchaoEvent, W
         return [{ type: 'reroll' }, { type: 'acceptRoll' }];
       case 'ALLOCATE_DAMAGE':
         return allocations(state, state.combat!).map((units) => ({ type: 'allocateDamage', units }));
+      case 'WITHDRAW':
+        return withdrawalPlans(state).map((withdrawals) => ({ type: 'withdraw', withdrawals }));
     }
     return [];
   },

@@ -6,7 +6,7 @@
 import type { Random } from '../kernel/index.ts';
 import type { WuchaoEvent } from './events.ts';
 import { enemyOf } from './data.ts';
-import { allocate, allocations, beginCombat, endCombat, resolve } from './combat.ts';
+import { allocate, allocations, assaultSucceeded, beginCombat, endCombat, resolve, withdrawalPlans } from './combat.ts';
 import { movableUnits, overstacked, stepBack, stepBackCandidates } from './movement.ts';
 import { activeSide, specialUnit, unitsIn, type WuchaoState } from './state.ts';
 import { record, type Tape } from './tape.ts';
@@ -85,6 +85,8 @@ export function proceed(t: Tape, random: Random): void {
       }
       return;
     }
+    // A failed assault whose withdrawals can go more than one way waits for the attacker.
+    if (!assaultSucceeded(s) && withdrawalPlans(s).length > 1) return;
     record(t, endCombat(s));
   }
   throw new Error('raid-on-wuchao: the sequence of play did not settle');

@@ -167,6 +167,52 @@ describe('§8 Combat', () => {
     expect(g(game).units['zhang-he']).toMatchObject({ destroyed: true, space: null });
   });
 
+  it('ruling: when the stacking limit leaves room one space back for only some attackers, their owner chooses who withdraws further', () => {
+    const four = { 'sui-yuanjin': 'F1', 'lu-weihuang': 'F1', 'han-juzi': 'F1', 'zhao-rui': 'F1' };
+    const game = position({ at: { ...four, 'zhang-he': 'G1', 'gao-lan': 'F2', 'xu-chu': 'E1', 'granary-guard-1': 'H1' }, reduced: ['zhang-he', 'gao-lan'], phase: 'yuanMovement' });
+    walk(game, 'yuan', 'zhang-he', 'F1', 'E1');
+    walk(game, 'yuan', 'gao-lan', 'F1', 'E1');
+    dice(game, 1); // 2 + 2 + 1 = 5 against Xu Chu's 4: he is flipped, the assault fails
+    submit(game, 'yuan', { type: 'endMovement' });
+    // F1 holds four: one attacker has room there, the other goes one more space back along its own path.
+    expect(awaiting(game)).toEqual(['yuan:WITHDRAW']);
+    expect(status(game).awaiting[0]!.prompt).toContain('Failed assault on E1');
+    const zhangHeStays = [{ unit: 'zhang-he', from: 'E1', to: 'F1' }, { unit: 'gao-lan', from: 'E1', to: 'F2' }];
+    const gaoLanStays = [{ unit: 'zhang-he', from: 'E1', to: 'G1' }, { unit: 'gao-lan', from: 'E1', to: 'F1' }];
+    expect(legal(game, 'yuan')).toEqual([
+      { type: 'withdraw', withdrawals: zhangHeStays },
+      { type: 'withdraw', withdrawals: gaoLanStays },
+    ]);
+    expect(legal(game, 'cao')).toEqual([]);
+    // Both into F1 would break the limit; skipping a space with room is not a withdrawal either.
+    expect(attempt(game, 'yuan', { type: 'withdraw', withdrawals: [{ unit: 'zhang-he', from: 'E1', to: 'F1' }, { unit: 'gao-lan', from: 'E1', to: 'F1' }] })).toMatchObject({ ok: false, reason: expect.stringContaining('Zhang He to F1, Gao Lan to F2; or Zhang He to G1, Gao Lan to F1') });
+    expect(attempt(game, 'yuan', { type: 'withdraw', withdrawals: [{ unit: 'zhang-he', from: 'E1', to: 'G1' }, { unit: 'gao-lan', from: 'E1', to: 'F2' }] }).ok).toBe(false);
+    submit(game, 'yuan', { type: 'withdraw', withdrawals: gaoLanStays });
+    expect(events(game, 'AssaultFailed')[0]).toMatchObject({ withdrawals: gaoLanStays });
+    expect([space(game, 'zhang-he'), space(game, 'gao-lan')]).toEqual(['G1', 'F1']);
+    expect(status(game).phase).toBe('Cao movement');
+  });
+
+  it('ruling: with room for only one of two attackers on their paths, the owner chooses which one is lost', () => {
+    const game = position({
+      at: { 'sui-yuanjin': 'F1', 'lu-weihuang': 'F1', 'han-juzi': 'F1', 'zhang-he': 'F1', 'gao-lan': 'F1', 'zhao-rui': 'F2', 'xu-chu': 'E1', 'granary-guard-1': 'H1' },
+      reduced: ['zhang-he', 'gao-lan'],
+      phase: 'yuanMovement',
+    });
+    walk(game, 'yuan', 'zhang-he', 'E1');
+    walk(game, 'yuan', 'gao-lan', 'E1');
+    walk(game, 'yuan', 'zhao-rui', 'F1');
+    dice(game, 1);
+    submit(game, 'yuan', { type: 'endMovement' });
+    expect(legal(game, 'yuan')).toEqual([
+      { type: 'withdraw', withdrawals: [{ unit: 'zhang-he', from: 'E1', to: 'F1' }, { unit: 'gao-lan', from: 'E1', to: null }] },
+      { type: 'withdraw', withdrawals: [{ unit: 'zhang-he', from: 'E1', to: null }, { unit: 'gao-lan', from: 'E1', to: 'F1' }] },
+    ]);
+    submit(game, 'yuan', { type: 'withdraw', withdrawals: [{ unit: 'zhang-he', from: 'E1', to: null }, { unit: 'gao-lan', from: 'E1', to: 'F1' }] });
+    expect(g(game).units['zhang-he']).toMatchObject({ destroyed: true, space: null });
+    expect(space(game, 'gao-lan')).toBe('F1');
+  });
+
   it('resolves the combats of a phase in the order their spaces were first entered', () => {
     const game = position({ at: { 'xu-chu': 'D1', 'yue-jin': 'D1', 'zhang-he': 'E2', 'gao-lan': 'E3' } });
     walk(game, 'cao', 'xu-chu', 'E3');

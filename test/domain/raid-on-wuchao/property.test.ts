@@ -69,7 +69,13 @@ class Checker {
       for (const u of units) expect(prev.combat!.defenders).toContain(u);
       this.lost += units.length;
     }
-    if (event.type === 'AssaultFailed') for (const w of event.withdrawals as { unit: string; to: string | null }[]) if (w.to === null) this.lost += stepsLeft(prev, w.unit);
+    if (event.type === 'AssaultFailed') {
+      for (const w of event.withdrawals as { unit: string; to: string | null }[]) {
+        if (w.to === null) this.lost += stepsLeft(prev, w.unit);
+        // Each attacker withdraws back along its own path.
+        else expect(prev.paths[w.unit]!.slice(0, -1)).toContain(w.to);
+      }
+    }
     const lostNow = Object.keys(s.units).reduce((n, id) => n + (2 - stepsLeft(s, id)), 0);
     expect(lostNow).toBe(this.lost);
     // The attacker never takes damage.
@@ -147,6 +153,7 @@ function unlisted(game: Game, rnd: () => number): Command[] {
     { type: 'reroll' },
     { type: 'acceptRoll' },
     { type: 'allocateDamage', units: Array(n).fill(unit) },
+    { type: 'withdraw', withdrawals: [{ unit, from: space, to: space }] },
     // A listed allocation in another order names the same choice, but only the listed form is a command.
     ...(s.combat && s.combat.damage ? allocationsReversed(game) : []),
   ];
