@@ -46,6 +46,20 @@ export function stepBackCandidates(s: WuchaoState, side: Side): string[] {
   return unitsOnMap(s, side).filter((id) => spaces.includes(s.units[id]!.space!) && (s.paths[id]?.length ?? 0) >= 2);
 }
 
+/**
+ * A step back that is no choice: in an over-stacked space where every unit that may step
+ * back must do so to bring it down to the limit (RULINGS General: a choice with exactly
+ * one legal option is taken automatically).
+ */
+export function forcedStepBack(s: WuchaoState, side: Side): string | null {
+  const candidates = stepBackCandidates(s, side);
+  for (const sp of overstacked(s, side)) {
+    const here = candidates.filter((id) => s.units[id]!.space === sp);
+    if (here.length > 0 && here.length <= unitsIn(s, sp, side).length - STACKING_LIMIT) return here[0]!;
+  }
+  return null;
+}
+
 export function stepBack(s: WuchaoState, side: Side, unit: string, automatic: boolean): WuchaoEvent | string {
   const t = s.tokens.find((x) => x.id === unit);
   if (!t) return `There is no unit "${unit}"`;
@@ -60,6 +74,7 @@ export function stepBack(s: WuchaoState, side: Side, unit: string, automatic: bo
 
 export function stackingPrompt(s: WuchaoState, side: Side): string {
   const first = stepBackCandidates(s, side)[0];
+  // (Only spaces with a real choice are left when the game asks: forced step backs are taken first.)
   const sp = first ? s.units[first]!.space! : overstacked(s, side)[0]!;
   return `Stacking limit: ${sp} holds ${unitsIn(s, sp, side).length} of your units (limit ${STACKING_LIMIT}); choose a unit to step back along its path`;
 }

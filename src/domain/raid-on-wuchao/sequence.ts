@@ -7,7 +7,7 @@ import type { Random } from '../kernel/index.ts';
 import type { WuchaoEvent } from './events.ts';
 import { enemyOf } from './data.ts';
 import { allocate, allocations, assaultSucceeded, beginCombat, endCombat, resolve, withdrawalPlans } from './combat.ts';
-import { movableUnits, overstacked, stepBack, stepBackCandidates } from './movement.ts';
+import { forcedStepBack, movableUnits, overstacked, stepBack, stepBackCandidates } from './movement.ts';
 import { activeSide, specialUnit, unitsIn, type WuchaoState } from './state.ts';
 import { record, type Tape } from './tape.ts';
 import { victoryCheck } from './victory.ts';
@@ -43,15 +43,17 @@ export function proceed(t: Tape, random: Random): void {
         return;
       }
       const candidates = stepBackCandidates(s, side);
-      // Done when no space is over the limit, or (with replaced token sheets) when the
-      // excess never moved and so has no path to step back along.
+      // Done when no space is over the limit. (Every space held at most five when the
+      // phase began, so an over-stacked space always holds units that moved there; the
+      // second test is a safeguard.)
       if (overstacked(s, side).length === 0 || candidates.length === 0) {
         const combats = s.attacked.filter((sp) => unitsIn(s, sp, side).length > 0 && unitsIn(s, sp, enemyOf(side)).length > 0);
         record(t, { type: 'CombatPhaseBegan', side, combats });
         continue;
       }
-      if (candidates.length === 1) {
-        record(t, certain(stepBack(s, side, candidates[0]!, true)));
+      const forced = forcedStepBack(s, side);
+      if (forced) {
+        record(t, certain(stepBack(s, side, forced, true)));
         continue;
       }
       return;

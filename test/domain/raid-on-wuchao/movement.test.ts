@@ -83,15 +83,18 @@ describe('§6 Stacking limit', () => {
   // Five Yuan units in F1, two more nearby.
   const six = { 'sui-yuanjin': 'F1', 'lu-weihuang': 'F1', 'han-juzi': 'F1', 'zhao-rui': 'F1', 'gao-lan': 'F1', 'chunyu-qiong': 'F2', 'granary-guard-1': 'G1', 'xu-chu': 'A1' };
 
+  // Four Yuan units in F1: room for one more.
+  const four = { 'sui-yuanjin': 'F1', 'lu-weihuang': 'F1', 'han-juzi': 'F1', 'zhao-rui': 'F1', 'chunyu-qiong': 'F2', 'granary-guard-1': 'G1', 'xu-chu': 'A1' };
+
   it('is checked only at the end of the side\'s movement; the owner chooses who steps back along its path', () => {
-    const game = position({ at: six, phase: 'yuanMovement' });
+    const game = position({ at: four, phase: 'yuanMovement' });
     walk(game, 'yuan', 'chunyu-qiong', 'F1');
     walk(game, 'yuan', 'granary-guard-1', 'F1');
     // Six in F1 during movement is fine.
     expect(awaiting(game)).toEqual(['yuan:MOVE']);
     submit(game, 'yuan', { type: 'endMovement' });
     expect(awaiting(game)).toEqual(['yuan:RETREAT']);
-    expect(status(game).awaiting[0]!.prompt).toContain('F1 holds 7');
+    expect(status(game).awaiting[0]!.prompt).toContain('F1 holds 6');
     // Only units that moved there may step back.
     expect(legal(game, 'yuan')).toEqual([
       { type: 'stepBack', unit: 'chunyu-qiong' },
@@ -99,15 +102,29 @@ describe('§6 Stacking limit', () => {
     ]);
     expect(attempt(game, 'yuan', { type: 'stepBack', unit: 'zhao-rui' })).toMatchObject({ ok: false, reason: expect.stringContaining('cannot step back') });
     const events = submit(game, 'yuan', { type: 'stepBack', unit: 'granary-guard-1' });
-    expect(events[0]).toMatchObject({ type: 'UnitSteppedBack', unit: 'granary-guard-1', from: 'F1', to: 'G1' });
+    expect(events[0]).toMatchObject({ type: 'UnitSteppedBack', unit: 'granary-guard-1', from: 'F1', to: 'G1', automatic: false });
     expect(space(game, 'granary-guard-1')).toBe('G1');
-    // Six left: only Chunyu Qiong can step back now, which the game does by itself.
-    expect(events).toContainEqual(expect.objectContaining({ type: 'UnitSteppedBack', unit: 'chunyu-qiong', to: 'F2', automatic: true }));
+    // Five left: the limit holds, Chunyu Qiong stays.
+    expect(events.filter((e) => e.type === 'UnitSteppedBack')).toHaveLength(1);
+    expect(space(game, 'chunyu-qiong')).toBe('F1');
+    expect(status(game).phase).not.toBe('Yuan movement');
+  });
+
+  it('takes the step backs by itself when every unit that may step back must (no choice left)', () => {
+    const game = position({ at: six, phase: 'yuanMovement' });
+    walk(game, 'yuan', 'chunyu-qiong', 'F1');
+    walk(game, 'yuan', 'granary-guard-1', 'F1');
+    // Seven in F1, two of them moved there: both must step back.
+    const events = submit(game, 'yuan', { type: 'endMovement' });
+    expect(events.filter((e) => e.type === 'UnitSteppedBack')).toEqual([
+      expect.objectContaining({ unit: 'chunyu-qiong', to: 'F2', automatic: true }),
+      expect.objectContaining({ unit: 'granary-guard-1', to: 'G1', automatic: true }),
+    ]);
     expect(status(game).phase).not.toBe('Yuan movement');
   });
 
   it('steps back one space along the path, not to the start', () => {
-    const game = position({ at: { ...six, 'zhang-he': 'H1' }, phase: 'yuanMovement' });
+    const game = position({ at: { ...four, 'zhang-he': 'H1' }, phase: 'yuanMovement' });
     walk(game, 'yuan', 'zhang-he', 'G1', 'F1');
     walk(game, 'yuan', 'chunyu-qiong', 'F1');
     submit(game, 'yuan', { type: 'endMovement' });
