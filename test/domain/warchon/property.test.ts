@@ -44,6 +44,11 @@ function invariants(s: WarchonState, event: GameEvent): void {
       }
     }
   }
+  // A retreat never enters a spread holding enemy units (RULINGS: retreats go to a spread free of enemies).
+  if (event.type === 'UnitRetreated') {
+    const u = s.units[event.unit as string]!;
+    expect(Object.values(s.units).some((o) => !o.destroyed && o.spread === u.spread && o.army !== u.army), `${u.id} retreated among enemies`).toBe(false);
+  }
   if (s.battle) expect(['battles', 'over']).toContain(s.phase);
   if (s.result) expect(s.pending).toEqual([]);
   for (const p of s.pending) expect(ARMIES).toContain(p.seat);
