@@ -81,9 +81,10 @@ export function retreat(batch: Batch, seat: string, unitId: string, to: string):
   if (!pending || pending.seat !== seat) return 'None of your units has to retreat';
   const unit = unitById(batch.state, pending.unit)!;
   if (unitId !== pending.unit) return `${unitName(unit)} is the unit that must retreat, not ${unitId}`;
-  const option = retreatOptions(batch.state, unit).options.find((o) => o.square === to);
-  if (!option) return `${unitName(unit)} cannot retreat to ${to}; it may go to ${pending.options.join(' or ')}`;
-  retreatTo(batch, unit, to, option.direction);
+  // The squares offered when the retreat was forced (a player resigning since then frees squares, never takes them).
+  const step = retreatSteps(batch.state, unit).find((st) => onBoard(st.x, st.y) && squareName(st.x, st.y) === to);
+  if (!pending.options.includes(to) || !step) return `${unitName(unit)} cannot retreat to ${to}; it may go to ${pending.options.join(' or ')}`;
+  retreatTo(batch, unit, to, step.direction);
   endTurnIfNoAttacks(batch);
   return null;
 }

@@ -45,6 +45,9 @@ export function eliminate(state: TkState, seat: string): TkState {
   if (batch.over) return batch.state;
   if (batch.state.stage === 'SETUP') {
     if (batch.state.placer === null) completeSetup(batch);
+  } else if (wasActive && batch.state.pendingRetreat) {
+    // A retreat their attack forced still happens: its owner chooses, then the turn passes
+    // on (the resigned player has nothing left to attack).
   } else if (wasActive) {
     const next = nextSeat(state.players, batch.state.out, seat);
     if (next.wraps && state.turnLimit !== null && state.round >= state.turnLimit) {

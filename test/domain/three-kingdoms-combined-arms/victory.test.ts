@@ -139,6 +139,25 @@ describe('resignation', () => {
     expect(status(g)).toMatchObject({ phase: 'Wu Move Phase' });
   });
 
+  it('keeps a retreat the resigning player forced in their own turn: its owner still chooses, then the turn passes on', () => {
+    const g = scenario({
+      players: ['wei', 'shu', 'wu'],
+      phase: 'attack',
+      units: { 'wei-shockTroops-1': 'E5', 'wei-shockTroops-2': 'E6', 'wei-rockets-1': 'D4', 'shu-infantry-1': 'F6', 'shu-general-1': 'L12', 'wu-general-1': 'L1' },
+    });
+    submit(g, 'wei', atk('wei-shockTroops-1', 'shu-infantry-1'));
+    submit(g, 'wei', atk('wei-shockTroops-2', 'shu-infantry-1'));
+    submit(g, 'wei', { type: 'resign' });
+    expect(g.state.game.units.some((u) => u.seat === 'wei')).toBe(false);
+    // The squares offered when the retreat was forced stay the choice (E7 touched Wei's E6 then).
+    expect(status(g).awaiting).toEqual([{ seat: 'shu', kind: 'RETREAT', prompt: 'Shu Infantry 1 must retreat: choose G7 or G6 or F7 or G5' }]);
+    expect(legal(g, 'shu').map((c) => c.to)).toEqual(['G7', 'G6', 'F7', 'G5']);
+    expect(attempt(g, 'shu', { type: 'retreat', unit: 'shu-infantry-1', to: 'E7' })).toMatchObject({ ok: false });
+    expect(submit(g, 'shu', { type: 'retreat', unit: 'shu-infantry-1', to: 'G7' }).map((e) => e.type)).toEqual(['UnitRetreated', 'TurnEnded', 'TurnStarted']);
+    expect(g.state.game.units.find((u) => u.id === 'shu-infantry-1')!.square).toBe('G7');
+    expect(status(g)).toMatchObject({ stage: 'ACTIVE', phase: 'Shu Move Phase', round: 1 });
+  });
+
   it('ends the game when the resignation leaves one player with Generals (another already out)', () => {
     const g = scenario({ players: ['wei', 'shu', 'wu'], out: ['wu'], units: { 'wei-general-1': 'A1', 'shu-general-1': 'L12' } });
     submit(g, 'shu', { type: 'resign' });
