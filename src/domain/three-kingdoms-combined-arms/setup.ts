@@ -137,7 +137,8 @@ export function completeSetup(batch: Batch): void {
   batch.emit({ type: 'SetupCompleted', unplaced });
   // A player whose Generals found no square has no General on the board: out (ruling).
   for (const seat of batch.state.players) outWithoutGenerals(batch, seat, `${faction(seat)} has no General on the board`);
-  declareLastStanding(batch, 'no other player has a General on the board');
+  const left = batch.state.players.filter((p) => !batch.state.out.includes(p)).length;
+  declareLastStanding(batch, left === 0 ? 'no player has a General on the board (draw)' : 'no other player has a General on the board');
   if (batch.over) return;
   startTurn(batch, batch.state.players.find((p) => !batch.state.out.includes(p))!, 1);
 }

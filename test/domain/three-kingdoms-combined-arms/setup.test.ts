@@ -190,6 +190,13 @@ describe('SETUP', () => {
     expect(status(g)).toMatchObject({ stage: 'FINISHED', result: { winners: ['shu'] } });
   });
 
+  it('is a draw when no player has a General on the board after setup (a given layout with every corner full of mountains)', () => {
+    const mountains = [...cornerSquares('SW'), ...cornerSquares('NE')];
+    const g = newGame(threeKingdoms, { terrain: { cities: [], forests: [], mountains } }, ['wei', 'shu']);
+    expect(g.log.map((r) => r.event.type)).toEqual(['TerrainPlaced', 'SetupCompleted', 'PlayerOut', 'PlayerOut', 'GameEnded']);
+    expect(status(g)).toMatchObject({ stage: 'FINISHED', result: { winners: [], reason: 'no player has a General on the board (draw)' } });
+  });
+
   it('with three players, plays on without the player who has no General on the board (ruling)', () => {
     const mountains = cornerSquares('SW').filter((s) => s !== 'A1');
     const g = newGame(threeKingdoms, { terrain: { cities: [], forests: [], mountains } }, ['wei', 'shu', 'wu']);
