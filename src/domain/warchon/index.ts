@@ -47,6 +47,12 @@ const unitTypeSchema = {
   },
   required: ['key', 'name', 'army', 'count', 'lines'],
   additionalProperties: false,
+  allOf: [
+    // "You may have only one copy of any one Distinct unit in an army."
+    { if: { properties: { descriptors: { contains: { const: 'Distinct' } } }, required: ['descriptors'] }, then: { properties: { count: { maximum: 1 } } } },
+    // "No unit will start off with both Nether and Purity."
+    { not: { properties: { traits: { allOf: [{ contains: { const: 'Nether' } }, { contains: { const: 'Purity' } }] } }, required: ['traits'] } },
+  ],
 };
 
 const cell = (pattern: string) => ({ type: 'string', pattern });

@@ -32,4 +32,13 @@ describe('creation options', () => {
     const game = newGame(warchon, (validated as { value: unknown }).value, SEATS);
     expect(legal(game, 'azuthkan').map((c) => c.unit)).toContain('war-golem-2');
   });
+
+  it('refuse a roster the printed rules forbid: two copies of a Distinct unit, a unit both Nether and Purity', () => {
+    const unit = { key: 'hero', name: 'Hero', army: 'celestine', lines: [{ size: 1, movement: 2, as: 2, ds: 2 }] };
+    expect(registry.validateOptions('warchon', { roster: [{ ...unit, count: 1, descriptors: ['Human', 'Distinct'] }] }).ok).toBe(true);
+    expect(registry.validateOptions('warchon', { roster: [{ ...unit, count: 2, descriptors: ['Human', 'Distinct'] }] }).ok).toBe(false);
+    expect(registry.validateOptions('warchon', { roster: [{ ...unit, count: 2, descriptors: ['Human'] }] }).ok).toBe(true);
+    expect(registry.validateOptions('warchon', { roster: [{ ...unit, count: 1, traits: ['Nether', 'Purity'] }] }).ok).toBe(false);
+    expect(registry.validateOptions('warchon', { roster: [{ ...unit, count: 1, traits: ['Purity', 'Magical'] }] }).ok).toBe(true);
+  });
 });
