@@ -16,6 +16,30 @@ describe('the map and token sheet are data a group can replace at creation', () 
     expect(registry.validateOptions('raid-on-wuchao', { tokens: [{ id: 'x' }] })).toMatchObject({ ok: false });
   });
 
+  it('ships RULINGS.md\'s token sheet and map as the defaults, value for value', () => {
+    // side, attack full/reduced, defense, move, as RULINGS.md prints them.
+    const sheet = DEFAULT_TOKENS.map((t) => `${t.name}: ${t.side} ${t.attack}/${t.reducedAttack} ${t.defense} ${t.move}${t.special ? ' special' : ''}`);
+    expect(sheet).toEqual([
+      'Cao Cao: cao 1D6/1D6 4 3 special',
+      'Xu Chu: cao 3/2 4 3',
+      'Yue Jin: cao 3/2 3 3',
+      'Tiger and Leopard Cavalry: cao 2/1 3 4',
+      'Chunyu Qiong: yuan 2/1 6 1',
+      'Sui Yuanjin: yuan 2/1 5 1',
+      'Lü Weihuang: yuan 2/1 5 1',
+      'Han Juzi: yuan 2/1 5 1',
+      'Zhao Rui: yuan 2/1 5 1',
+      'Granary Guard (1): yuan 1/1 6 1',
+      'Granary Guard (2): yuan 1/1 6 1',
+      'Zhang He: yuan 3/2 4 2',
+      'Gao Lan: yuan 3/2 4 2',
+    ]);
+    const edges = 'A1-B1 A1-B2 B1-B2 B1-C1 B1-C2 B2-C2 B2-C3 C1-C2 C2-C3 C1-D2 C2-D1 C3-D1 D1-D2 D1-E2 D1-E3 D2-E1 E1-E2 E2-E3 E1-F1 E2-F2 E3-F3 F1-F2 F2-F3 F1-G1 F2-G1 F2-G2 F3-G2 G1-G2 G1-H1 G2-H2 H1-H2';
+    expect(DEFAULT_MAP.edges.map(([a, b]) => `${a}-${b}`).join(' ')).toBe(edges);
+    expect(DEFAULT_MAP.spaces.join(' ')).toBe('A1 B1 B2 C1 C2 C3 D1 D2 E1 E2 E3 F1 F2 F3 G1 G2 H1 H2');
+    expect(DEFAULT_MAP).toMatchObject({ defenseBonus: { H1: 2, H2: 2, D1: 2 }, victorySpaces: ['A1', 'H1', 'H2'], camp: 'A1', granaries: ['H1', 'H2'], yuanSetupExcludedZones: ['A', 'B', 'C'] });
+  });
+
   it('plays with printed values given as options.tokens and options.map', () => {
     const tokens = DEFAULT_TOKENS.map((t) => (t.id === 'zhang-he' ? { ...t, defense: 2 } : t));
     const map = { ...DEFAULT_MAP, defenseBonus: { H1: 3, H2: 3, D1: 1 } };

@@ -25,6 +25,23 @@ describe('§6 Movement', () => {
     expect(g(game).paths['tiger-leopard-cavalry']).toEqual(['A1', 'B2', 'C3', 'D1', 'E3']);
   });
 
+  it('"Two Yuan units have Movement of 2": Zhang He and Gao Lan move two spaces, the others one', () => {
+    const game = position({ at: { 'xu-chu': 'A1', 'zhang-he': 'H1', 'gao-lan': 'H2', 'chunyu-qiong': 'G1', 'granary-guard-1': 'G2' }, phase: 'yuanMovement' });
+    walk(game, 'yuan', 'zhang-he', 'G1', 'F1');
+    walk(game, 'yuan', 'gao-lan', 'G2', 'F3');
+    walk(game, 'yuan', 'chunyu-qiong', 'F2');
+    for (const unit of ['zhang-he', 'gao-lan', 'chunyu-qiong']) {
+      expect(attempt(game, 'yuan', { type: 'move', unit, to: 'E2' }), unit).toMatchObject({ ok: false, reason: expect.stringContaining('movement points') });
+    }
+    expect(legal(game, 'yuan')).toEqual([
+      { type: 'move', unit: 'granary-guard-1', to: 'F2' },
+      { type: 'move', unit: 'granary-guard-1', to: 'F3' },
+      { type: 'move', unit: 'granary-guard-1', to: 'G1' },
+      { type: 'move', unit: 'granary-guard-1', to: 'H2' },
+      { type: 'endMovement' },
+    ]);
+  });
+
   it('does not save unused movement points for the next round', () => {
     const game = position({ at: { 'xu-chu': 'A1', 'zhang-he': 'H1' } });
     walk(game, 'cao', 'xu-chu', 'B1');
