@@ -91,6 +91,13 @@ describe('TERRAIN', () => {
     expect(g.state.game.terrain).toEqual({ F6: 'city', G7: 'city', A2: 'forest', B3: 'mountain' });
   });
 
+  it('keeps the first kind, in the order mountains, forests, cities, for a square a given layout lists twice (ruling)', () => {
+    const g = newGame(threeKingdoms, { terrain: { cities: ['B3', 'C4', 'F6'], forests: ['B3', 'C4'], mountains: ['B3'] } }, ['wei', 'shu']);
+    expect(g.log[0]!.event).toEqual({ type: 'TerrainPlaced', source: 'options', cities: ['F6'], forests: ['C4'], mountains: ['B3'] });
+    expect(g.state.game.terrain).toEqual({ B3: 'mountain', C4: 'forest', F6: 'city' });
+    expect(g.state.game.cities).toEqual({ F6: null });
+  });
+
   it('never puts so many mountains in a corner that an army no longer fits (ruling)', () => {
     // A die that tries to pile every mountain into the south-west corner.
     const sw = cornerSquares('SW');
