@@ -174,8 +174,9 @@ describe('Dracosroar Events Table (a 2)', () => {
     generate(game, 1);
     expect(unit(game, idOf(game, 'baphite-swarm')).destroyed).toBe(true);
     generate(game, 1);
-    // The Goblins did not cross: they do not attack now.
-    expect(lastEvent(game, 'CombatResolved')).toMatchObject({ attackTotal: 0 });
+    // The Goblins did not cross: they do not attack now; but they are still in the battle, and AE takes them.
+    expect(lastEvent(game, 'CombatResolved')).toMatchObject({ attackTotal: 0, result: 'AE' });
+    expect(events(game, 'UnitDestroyed').find((e) => e.unit === idOf(game, 'goblin-assassins'))).toMatchObject({ cause: 'Attacker Eliminated' });
 
     const safe = toEvent(river(), 2, 4);
     submit(safe, 'azuthkan', { type: 'commitToBridge', unit: idOf(safe, 'baphite-swarm') });
