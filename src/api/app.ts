@@ -29,6 +29,8 @@ export interface AppOptions {
   rateLimit?: number;
   /** Largest request body in bytes. */
   bodyLimit?: number;
+  /** Largest export POSTed to /api/games/verify, in bytes. */
+  verifyBodyLimit?: number;
   graphiql?: boolean;
   queryDepth?: number;
   corsOrigin?: string | boolean;
@@ -102,7 +104,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
     }
   });
 
-  await app.register(restRoutes, { service });
+  await app.register(restRoutes, { service, verifyBodyLimit: options.verifyBodyLimit ?? 64 * 1024 * 1024 });
   await app.register(mercurius, graphqlOptions(service, notifier, { graphiql: options.graphiql ?? false, queryDepth: options.queryDepth ?? 12 }) as never);
 
   app.decorate('service', service);

@@ -46,7 +46,7 @@ function intQuery(value: unknown, name: string): number | undefined {
   return n;
 }
 
-export async function restRoutes(app: FastifyInstance, { service }: { service: GameService }) {
+export async function restRoutes(app: FastifyInstance, { service, verifyBodyLimit }: { service: GameService; verifyBodyLimit: number }) {
   const caller = (req: { headers: { authorization?: string } }) => callerFor(service.store, req.headers.authorization);
 
   app.get('/api/game-types', { schema: { tags: ['games'], summary: 'The game types, their seats and JSON Schemas' } }, async () => ({
@@ -187,7 +187,11 @@ export async function restRoutes(app: FastifyInstance, { service }: { service: G
 
   app.post(
     '/api/games/verify',
-    { schema: { tags: ['replay'], summary: 'Re-derive every die roll from the seed and re-fold the log of an export', body: anyObject } },
+    {
+      // An export of a long game is far larger than any command: its own limit.
+      bodyLimit: verifyBodyLimit,
+      schema: { tags: ['replay'], summary: 'Re-derive every die roll from the seed and re-fold the log of an export', body: anyObject },
+    },
     async (req) => service.verify(req.body as ExportDocument),
   );
 }

@@ -1,5 +1,5 @@
 /** What a player sends. A turn is a sequence of small commands, each listed by legalCommands. */
-import type { JsonSchema } from '../kernel/index.ts';
+import { commandType, type JsonSchema } from '../kernel/index.ts';
 import { RECRUITABLE, type UnitType } from './data.ts';
 
 export type WarlordsCommand =
@@ -19,16 +19,7 @@ export type WarlordsCommand =
 const hex = { type: 'string', pattern: '^-?[0-9]+,-?[0-9]+$', description: 'a hex id "col,row" (odd-r offset coordinates)' };
 const unit = { type: 'string', minLength: 1, maxLength: 40 };
 
-function command(type: string, properties: Record<string, unknown> = {}, description = ''): JsonSchema {
-  return {
-    type: 'object',
-    title: type,
-    description,
-    properties: { type: { const: type }, ...properties },
-    required: ['type', ...Object.keys(properties)],
-    additionalProperties: false,
-  };
-}
+const command = (type: string, properties: Record<string, unknown> = {}, description = ''): JsonSchema => ({ ...commandType(type, properties), description });
 
 export const commandSchema: JsonSchema = {
   oneOf: [

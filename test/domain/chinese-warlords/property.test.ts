@@ -12,17 +12,7 @@ import { combatResult, forceRatioColumn } from '../../../src/domain/chinese-warl
 import { distance } from '../../../src/domain/chinese-warlords/map.ts';
 import { canStand, movementLeft } from '../../../src/domain/chinese-warlords/movement.ts';
 import { income, unitCost } from '../../../src/domain/chinese-warlords/turn.ts';
-import { attempt, legal, newGame, status, type Played } from '../../support/play.ts';
-
-function rng(seed: number) {
-  let x = seed >>> 0 || 1;
-  return (n: number) => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) % n;
-  };
-}
+import { attempt, chooser as rng, legal, newGame, status, type Played } from '../../support/play.ts';
 
 /** Invariants of a state, and of an event against the state before it: the list of what is broken. */
 function violations(prev: WarlordsState, s: WarlordsState, e: GameEvent): string[] {
