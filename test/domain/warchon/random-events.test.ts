@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { sizeIn } from '../../../src/domain/warchon/battlefield.ts';
 import { DEMO_ROSTER } from '../../../src/domain/warchon/data.ts';
 import { attempt, legal, status, submit } from '../../support/play.ts';
 import { arranged, events, generate, idOf, lastEvent, pendingKinds, traitType, unit, type Arrangement } from './helpers.ts';
@@ -81,6 +82,8 @@ describe('Erdon Pass Events Table (a 5 the first time in a turn)', () => {
     expect(unit(game, second)).toMatchObject({ spread: 1, reserve: true, revealed: true });
     generate(game, 1);
     // Erdon Pass holds Size 4 of Celestine non-aerial units already; the reserve does not count.
+    expect(sizeIn(game.state.game, 1, 'celestine', false)).toBe(4);
+    expect(events(game, 'CapacityExceeded')).toHaveLength(0);
     expect(lastEvent(game, 'CombatResolved')).toMatchObject({ defenseTotal: 3 + 2 + 3 });
     // End of the turn: it must retreat one spread (to Irondale or Akibatu, free of enemies).
     expect(status(game).awaiting).toEqual([expect.objectContaining({ seat: 'celestine', kind: 'RETREAT' })]);
@@ -365,6 +368,9 @@ describe('Xetti Bishum Events Table (a 4)', () => {
     const ogres = idOf(game, 'deathknoll-ogres');
     submit(game, 'celestine', { type: 'chooseUnit', unit: ogres });
     expect(unit(game, ogres).fightsFor).toBe('celestine');
+    // Its Size is 0 for Capacity this turn, for either army.
+    expect(sizeIn(game.state.game, 6, 'azuthkan', false)).toBe(1);
+    expect(sizeIn(game.state.game, 6, 'celestine', false)).toBe(2);
     generate(game, 1);
     expect(lastEvent(game, 'CombatResolved')).toMatchObject({ attackTotal: 2, defenseTotal: 3 + 2 + 4 });
     expect(unit(game, ogres).fightsFor).toBe(null);
