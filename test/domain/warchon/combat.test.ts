@@ -207,6 +207,21 @@ describe('battles', () => {
     expect(events(game, 'BattleBegan').map((e) => e.spread)).toEqual([2, 3]);
   });
 
+  it("reads the attacker's number across the top and the defender's down the side", () => {
+    // The demo tables are symmetric (each row shifts the one above), so a lopsided table pins the orientation.
+    const rows = ['1', '2', '3', '4', '5'].map((d) => [d, d, d, d, d]);
+    const spreads = DEMO_SPREADS.map((s) => (s.number === 2 ? { ...s, rng: rows } : s));
+    const game = arranged({
+      options: { spreads },
+      azuthkan: [{ type: 'baphite-swarm', at: 2 }],
+      celestine: [{ type: 'celestine-crusaders', at: 2 }, { type: 'celestine-paladins', at: 3 }],
+    });
+    submit(game, 'azuthkan', { type: 'endMovement' });
+    submit(game, 'azuthkan', { type: 'commitNumber', number: 5 });
+    submit(game, 'celestine', { type: 'commitNumber', number: 2 });
+    expect(lastEvent(game, 'NumberGenerated')).toMatchObject({ attackerNumber: 5, defenderNumber: 2, number: 2 });
+  });
+
   it('waits for both secret numbers at once and hides the first from the other seat and spectators', () => {
     const game = rulebookBattle();
     submit(game, 'azuthkan', { type: 'endMovement' });
