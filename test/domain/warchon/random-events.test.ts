@@ -115,6 +115,14 @@ describe('Erdon Pass Events Table (a 5 the first time in a turn)', () => {
     expect(events(game, 'CombatResolved')).toHaveLength(0);
     expect(lastEvent(game, 'BattleEnded')).toMatchObject({ spread: 1 });
   });
+
+  it('one Random Event per location per turn: the next turn a 5 there sends to the Events Table again', () => {
+    const game = toEvent(erdon(), 5, 5); // turn 1: Torrential Rain
+    submit(game, 'celestine', { type: 'endMovement' });
+    generate(game, 5, true);
+    expect(events(game, 'RandomEventTriggered').map((e) => e.spread)).toEqual([1, 1]);
+    expect(status(game)).toMatchObject({ round: 2, phase: 'Random Event at Erdon Pass' });
+  });
 });
 
 describe('Dracosroar Events Table (a 2)', () => {
