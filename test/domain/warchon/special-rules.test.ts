@@ -121,6 +121,33 @@ describe('Berserk (Strategy Round)', () => {
     expect(unit(game, idOf(game, 'berserker')).destroyed).toBe(false);
   });
 
+  it('doubles CS with every prior modification in effect; later alterations act on the Berserker CS', () => {
+    const more = [
+      ...roster,
+      traitType('war-machine', 'azuthkan', ['Berserk', 'Construct'], { size: 2, movement: 1, as: 3, ds: 1 }),
+      traitType('zealot', 'celestine', ['Berserk'], { size: 1, movement: 2, as: 1, ds: 2 }),
+    ];
+    // Irondale: Construct +1 CS first, then doubled: (3 + 1) x 2 = 8, not 3 x 2 + 1.
+    const prior = arranged({ options: { roster: more }, azuthkan: [{ type: 'war-machine', at: 2 }, { type: 'goblin-assassins', at: 7 }], celestine: [{ type: 'celestine-paladins', at: 2 }, { type: 'celestine-crusaders', at: 1 }] });
+    submit(prior, 'azuthkan', { type: 'endMovement' });
+    submit(prior, 'azuthkan', { type: 'goBerserk', unit: idOf(prior, 'war-machine') });
+    generate(prior, 2);
+    expect(lastEvent(prior, 'CombatResolved')).toMatchObject({ attackTotal: 8 });
+    // Erdon Pass: the defending Zealot goes berserk (DS 2 x 2), then Fortified Defense adds 2 to that: 6, not (2 + 2) x 2.
+    const later = arranged({
+      options: { roster: more },
+      azuthkan: [{ type: 'baphite-swarm', at: 1 }, { type: 'goblin-assassins', at: 7 }],
+      celestine: [{ type: 'zealot', at: 1 }, { type: 'celestine-crusaders', at: 1 }],
+    });
+    submit(later, 'azuthkan', { type: 'endMovement' });
+    submit(later, 'celestine', { type: 'goBerserk', unit: idOf(later, 'zealot') });
+    generate(later, 5, true);
+    generate(later, 2);
+    expect(lastEvent(later, 'RandomEventDrawn')).toMatchObject({ name: 'Fortified Defense' });
+    generate(later, 1);
+    expect(lastEvent(later, 'CombatResolved')).toMatchObject({ defenseTotal: 6 + 4 });
+  });
+
   it('is not offered when no unit in the battle has Berserk', () => {
     const game = arranged({ azuthkan: [{ type: 'baphite-swarm', at: 2 }], celestine: [{ type: 'celestine-crusaders', at: 2 }, { type: 'celestine-paladins', at: 1 }] });
     submit(game, 'azuthkan', { type: 'endMovement' });
