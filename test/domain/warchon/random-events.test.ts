@@ -360,6 +360,10 @@ describe('Xetti Bishum Events Table (a 4)', () => {
     generate(game, 1);
     // Ogres (Size 3) at 0; Goblin Assassins 1 + 1 in Xetti Bishum.
     expect(lastEvent(game, 'CombatResolved')).toMatchObject({ attackTotal: 2 });
+    // In a tie, all such units: the Swarm, the Paladins and the War Angels (Size 2) all fight at 0.
+    const tie = toEvent(city({ azuthkan: [{ type: 'baphite-swarm', at: 6 }, { type: 'goblin-assassins', at: 6 }, { type: 'deathknoll-ogres', at: 7 }] }), 4, 2);
+    generate(tie, 1);
+    expect(lastEvent(tie, 'CombatResolved')).toMatchObject({ attackTotal: 2, defenseTotal: 0 });
   });
 
   it('3 Cull the Weak: the unit(s) with the least DS are destroyed, on either side', () => {
