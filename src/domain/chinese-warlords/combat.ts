@@ -105,16 +105,24 @@ export function resolveAttack(s: WarlordsState, random: Random): WarlordsEvent[]
     },
   ];
   // "A = All units in stack killed."
-  if (result === 'A') for (const u of defenders) events.push({ type: 'UnitLost', unit: u.id, unitType: u.type, seat: u.owner, hex: u.hex, cause: 'combat' });
+  if (result === 'A') for (const u of passengersFirst(defenders)) events.push({ type: 'UnitLost', unit: u.id, unitType: u.type, seat: u.owner, hex: u.hex, cause: 'combat' });
   return events;
 }
 
-/** Losing a unit: carried units are destroyed with their carrier. */
+/**
+ * Losing a unit: "Carried units are destroyed if the unit carrying them is destroyed." The
+ * passengers' events come first, so that no state ever holds a passenger without its carrier.
+ */
 export function loseUnit(s: WarlordsState, u: Unit, cause: 'upkeep' | 'combat'): WarlordsEvent[] {
   return [
-    { type: 'UnitLost', unit: u.id, unitType: u.type, seat: u.owner, hex: u.hex, cause },
     ...passengersOf(s, u.id).map((p): WarlordsEvent => ({ type: 'UnitLost', unit: p.id, unitType: p.type, seat: p.owner, hex: p.hex, cause: 'carrier' })),
+    { type: 'UnitLost', unit: u.id, unitType: u.type, seat: u.owner, hex: u.hex, cause },
   ];
+}
+
+/** Passengers before their carriers (see loseUnit). */
+export function passengersFirst(units: Unit[]): Unit[] {
+  return [...units].sort((a, b) => Number(a.carriedBy === null) - Number(b.carriedBy === null));
 }
 
 export function stackRetreated(s: WarlordsState, hex: string): boolean {

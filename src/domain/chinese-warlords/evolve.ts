@@ -43,9 +43,12 @@ export function evolve(s: WarlordsState, e: WarlordsEvent): WarlordsState {
       }
       const d = s.defense;
       if (d && d.hex === e.hex && d.defender === e.seat) {
+        // The chosen unit counts as one loss, then each passenger destroyed with it while
+        // losses remain. Passengers' events come before their carrier's: a passenger takes a
+        // loss only if one is left for the carrier after it.
         let { losses, then } = d;
-        if (losses > 0) losses -= 1;
-        else if (e.cause === 'combat') then = null;
+        if (losses > (e.cause === 'carrier' ? 1 : 0)) losses -= 1;
+        else if (losses === 0) then = null;
         next.defense = losses === 0 && then === null ? null : { ...d, losses, then };
         if (!unitsAt(next, d.hex).length) next.defense = null;
       }

@@ -7,7 +7,7 @@ import type { Random } from '../kernel/index.ts';
 import { UNIT_TYPES } from './data.ts';
 import type { WarlordsEvent } from './events.ts';
 import { evolve } from './evolve.ts';
-import { loseUnit, defenseOptions } from './combat.ts';
+import { loseUnit, defenseOptions, passengersFirst } from './combat.ts';
 import { activeSeats, unitById, unitsAt, type Phase, type WarlordsState } from './state.ts';
 import { beginTurn } from './turn.ts';
 import { warlordsKilled } from './victory.ts';
@@ -42,6 +42,8 @@ export function nextStep(s: WarlordsState, random: Random | null): WarlordsEvent
     case 'setup':
       return random ? beginTurn(s, random) : [];
     case 'turnEnd':
+      // The player asked to roll initiative has resigned: the next one in line is asked.
+      if (s.seat && s.players[s.seat]!.out) return [{ type: 'PhaseBegan', phase: 'turnEnd', seat: firstActive(s, activeSeats(s)) }];
       return [];
     case 'upkeep': {
       const pending = s.order.filter((p) => !s.players[p]!.out && (s.upkeepLosses[p] ?? 0) > 0);
@@ -51,7 +53,7 @@ export function nextStep(s: WarlordsState, random: Random | null): WarlordsEvent
         const nonWarlord = candidates.filter((id) => unitById(s, id)!.type !== 'warlord');
         // No real choice: every unit but the Warlord goes (passengers before their carriers).
         if (nonWarlord.length && count >= nonWarlord.length) {
-          const units = nonWarlord.map((id) => unitById(s, id)!).sort((a, b) => Number(a.carriedBy === null) - Number(b.carriedBy === null));
+          const units = passengersFirst(nonWarlord.map((id) => unitById(s, id)!));
           return units.map((u): WarlordsEvent => ({ type: 'UnitLost', unit: u.id, unitType: u.type, seat: p, hex: u.hex, cause: 'upkeep' }));
         }
         if (candidates.length === 1) return loseUnitEvents(s, candidates[0]!);

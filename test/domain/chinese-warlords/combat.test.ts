@@ -242,9 +242,38 @@ describe('COMBAT: results against the defending stack', () => {
     const g = fighting([...redStack, 'blue-2 vehicles 5,2', 'blue-3 thugs 5,2 in blue-2', 'blue-4 bodyguards 5,2']);
     attack(g, 2); // 24 : 9 -> 2:1, roll 2 -> K
     const events = act(g, 'blue', { type: 'loseUnit', unit: 'blue-2' });
-    expect(events.map((e) => [e.type, e.unit, e.cause])).toEqual([['UnitLost', 'blue-2', 'combat'], ['UnitLost', 'blue-3', 'carrier']]);
+    // The passenger's event comes first: no state holds a passenger without its carrier.
+    expect(events.map((e) => [e.type, e.unit, e.cause])).toEqual([['UnitLost', 'blue-3', 'carrier'], ['UnitLost', 'blue-2', 'combat']]);
     expect(unitsIn(g, '5,2')).toEqual(['blue-4']);
     // Still to decide: retreat or lose another unit.
     expect(status(g).awaiting).toMatchObject([{ seat: 'blue', kind: 'RETREAT' }]);
+  });
+
+  it('K2: a carrier chosen as a loss takes its passengers, and they count among the 2 units killed', () => {
+    const k = position({ map: field, phase: 'combat', seat: 'red', turn: 2, units: ['red-1 warlord 6,2', 'red-2 bodyguards 6,2', 'red-3 machineGun 6,2', 'red-4 thugs 6,2', 'red-5 lieutenant 6,2', 'blue-1 warlord 8,0', 'blue-2 vehicles 5,2', 'blue-3 thugs 5,2 in blue-2', 'blue-4 bodyguards 5,2'] });
+    expect(attack(k, 1)[0]).toMatchObject({ attackForce: 27, defenderForce: 9, column: '3:1', result: 'K2' });
+    const events = act(k, 'blue', { type: 'loseUnit', unit: 'blue-2' });
+    expect(events.map((e) => e.unit)).toEqual(['blue-3', 'blue-2']);
+    // Both losses are taken: what is left is retreat or lose another unit.
+    expect(state(k).defense).toMatchObject({ losses: 0, then: 'retreatOrLose' });
+    expect(status(k).awaiting).toMatchObject([{ seat: 'blue', kind: 'RETREAT' }]);
+  });
+
+  it('a carrier lost instead of retreating ends the defense, its passenger with it', () => {
+    const g = fighting([...redStack, 'blue-2 vehicles 5,2', 'blue-3 thugs 5,2 in blue-2', 'blue-4 bodyguards 5,2', 'blue-5 thugs 5,2']);
+    attack(g, 2); // 24 : 12 -> 2:1, roll 2 -> K
+    act(g, 'blue', { type: 'loseUnit', unit: 'blue-5' });
+    const events = act(g, 'blue', { type: 'loseUnit', unit: 'blue-2' });
+    expect(events.map((e) => [e.unit, e.cause])).toEqual([['blue-3', 'carrier'], ['blue-2', 'combat']]);
+    expect(state(g).defense).toBeNull();
+    expect(unitsIn(g, '5,2')).toEqual(['blue-4']);
+    expect(status(g).awaiting).toMatchObject([{ seat: 'red', kind: 'ATTACK' }]);
+  });
+
+  it('A: passengers are killed before their carriers (no state holds a passenger without its carrier)', () => {
+    const g = fighting([...redStack, 'blue-2 vehicles 5,2', 'blue-3 peasants 5,2 in blue-2', 'blue-4 peasants 5,2']);
+    const events = attack(g, 1); // 24 : 3 -> 5+:1, roll 1 -> A
+    expect(events[0]).toMatchObject({ column: '5+:1', result: 'A' });
+    expect(events.filter((e) => e.type === 'UnitLost').map((e) => e.unit)).toEqual(['blue-3', 'blue-2', 'blue-4']);
   });
 });

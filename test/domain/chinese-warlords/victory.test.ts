@@ -67,6 +67,19 @@ describe('VICTORY CONDITIONS', () => {
     expect(state(g)).toMatchObject({ turn: 2, order: ['blue', 'red'], phase: 'recruitment', seat: 'blue' });
   });
 
+  it('when the player asked to roll initiative resigns too, the next one in line is asked', () => {
+    const four = rows('S . . . . S', ' . . . . . .', '. . V . . .', ' . . S . . S');
+    const g = position({ map: four, seats: ['red', 'blue', 'green', 'yellow'], phase: 'combat', seat: 'green', order: ['red', 'blue', 'yellow', 'green'], units: ['red-1 warlord 0,0', 'blue-1 warlord 5,0', 'green-1 warlord 2,3', 'yellow-1 warlord 5,3'] });
+    g.state = { ...g.state, game: chineseWarlords.eliminate!(g.state.game, 'green'), out: ['green'] };
+    expect(status(g).awaiting).toEqual([{ seat: 'red', kind: 'BEGIN_TURN', prompt: expect.any(String) }]);
+    submit(g, 'red', { type: 'resign' });
+    expect(status(g)).toMatchObject({ stage: 'ACTIVE', phase: 'Initiative', awaiting: [{ seat: 'blue', kind: 'BEGIN_TURN' }] });
+    expect(legal(g, 'blue')).toEqual([{ type: 'beginTurn' }]);
+    expect(legal(g, 'red')).toEqual([]);
+    submit(g, 'blue', { type: 'beginTurn' });
+    expect(state(g)).toMatchObject({ turn: 2, phase: 'recruitment' });
+  });
+
   it('an optional turn limit ends the game as a draw', () => {
     const g = newGame(chineseWarlords, { turnLimit: 2 }, ['red', 'blue'], 'limit');
     let guard = 0;
