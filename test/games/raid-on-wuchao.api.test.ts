@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { createApiGame, expectVerifiableExport, lcg, playToTheEnd, SUBMIT } from '../support/api-game.ts';
 import { raidOnWuchao, type WuchaoState } from '../../src/domain/raid-on-wuchao/index.ts';
 import { neighbours } from '../../src/domain/raid-on-wuchao/state.ts';
 
@@ -15,24 +16,11 @@ beforeAll(async () => {
 afterAll(async () => server?.close());
 
 const TYPE = 'raid-on-wuchao';
-const MATCH = ['resign', 'offerDraw', 'acceptDraw', 'declineDraw'];
-const SUBMIT = `mutation($id: ID!, $c: JSON!) { submitCommand(gameId: $id, command: $c) { game { version } events { version type seat data } } }`;
+const PLAYERS = ['cao', 'yuan'];
 
 type Command = { type: string; [k: string]: unknown };
 
-async function create(options: Record<string, unknown> = {}) {
-  const r = await server.gql(
-    `mutation($input: CreateGameInput!) { createGame(input: $input) { game { id status version events { type data } } seatTokens { seat token } } }`,
-    { input: { type: TYPE, options, seats: [{ seat: 'cao', name: 'Cao Cao' }, { seat: 'yuan', name: 'Yuan Shao' }] } },
-  );
-  expect(r.errors).toBeUndefined();
-  const { game, seatTokens } = r.data.createGame;
-  const tokens: Record<string, string> = Object.fromEntries(seatTokens.map((t: { seat: string; token: string }) => [t.seat, t.token]));
-  // The client keeps its own picture of the board by folding the events it receives.
-  let state: WuchaoState = raidOnWuchao.initialState({ options, players: ['cao', 'yuan'] });
-  for (const e of game.events) state = raidOnWuchao.evolve(state, e.data);
-  return { id: game.id as string, tokens, state, status: game.status as string };
-}
+const create = (options: Record<string, unknown> = {}) => createApiGame(server, raidOnWuchao, PLAYERS, options);
 
 /** A simple player: Cao rides for the granaries, Yuan for A1; other decisions at random. */
 function pick(state: WuchaoState, seat: string, options: Command[], rnd: () => number): Command {
@@ -52,35 +40,15 @@ function pick(state: WuchaoState, seat: string, options: Command[], rnd: () => n
   return options[Math.floor(rnd() * options.length)]!;
 }
 
-async function playToTheEnd(seedNumber: number) {
+async function playGame(seedNumber: number) {
   const game = await create();
-  let r = seedNumber;
-  const rnd = () => ((r = (Math.imul(r, 1664525) + 1013904223) >>> 0), r / 2 ** 32);
-  const kinds = new Set<string>();
-  for (let steps = 0; ; steps++) {
-    expect(steps).toBeLessThan(2000);
-    const q = await server.gql(`query($id: ID!) { game(id: $id) { status awaiting { seat kind prompt } result { winners reason } view { __typename } } }`, { id: game.id });
-    expect(q.errors).toBeUndefined();
-    if (q.data.game.status === 'FINISHED') return { ...game, result: q.data.game.result, kinds };
-    expect(q.data.game.awaiting).toHaveLength(1);
-    const { seat, kind } = q.data.game.awaiting[0];
-    kinds.add(kind);
-    const mine = await server.gql(`query($id: ID!) { game(id: $id) { legalCommands } }`, { id: game.id }, game.tokens[seat]);
-    expect(mine.errors).toBeUndefined();
-    const options = mine.data.game.legalCommands.filter((c: Command) => !MATCH.includes(c.type));
-    expect(options).toEqual(raidOnWuchao.legalCommands(game.state, seat));
-    const command = pick(game.state, seat, options, rnd);
-    const res = await server.gql(SUBMIT, { id: game.id, c: command }, game.tokens[seat]);
-    expect(res.errors, JSON.stringify(command)).toBeUndefined();
-    for (const e of res.data.submitCommand.events) game.state = raidOnWuchao.evolve(game.state, e.data);
-  }
-}
-
-async function expectVerifiableExport(id: string) {
-  const exported = await server.rest('GET', `/api/games/${id}/export`);
-  expect(exported.status).toBe(200);
-  const verified = await server.rest('POST', '/api/games/verify', exported.body);
-  expect(verified.body).toMatchObject({ valid: true });
+  const rnd = lcg(seedNumber);
+  const played = await playToTheEnd(server, raidOnWuchao, game, ({ seat, awaiting, commands }) => {
+    expect(awaiting).toHaveLength(1); // one decision at a time in this game
+    expect(commands).toEqual(raidOnWuchao.legalCommands(game.state, seat));
+    return pick(game.state, seat, commands, rnd);
+  }, { maxSteps: 2000 });
+  return { ...game, ...played };
 }
 
 describe('Raid on Wuchao through the API', () => {
@@ -112,14 +80,14 @@ describe('Raid on Wuchao through the API', () => {
 
   it('plays whole games from createGame to the result, and their exports verify', async () => {
     for (const seed of [1, 2, 3]) {
-      const game = await playToTheEnd(seed);
+      const game = await playGame(seed);
       expect(game.result.winners).toHaveLength(1);
       expect(game.result.reason).toBeTruthy();
       expect(game.kinds.has('SETUP') && game.kinds.has('MOVE')).toBe(true);
       // The server's view is the one the rules give for the folded events.
       const rest = await server.rest('GET', `/api/games/${game.id}`);
       expect(rest.body.game.view).toEqual(raidOnWuchao.view(game.state, null));
-      await expectVerifiableExport(game.id);
+      await expectVerifiableExport(server, game.id);
     }
   });
 });

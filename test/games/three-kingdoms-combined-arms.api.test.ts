@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { createApiGame, expectVerifiableExport, playToTheEnd, SUBMIT } from '../support/api-game.ts';
 import { threeKingdoms, type TkState } from '../../src/domain/three-kingdoms-combined-arms/index.ts';
 import { pickCommand } from '../domain/three-kingdoms-combined-arms/strategy.ts';
 
@@ -15,56 +16,21 @@ beforeAll(async () => {
 afterAll(async () => server?.close());
 
 const TYPE = 'three-kingdoms-combined-arms';
-const MATCH = ['resign', 'offerDraw', 'acceptDraw', 'declineDraw'];
-const SUBMIT = `mutation($id: ID!, $c: JSON!) { submitCommand(gameId: $id, command: $c) { game { version } events { version type seat data } } }`;
 const LAYOUT = {
   cities: ['F6', 'G7', 'C9', 'J4', 'A6', 'L7', 'F1', 'G12', 'D7', 'I6'],
   forests: ['E8', 'H5', 'B4', 'K9', 'C11', 'J2', 'F10', 'G3', 'A10', 'L3'],
   mountains: ['F8', 'G5', 'D10', 'I3', 'B8', 'K5', 'E9', 'H4', 'C7', 'J8'],
 };
 
-async function create(players: string[], options: Record<string, unknown>) {
-  const r = await server.gql(
-    `mutation($input: CreateGameInput!) { createGame(input: $input) { game { id status version events { type data } } seatTokens { seat token } } }`,
-    { input: { type: TYPE, options, seats: players.map((seat) => ({ seat, name: seat.toUpperCase() })) } },
-  );
-  expect(r.errors).toBeUndefined();
-  const { game, seatTokens } = r.data.createGame;
-  const tokens: Record<string, string> = Object.fromEntries(seatTokens.map((t: { seat: string; token: string }) => [t.seat, t.token]));
-  // The client keeps its own picture of the board by folding the events it receives.
-  let state: TkState = threeKingdoms.initialState({ options, players });
-  for (const e of game.events) state = threeKingdoms.evolve(state, e.data);
-  return { id: game.id as string, tokens, state, status: game.status as string };
-}
+const create = (players: string[], options: Record<string, unknown>) => createApiGame(server, threeKingdoms, players, options);
 
-async function playToTheEnd(players: string[], options: Record<string, unknown>) {
+async function playGame(players: string[], options: Record<string, unknown>) {
   const game = await create(players, options);
-  let steps = 0;
-  const kinds = new Set<string>();
-  for (;;) {
-    const q = await server.gql(`query($id: ID!) { game(id: $id) { status awaiting { seat kind prompt } result { winners reason } } }`, { id: game.id });
-    expect(q.errors).toBeUndefined();
-    if (q.data.game.status === 'FINISHED') return { ...game, result: q.data.game.result, steps, kinds };
-    expect(q.data.game.awaiting).toHaveLength(1);
-    const { seat, kind } = q.data.game.awaiting[0];
-    kinds.add(kind);
-    const mine = await server.gql(`query($id: ID!) { game(id: $id) { legalCommands isYourTurn } }`, { id: game.id }, game.tokens[seat]);
-    expect(mine.data.game.isYourTurn).toBe(true);
-    const options = mine.data.game.legalCommands.filter((c: { type: string }) => !MATCH.includes(c.type));
-    const command = pickCommand(game.state, seat, options, 8);
-    const r = await server.gql(SUBMIT, { id: game.id, c: command }, game.tokens[seat]);
-    expect(r.errors, JSON.stringify(command)).toBeUndefined();
-    for (const e of r.data.submitCommand.events) game.state = threeKingdoms.evolve(game.state, e.data);
-    steps++;
-    expect(steps).toBeLessThan(3000);
-  }
-}
-
-async function expectVerifiableExport(id: string) {
-  const exported = await server.rest('GET', `/api/games/${id}/export`);
-  expect(exported.status).toBe(200);
-  const verified = await server.rest('POST', '/api/games/verify', exported.body);
-  expect(verified.body).toMatchObject({ valid: true });
+  const played = await playToTheEnd(server, threeKingdoms, game, ({ seat, awaiting, commands }) => {
+    expect(awaiting).toHaveLength(1); // one decision at a time in this game
+    return pickCommand(game.state, seat, commands, 8);
+  });
+  return { ...game, ...played };
 }
 
 describe('Three Kingdoms Combined Arms through the API', () => {
@@ -85,7 +51,7 @@ describe('Three Kingdoms Combined Arms through the API', () => {
   });
 
   it('plays a whole two-player game to a result, and its export verifies', async () => {
-    const game = await playToTheEnd(['wei', 'shu'], { terrain: LAYOUT, turnLimit: 40 });
+    const game = await playGame(['wei', 'shu'], { terrain: LAYOUT, turnLimit: 40 });
     // Every kind of decision came up, a retreat choice by the player not on turn included.
     expect([...game.kinds].sort()).toEqual(['ATTACK', 'MOVE', 'RETREAT', 'SETUP']);
     // Won by conquest, not stopped by the turn limit.
@@ -109,11 +75,11 @@ describe('Three Kingdoms Combined Arms through the API', () => {
       terrain: local.terrain,
       result: local.result,
     });
-    await expectVerifiableExport(game.id);
+    await expectVerifiableExport(server, game.id);
   }, 180_000);
 
   it('plays a whole three-player game to a result, and its export verifies', async () => {
-    const game = await playToTheEnd(['wu', 'wei', 'shu'], { terrain: LAYOUT, turnLimit: 20 });
+    const game = await playGame(['wu', 'wei', 'shu'], { terrain: LAYOUT, turnLimit: 20 });
     const log = await server.rest('GET', `/api/games/${game.id}/events`);
     const out = log.body.events.filter((e: { type: string }) => e.type === 'PlayerOut').map((e: { data: { seat: string } }) => e.data.seat);
     // With three players, each loser was put out when their last General fell; the winner is the one left.
@@ -121,6 +87,6 @@ describe('Three Kingdoms Combined Arms through the API', () => {
     expect(out.sort()).toEqual(['wu', 'wei', 'shu'].filter((p) => p !== game.result.winners[0]).sort());
     expect(game.result.reason).toBeTruthy();
     expect(game.result.winners.length).toBeLessThanOrEqual(1);
-    await expectVerifiableExport(game.id);
+    await expectVerifiableExport(server, game.id);
   }, 180_000);
 });

@@ -4,7 +4,9 @@
  * verifies. Secret numbers are awaited from both seats at once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { warchon } from '../../src/domain/warchon/index.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { createApiGame, expectVerifiableExport, lcg, playToTheEnd, SUBMIT } from '../support/api-game.ts';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -13,53 +15,26 @@ beforeAll(async () => {
 afterAll(async () => server?.close());
 
 const TYPE = 'warchon';
-const MATCH = ['resign', 'offerDraw', 'acceptDraw', 'declineDraw'];
-const SUBMIT = `mutation($id: ID!, $c: JSON!) { submitCommand(gameId: $id, command: $c) { game { version } events { version type seat data } } }`;
 
-type Command = { type: string; [k: string]: unknown };
+const create = (options: Record<string, unknown> = {}) => createApiGame(server, warchon, ['azuthkan', 'celestine'], options);
 
-async function create(options: Record<string, unknown> = {}) {
-  const r = await server.gql(
-    `mutation($input: CreateGameInput!) { createGame(input: $input) { game { id status version } seatTokens { seat token } } }`,
-    { input: { type: TYPE, options, seats: [{ seat: 'azuthkan', name: 'Azuthka' }, { seat: 'celestine', name: 'Celestia' }] } },
-  );
-  expect(r.errors).toBeUndefined();
-  const { game, seatTokens } = r.data.createGame;
-  const tokens: Record<string, string> = Object.fromEntries(seatTokens.map((t: { seat: string; token: string }) => [t.seat, t.token]));
-  return { id: game.id as string, tokens };
-}
-
-async function playToTheEnd(options: Record<string, unknown>, seedNumber: number) {
+/** A random client that mostly moves; either awaited seat may act when both are asked. */
+async function playGame(options: Record<string, unknown>, seedNumber: number) {
   const game = await create(options);
-  let r = seedNumber;
-  const rnd = () => ((r = (Math.imul(r, 1664525) + 1013904223) >>> 0), r / 2 ** 32);
-  const kinds = new Set<string>();
-  for (let steps = 0; ; steps++) {
-    expect(steps).toBeLessThan(3000);
-    const q = await server.gql(`query($id: ID!) { game(id: $id) { status awaiting { seat kind prompt } result { winners reason } view { __typename } } }`, { id: game.id });
-    expect(q.errors).toBeUndefined();
-    if (q.data.game.status === 'FINISHED') return { ...game, result: q.data.game.result, kinds };
-    expect(q.data.game.view.__typename).toBe('WarchonView');
-    const awaiting = q.data.game.awaiting as { seat: string; kind: string }[];
-    expect(awaiting.length).toBeGreaterThan(0);
-    for (const a of awaiting) kinds.add(a.kind);
-    const { seat } = awaiting[Math.floor(rnd() * awaiting.length)]!;
-    const mine = await server.gql(`query($id: ID!) { game(id: $id) { legalCommands } }`, { id: game.id }, game.tokens[seat]);
-    expect(mine.errors).toBeUndefined();
-    const options: Command[] = mine.data.game.legalCommands.filter((c: Command) => !MATCH.includes(c.type));
-    expect(options.length).toBeGreaterThan(0);
-    const moves = options.filter((c) => c.type === 'moveUnit');
-    const command = moves.length && rnd() < 0.8 ? moves[Math.floor(rnd() * moves.length)]! : options[Math.floor(rnd() * options.length)]!;
-    const res = await server.gql(SUBMIT, { id: game.id, c: command }, game.tokens[seat]);
-    expect(res.errors, JSON.stringify(command)).toBeUndefined();
-  }
-}
-
-async function expectVerifiableExport(id: string) {
-  const exported = await server.rest('GET', `/api/games/${id}/export`);
-  expect(exported.status).toBe(200);
-  const verified = await server.rest('POST', '/api/games/verify', exported.body);
-  expect(verified.body).toMatchObject({ valid: true });
+  const rnd = lcg(seedNumber);
+  const played = await playToTheEnd(
+    server,
+    warchon,
+    game,
+    ({ commands }) => {
+      const moves = commands.filter((c) => c.type === 'moveUnit');
+      return moves.length && rnd() < 0.8 ? moves[Math.floor(rnd() * moves.length)]! : commands[Math.floor(rnd() * commands.length)]!;
+    },
+    { pickSeat: (awaiting) => awaiting[Math.floor(rnd() * awaiting.length)]! },
+  );
+  const view = await server.gql(`query($id: ID!) { game(id: $id) { view { __typename } } }`, { id: game.id });
+  expect(view.data.game.view.__typename).toBe('WarchonView');
+  return { ...game, ...played };
 }
 
 describe('Warchon through the API', () => {
@@ -100,11 +75,11 @@ describe('Warchon through the API', () => {
 
   it('plays whole games from createGame to the result, with secret or server numbers, and their exports verify', async () => {
     for (const [options, seed] of [[{ turnLimit: 40 }, 1], [{ numbers: 'server', turnLimit: 40 }, 2]] as const) {
-      const game = await playToTheEnd(options, seed);
+      const game = await playGame(options, seed);
       expect(game.result.reason).toBeTruthy();
       expect(game.kinds.has('SETUP') && game.kinds.has('MOVE')).toBe(true);
       if (!('numbers' in options)) expect(game.kinds.has('COMMIT_NUMBER')).toBe(true);
-      await expectVerifiableExport(game.id);
+      await expectVerifiableExport(server, game.id);
     }
   });
 });
