@@ -42,7 +42,8 @@ export function terrainDefense(s: WarlordsState, hex: string): number {
  */
 export function stackMayAttack(s: WarlordsState, hex: string): boolean {
   const stack = unitsAt(s, hex);
-  return stack.some((u) => u.type === 'warlord' || u.type === 'lieutenant' || u.targetedTurn >= s.turn - 1);
+  // targetedTurn 0: never attacked (in turn 1 that is not "the previous turn").
+  return stack.some((u) => u.type === 'warlord' || u.type === 'lieutenant' || (u.targetedTurn > 0 && u.targetedTurn >= s.turn - 1));
 }
 
 /** Units of the stack in `hex` that can fire at `target`: in range and not yet attacked this turn. */

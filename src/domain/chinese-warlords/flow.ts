@@ -63,6 +63,12 @@ export function nextStep(s: WarlordsState, random: Random | null): WarlordsEvent
     }
   }
   if (s.defense) {
+    const d = s.defense;
+    const stack = unitsAt(s, d.hex);
+    // No choice: the losses take the whole stack (passengers before their carriers).
+    if (d.losses > 0 && d.losses >= stack.length) {
+      return passengersFirst(stack).map((u): WarlordsEvent => ({ type: 'UnitLost', unit: u.id, unitType: u.type, seat: u.owner, hex: u.hex, cause: 'combat' }));
+    }
     const { lose, retreat } = defenseOptions(s);
     if (lose.length + retreat.length === 1) return lose.length ? loseUnitEvents(s, lose[0]!) : retreatEvents(s, retreat[0]!);
     if (lose.length + retreat.length === 0) return []; // cannot happen: a defense ends when its stack is gone

@@ -124,6 +124,12 @@ describe('COMBAT: who attacks', () => {
     expect(legalOf(g, 'red')).toEqual([{ type: 'endCombat' }]);
   });
 
+  it('... not even in turn 1, when no stack has been attacked before', () => {
+    const g = position({ map: field, phase: 'combat', seat: 'red', turn: 1, units: ['red-1 warlord 0,0', 'red-2 thugs 6,2', 'red-3 bodyguards 6,2', 'blue-1 warlord 8,0', ...blueStack] });
+    expect(refusal(g, 'red', { type: 'attack', stack: '6,2', target: '5,2' })).toMatch(/no Warlord or Lieutenant and was not attacked last turn/);
+    expect(legalOf(g, 'red')).toEqual([{ type: 'endCombat' }]);
+  });
+
   it('... or it was attacked last turn', () => {
     const g = position({ map: field, phase: 'combat', seat: 'red', turn: 5, units: ['red-1 warlord 0,0', 'red-2 thugs 6,2', 'blue-1 warlord 8,0', ...blueStack] });
     state(g).units.find((u) => u.id === 'red-2')!.targetedTurn = 4;
@@ -236,6 +242,17 @@ describe('COMBAT: results against the defending stack', () => {
     expect(events.map((e) => e.type)).toEqual(['CombatResolved', 'UnitLost']);
     expect(state(g).defense).toBeNull();
     expect(status(g).awaiting).toMatchObject([{ seat: 'red', kind: 'ATTACK' }]);
+  });
+
+  it('K2 against a stack of 2 units: both are lost at once, there is nothing to choose', () => {
+    const g = fighting([...redStack, 'blue-2 thugs 5,2', 'blue-3 peasants 5,2']);
+    const events = attack(g, 2); // 24 : 4 -> 5+:1, roll 2 -> K2
+    expect(events.map((e) => [e.type, e.result ?? e.unit])).toEqual([['CombatResolved', 'K2'], ['UnitLost', 'blue-2'], ['UnitLost', 'blue-3']]);
+    expect(state(g).defense).toBeNull();
+    expect(status(g).awaiting).toMatchObject([{ seat: 'red', kind: 'ATTACK' }]);
+    // A carrier and its passenger: the passenger's loss comes first.
+    const h = fighting([...redStack, 'blue-2 vehicles 5,2', 'blue-3 peasants 5,2 in blue-2']);
+    expect(attack(h, 2).map((e) => [e.type, e.result ?? e.unit])).toEqual([['CombatResolved', 'K2'], ['UnitLost', 'blue-3'], ['UnitLost', 'blue-2']]);
   });
 
   it('the defender chooses the losses; carried units are destroyed with their carrier', () => {

@@ -74,9 +74,15 @@ function violations(prev: WarlordsState, s: WarlordsState, e: GameEvent): string
       fail(ev.cost <= movementLeft(u) && ev.path.length > 1, `${ev.unit} moved beyond its movement points`);
       break;
     }
-    case 'AttackDeclared':
+    case 'AttackDeclared': {
       for (const id of ev.units) fail(prev.units.find((u) => u.id === id)!.attackedTurn !== prev.turn, `${id} attacks twice in a turn`);
+      const stack = prev.units.filter((u) => u.hex === ev.stack);
+      const led = stack.some((u) => u.type === 'warlord' || u.type === 'lieutenant');
+      const attacked = stack.some((u) => u.targetedTurn > 0 && u.targetedTurn >= prev.turn - 1);
+      fail(led || attacked, `the stack in ${ev.stack} attacks with no Warlord or Lieutenant, not attacked last turn`);
+      for (const id of ev.units) fail(distance(ev.stack, ev.target) <= UNIT_TYPES[prev.units.find((u) => u.id === id)!.type].range, `${id} attacks out of range`);
       break;
+    }
     case 'CombatResolved':
       fail(ev.column === forceRatioColumn(ev.attackForce, ev.defenderForce + ev.terrainDefense), 'wrong force ratio column');
       fail(ev.result === combatResult(ev.column, ev.roll) && ev.roll >= 1 && ev.roll <= 10, 'wrong table result');
