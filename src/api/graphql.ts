@@ -8,7 +8,7 @@ import { callerFor } from './auth.ts';
 import { ApiError } from './errors.ts';
 import { EventFeed } from './feed.ts';
 import type { Notifier } from './notifier.ts';
-import { seatOf, SPECTATOR, type Caller, type GameService } from './service.ts';
+import { encodeCursor, seatOf, SPECTATOR, type Caller, type GameService } from './service.ts';
 import { viewTypes } from './views/index.ts';
 
 const baseSchema = /* GraphQL */ `
@@ -112,21 +112,6 @@ interface Context {
 
 const VIEW_TYPE = Symbol('gameType');
 
-function encodeCursor(g: GameRecord): string {
-  return Buffer.from(JSON.stringify([g.createdAt.toISOString(), g.id])).toString('base64url');
-}
-
-function decodeCursor(cursor: string): { createdAt: Date; id: string } {
-  try {
-    const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString()) as [string, string];
-    const createdAt = new Date(at);
-    if (Number.isNaN(createdAt.getTime()) || typeof id !== 'string') throw new Error();
-    return { createdAt, id };
-  } catch {
-    throw new ApiError('BAD_REQUEST', `"after" is not a cursor this API returned`);
-  }
-}
-
 export function graphqlOptions(service: GameService, notifier: Notifier, opts: { graphiql: boolean; queryDepth: number }) {
   const state = (ctx: Context, game: GameRecord) => {
     const key = `${game.id}@${game.version}`;
@@ -141,20 +126,11 @@ export function graphqlOptions(service: GameService, notifier: Notifier, opts: {
       gameTypes: () => service.registry.types(),
       game: (_: unknown, args: { id: string }) => service.game(args.id),
       games: async (_: unknown, args: { filter?: { type?: string; status?: string }; first?: number; after?: string }, ctx: Context) => {
-        const first = args.first ?? 20;
-        if (!Number.isInteger(first) || first < 1 || first > 100) throw new ApiError('BAD_REQUEST', '"first" must be from 1 to 100');
-        const caller = await ctx.caller();
-        const after = args.after ? decodeCursor(args.after) : undefined;
-        const rows = await service.store.listGames(
-          { ...(args.filter ?? {}), ...(caller.gameId ? { ids: [caller.gameId] } : {}) },
-          first + 1,
-          after,
-        );
-        const nodes = rows.slice(0, first);
+        const page = await service.listGames(await ctx.caller(), { ...(args.filter ?? {}), first: args.first, after: args.after });
         return {
-          edges: nodes.map((node) => ({ cursor: encodeCursor(node), node })),
-          nodes,
-          pageInfo: { hasNextPage: rows.length > first, endCursor: nodes.length ? encodeCursor(nodes[nodes.length - 1]!) : null },
+          edges: page.nodes.map((node) => ({ cursor: encodeCursor(node), node })),
+          nodes: page.nodes,
+          pageInfo: { hasNextPage: page.hasNextPage, endCursor: page.endCursor },
         };
       },
     },

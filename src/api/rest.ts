@@ -89,26 +89,11 @@ export async function restRoutes(app: FastifyInstance, { service, verifyBodyLimi
       },
     },
     async (req) => {
-      const q = req.query as { type?: string; status?: string; first?: number; after?: string };
       const who = await caller(req);
-      const first = q.first ?? 20;
-      if (first < 1 || first > 100) throw new ApiError('BAD_REQUEST', '"first" must be from 1 to 100');
-      let after: { createdAt: Date; id: string } | undefined;
-      if (q.after) {
-        try {
-          const [at, id] = JSON.parse(Buffer.from(q.after, 'base64url').toString()) as [string, string];
-          after = { createdAt: new Date(at), id };
-          if (Number.isNaN(after.createdAt.getTime())) throw new Error();
-        } catch {
-          throw new ApiError('BAD_REQUEST', '"after" is not a cursor this API returned');
-        }
-      }
-      const rows = await service.store.listGames({ type: q.type, status: q.status, ...(who.gameId ? { ids: [who.gameId] } : {}) }, first + 1, after);
-      const page = rows.slice(0, first);
-      const cursor = (g: GameRecord) => Buffer.from(JSON.stringify([g.createdAt.toISOString(), g.id])).toString('base64url');
+      const page = await service.listGames(who, req.query as { type?: string; status?: string; first?: number; after?: string });
       return {
-        games: await Promise.all(page.map((g) => gameJson(service, g, who))),
-        pageInfo: { hasNextPage: rows.length > first, endCursor: page.length ? cursor(page[page.length - 1]!) : null },
+        games: await Promise.all(page.nodes.map((g) => gameJson(service, g, who))),
+        pageInfo: { hasNextPage: page.hasNextPage, endCursor: page.endCursor },
       };
     },
   );

@@ -108,6 +108,19 @@ export class GameService {
     return game;
   }
 
+  /** Games, newest first, a page at a time; with a seat token only that token's game. */
+  async listGames(caller: Caller, args: { type?: string; status?: string; first?: number; after?: string | null }) {
+    const first = args.first ?? 20;
+    if (!Number.isInteger(first) || first < 1 || first > 100) throw new ApiError('BAD_REQUEST', '"first" must be from 1 to 100');
+    const rows = await this.store.listGames(
+      { type: args.type, status: args.status, ...(caller.gameId ? { ids: [caller.gameId] } : {}) },
+      first + 1,
+      args.after ? decodeCursor(args.after) : undefined,
+    );
+    const nodes = rows.slice(0, first);
+    return { nodes, hasNextPage: rows.length > first, endCursor: nodes.length ? encodeCursor(nodes[nodes.length - 1]!) : null };
+  }
+
   async createGame(input: { type: string; options?: unknown; seats: { seat: string; name: string }[] }) {
     const type = this.registry.type(input.type);
     if (!type) throw new ApiError('BAD_REQUEST', `Unknown game type "${input.type}"; see gameTypes`);
@@ -356,6 +369,22 @@ export class GameService {
       return { valid: false, reason: 'the result differs from the one the log produces', expected: status.result, found: g.result };
     }
     return { valid: true, events: events.length, commands: doc.commands.length, rolls };
+  }
+}
+
+/** An opaque cursor: the position of a game in the newest-first listing. */
+export function encodeCursor(g: GameRecord): string {
+  return Buffer.from(JSON.stringify([g.createdAt.toISOString(), g.id])).toString('base64url');
+}
+
+function decodeCursor(cursor: string): { createdAt: Date; id: string } {
+  try {
+    const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString()) as [string, string];
+    const createdAt = new Date(at);
+    if (Number.isNaN(createdAt.getTime()) || typeof id !== 'string') throw new Error();
+    return { createdAt, id };
+  } catch {
+    throw new ApiError('BAD_REQUEST', '"after" is not a cursor this API returned');
   }
 }
 
