@@ -107,6 +107,15 @@ describe('submitting commands', () => {
     expect(late.errors![0].extensions.code).toBe('GAME_OVER');
   });
 
+  it('resigns over REST too', async () => {
+    const { id, tokens } = await createGuessingGame(server);
+    const r = await server.rest('POST', `/api/games/${id}/resign`, undefined, tokens.north);
+    expect(r.status).toBe(200);
+    expect(r.body.game).toMatchObject({ status: 'FINISHED', result: { winners: ['east'], reason: 'north resigned' } });
+    expect(r.body.events).toMatchObject([{ type: 'PlayerResigned', seat: 'north' }]);
+    expect((await server.rest('POST', `/api/games/${id}/resign`, undefined, tokens.east)).body.error.code).toBe('GAME_OVER');
+  });
+
   it('lists games with cursor pagination, filtered, and with a token only that token\'s game', async () => {
     const a = await createGuessingGame(server);
     await createGuessingGame(server);
