@@ -256,6 +256,11 @@ export class GameService {
       const random = new SeededRandom(game.seed, state.draws);
       const decision = decideMatch(module, state, valid.value, seat, random);
       if (!decision.ok) {
+        // The same key may have landed between our look-up and our read: that is the outcome.
+        if (key !== null) {
+          const landed = await this.store.findCommand(game.id, seat, key);
+          if (landed) return this.replayOutcome(game.id, input.caller, landed.firstVersion, landed.lastVersion);
+        }
         throw new ApiError(decision.code, decision.reason, decision.code === 'ILLEGAL_COMMAND' ? { reason: decision.reason } : {});
       }
       const recorded: Recorded[] = decision.events.map((event, i) => ({ event, seat, rolls: i === 0 && random.rolls.length ? random.rolls : undefined }));

@@ -47,11 +47,13 @@ describe('submitting commands', () => {
   });
 
   it('stores a key used concurrently only once', async () => {
-    const { id, tokens } = await createGuessingGame(server);
-    const results = await Promise.all(Array.from({ length: 10 }, () => server.gql(SUBMIT, { id, c: guess(1), k: 'race' }, tokens.east)));
-    expect(results.every((r) => !r.errors)).toBe(true);
-    for (const r of results) expect(r.data.submitCommand.events).toEqual(results[0]!.data.submitCommand.events);
-    expect((await server.rest('GET', `/api/games/${id}`)).body.game.version).toBe(2);
+    for (let round = 0; round < 5; round++) {
+      const { id, tokens } = await createGuessingGame(server);
+      const results = await Promise.all(Array.from({ length: 10 }, () => server.gql(SUBMIT, { id, c: guess(1), k: 'race' }, tokens.east)));
+      expect(results.map((r) => r.errors?.[0]?.message ?? 'ok')).toEqual(results.map(() => 'ok'));
+      for (const r of results) expect(r.data.submitCommand.events).toEqual(results[0]!.data.submitCommand.events);
+      expect((await server.rest('GET', `/api/games/${id}`)).body.game.version).toBe(2);
+    }
   });
 
   it('answers in the caller\'s view: a secret guess is hidden from the other seat and spectators until revealed', async () => {
