@@ -37,6 +37,9 @@ describe('STARTING FORCES', () => {
     expect(setUp.players.map((p: any) => p.treasury)).toEqual([0, 0]);
     // Turn 1 income: stronghold 4 + 1 revenue; upkeep (1+1+1+2+2+3)/10 = 1.
     expect(g.state.game.players.red!.treasury).toBe(4 + 1 - 1);
+    // Drug Trade (1) and Prostitution Ring (2) both pay +1 Revenue.
+    expect(g.log.find((r) => r.event.type === 'IncomeCollected')!.event).toMatchObject({ incomes: [{ seat: 'red', bonus: 1, total: 5 }, { seat: 'blue', bonus: 1, total: 5 }] });
+    expect(g.state.game.players.blue!.treasury).toBe(4 + 1 - 1);
   });
 
   it('rolls each warlord special ability on 1D10 (0 reads as 10) and records it', () => {
