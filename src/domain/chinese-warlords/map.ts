@@ -129,7 +129,8 @@ export function mapFromInput(input: MapInput, players: number): MapData {
     ids.add(h.id);
   }
   const strongholds = input.strongholds ?? hexes.filter((h) => h.terrain === 'stronghold').map((h) => h.id);
-  for (const s of strongholds) {
+  for (const [i, s] of strongholds.entries()) {
+    if (strongholds.indexOf(s) !== i) throw new Error(`stronghold ${s} is listed twice: each player has his own`);
     const h = hexes.find((x) => x.id === s);
     if (!h || h.terrain !== 'stronghold') throw new Error(`stronghold ${s} is not a stronghold hex of the map`);
   }

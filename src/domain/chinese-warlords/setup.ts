@@ -39,7 +39,7 @@ const mapInputSchema = {
         additionalProperties: false,
       },
     },
-    strongholds: { type: 'array', items: { type: 'string', pattern: '^[0-9]+,[0-9]+$' }, minItems: 2, maxItems: 4 },
+    strongholds: { type: 'array', items: { type: 'string', pattern: '^[0-9]+,[0-9]+$' }, minItems: 2, maxItems: 4, uniqueItems: true },
   },
   required: ['hexes'],
   additionalProperties: false,

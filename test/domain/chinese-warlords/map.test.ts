@@ -90,6 +90,13 @@ describe('MAP', () => {
     expect(() => newGame(chineseWarlords, { map: mapInput(map) }, ['red', 'blue', 'green'])).toThrow(/2 strongholds for 3 players/);
   });
 
+  it('refuses a map that gives two players the same stronghold', () => {
+    const map = rows('S . . V', '. . . S');
+    const options = { map: { ...mapInput(map), strongholds: ['0,0', '0,0'] } };
+    expect(new Ajv({ strict: false }).validate(chineseWarlords.optionsSchema, options)).toBe(false);
+    expect(() => newGame(chineseWarlords, options, ['red', 'blue'])).toThrow(/stronghold 0,0 is listed twice/);
+  });
+
   it('generates maps from the seed after the advice, the same map for the same seed', () => {
     for (let i = 0; i < 30; i++) {
       const players = 2 + (i % 3);
