@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { UNIT_TYPES } from '../../../src/domain/chinese-warlords/data.ts';
 import { placements } from '../../../src/domain/chinese-warlords/recruitment.ts';
-import { act, legalOf, position, refusal, state, unitsIn } from './helpers.ts';
+import { act, legalOf, position, refusal, rows, state, unitsIn } from './helpers.ts';
 
 const armies = ['red-1 warlord 1,4', 'blue-1 warlord 11,4'];
 const recruiting = (extra: Partial<Parameters<typeof position>[0]> = {}) => position({ phase: 'recruitment', seat: 'red', units: armies, treasury: { red: 20, blue: 20 }, ...extra });
@@ -39,6 +39,14 @@ describe('RECRUITMENT', () => {
     expect(placements(state(g), 'red', 'thugs')).not.toContain('3,2');
     const h = recruiting({ control: { '3,2': 'red' } });
     expect(placements(state(h), 'red', 'thugs')).toEqual(expect.arrayContaining(['3,2', '2,2', '4,2', '2,1', '3,1', '3,3', '2,3']));
+  });
+
+  it('a stronghold the player has taken (not its own) is a place to start too', () => {
+    const map = rows('S . . . S', ' . . . . .', '. . S . .');
+    const g = position({ map, phase: 'recruitment', seat: 'red', units: ['red-1 warlord 0,0', 'blue-1 warlord 4,0'], treasury: { red: 5, blue: 0 } });
+    expect(placements(state(g), 'red', 'thugs')).not.toContain('2,2');
+    state(g).control['2,2'] = 'red';
+    expect(placements(state(g), 'red', 'thugs')).toEqual(expect.arrayContaining(['2,2', '1,2', '3,2', '1,1', '2,1']));
   });
 
   it('not where enemy units stand', () => {
