@@ -4,7 +4,9 @@
  * verifies.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chineseWarlords } from '../../src/domain/chinese-warlords/index.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { createApiGame, expectVerifiableExport, lcg, playToTheEnd, SUBMIT } from '../support/api-game.ts';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -13,9 +15,6 @@ beforeAll(async () => {
 afterAll(async () => server?.close());
 
 const TYPE = 'chinese-warlords';
-const MATCH = ['resign', 'offerDraw', 'acceptDraw', 'declineDraw'];
-const SUBMIT = `mutation($id: ID!, $c: JSON!) { submitCommand(gameId: $id, command: $c) { game { version } events { version type seat data } } }`;
-
 type Command = { type: string; [k: string]: unknown };
 
 /** Two strongholds three hexes apart: battles come quickly. */
@@ -28,63 +27,35 @@ const SKIRMISH = {
   strongholds: ['0,0', '3,0'],
 };
 
-async function create(options: Record<string, unknown>, seats = ['red', 'blue']) {
-  const r = await server.gql(
-    `mutation($input: CreateGameInput!) { createGame(input: $input) { game { id status version } seatTokens { seat token } } }`,
-    { input: { type: TYPE, options, seats: seats.map((seat) => ({ seat, name: `Warlord ${seat}` })) } },
-  );
-  expect(r.errors).toBeUndefined();
-  const { game, seatTokens } = r.data.createGame;
-  const tokens: Record<string, string> = Object.fromEntries(seatTokens.map((t: { seat: string; token: string }) => [t.seat, t.token]));
-  return { id: game.id as string, tokens };
-}
+const create = (options: Record<string, unknown>, seats = ['red', 'blue']) => createApiGame(server, chineseWarlords, seats, options);
 
-async function playToTheEnd(options: Record<string, unknown>, seedNumber: number, seats = ['red', 'blue']) {
+async function playGame(options: Record<string, unknown>, seedNumber: number, seats = ['red', 'blue']) {
   const game = await create(options, seats);
-  let r = seedNumber;
-  const rnd = () => ((r = (Math.imul(r, 1664525) + 1013904223) >>> 0), r / 2 ** 32);
+  const rnd = lcg(seedNumber);
   const any = <T,>(xs: T[]) => xs[Math.floor(rnd() * xs.length)]!;
-  const kinds = new Set<string>();
-  for (let steps = 0; ; steps++) {
-    expect(steps).toBeLessThan(4000);
-    const q = await server.gql(
-      `query($id: ID!) { game(id: $id) { status awaiting { seat kind prompt } result { winners reason } view { __typename } } }`,
-      { id: game.id },
-    );
-    expect(q.errors).toBeUndefined();
-    if (q.data.game.status === 'FINISHED') return { ...game, result: q.data.game.result, kinds };
-    expect(q.data.game.view.__typename).toBe('ChineseWarlordsView');
-    const awaiting = q.data.game.awaiting as { seat: string; kind: string }[];
-    expect(awaiting.length).toBeGreaterThan(0);
-    for (const a of awaiting) kinds.add(a.kind);
-    const { seat } = any(awaiting);
-    const mine = await server.gql(`query($id: ID!) { game(id: $id) { legalCommands } }`, { id: game.id }, game.tokens[seat]);
-    expect(mine.errors).toBeUndefined();
-    const options: Command[] = mine.data.game.legalCommands.filter((c: Command) => !MATCH.includes(c.type));
-    expect(options.length).toBeGreaterThan(0);
-    // Steer towards an ending: attack, walk into empty enemy strongholds, recruit a little.
-    const fights = options.filter((c) => c.type === 'attack' || c.type === 'resolveAttack');
-    const moves = options.filter((c) => c.type === 'move');
-    const recruits = options.filter((c) => c.type === 'recruit');
-    const ends = options.filter((c) => c.type.startsWith('end'));
-    const captures = moves.filter((c) => SKIRMISH.strongholds.includes(c.to as string));
-    let command: Command;
-    if (captures.length) command = any(captures);
-    else if (fights.length && rnd() < 0.9) command = any(fights);
-    else if (moves.length && rnd() < 0.7) command = any(moves);
-    else if (recruits.length && rnd() < 0.1) command = any(recruits);
-    else if (ends.length) command = ends[0]!;
-    else command = any(options);
-    const res = await server.gql(SUBMIT, { id: game.id, c: command }, game.tokens[seat]);
-    expect(res.errors, JSON.stringify(command)).toBeUndefined();
-  }
-}
-
-async function expectVerifiableExport(id: string) {
-  const exported = await server.rest('GET', `/api/games/${id}/export`);
-  expect(exported.status).toBe(200);
-  const verified = await server.rest('POST', '/api/games/verify', exported.body);
-  expect(verified.body).toMatchObject({ valid: true });
+  const played = await playToTheEnd(
+    server,
+    chineseWarlords,
+    game,
+    ({ commands: options }) => {
+      // Steer towards an ending: attack, walk into empty enemy strongholds, recruit a little.
+      const fights = options.filter((c) => c.type === 'attack' || c.type === 'resolveAttack');
+      const moves = options.filter((c) => c.type === 'move');
+      const recruits = options.filter((c) => c.type === 'recruit');
+      const ends = options.filter((c) => c.type.startsWith('end'));
+      const captures = moves.filter((c) => SKIRMISH.strongholds.includes(c.to as string));
+      if (captures.length) return any(captures);
+      if (fights.length && rnd() < 0.9) return any(fights);
+      if (moves.length && rnd() < 0.7) return any(moves);
+      if (recruits.length && rnd() < 0.1) return any(recruits);
+      if (ends.length) return ends[0]!;
+      return any(options) as Command;
+    },
+    { maxSteps: 4000, pickSeat: any },
+  );
+  const view = await server.gql(`query($id: ID!) { game(id: $id) { view { __typename } } }`, { id: game.id });
+  expect(view.data.game.view.__typename).toBe('ChineseWarlordsView');
+  return { ...game, ...played };
 }
 
 describe('Chinese Warlords through the API', () => {
@@ -126,12 +97,12 @@ describe('Chinese Warlords through the API', () => {
   });
 
   it('plays whole games from createGame to the result, and their exports verify', async () => {
-    const conquest = await playToTheEnd({ map: SKIRMISH, turnLimit: 12 }, 7);
+    const conquest = await playGame({ map: SKIRMISH, turnLimit: 12 }, 7);
     expect(conquest.result.reason).toBeTruthy();
     expect(conquest.kinds.has('RECRUIT') && conquest.kinds.has('MOVE') && conquest.kinds.has('ATTACK')).toBe(true);
-    await expectVerifiableExport(conquest.id);
-    const limited = await playToTheEnd({ turnLimit: 2 }, 3, ['red', 'blue', 'green']);
+    await expectVerifiableExport(server, conquest.id);
+    const limited = await playGame({ turnLimit: 2 }, 3, ['red', 'blue', 'green']);
     expect(limited.result.reason).toBeTruthy();
-    await expectVerifiableExport(limited.id);
+    await expectVerifiableExport(server, limited.id);
   });
 });
