@@ -27,12 +27,17 @@ export function neighbours(state: WarchonState, n: number): number[] {
 }
 
 /** Fewest moves from one spread to another (each step, by order or path, costs one Movement). */
-export function distance(state: WarchonState, from: number, to: number): number {
+/**
+ * Fewest steps between two spreads along the spreads and paths; a walk does not go on from a
+ * spread where `canPass` says it must stop (the start excepted).
+ */
+export function distance(state: WarchonState, from: number, to: number, canPass: (spread: number) => boolean = () => true): number {
   if (from === to) return 0;
   const seen = new Map<number, number>([[from, 0]]);
   const queue = [from];
   while (queue.length) {
     const at = queue.shift()!;
+    if (at !== from && !canPass(at)) continue;
     for (const n of neighbours(state, at)) {
       if (seen.has(n)) continue;
       seen.set(n, seen.get(at)! + 1);
@@ -49,20 +54,7 @@ export function distance(state: WarchonState, from: number, to: number): number 
  */
 export function movementNeeded(state: WarchonState, unit: Unit, from: number, to: number): number {
   if (isAerial(state, unit)) return distance(state, from, to);
-  if (from === to) return 0;
-  const seen = new Map<number, number>([[from, 0]]);
-  const queue = [from];
-  while (queue.length) {
-    const at = queue.shift()!;
-    if (at !== from && hasEnemy(state, at, unit.army)) continue;
-    for (const n of neighbours(state, at)) {
-      if (seen.has(n)) continue;
-      seen.set(n, seen.get(at)! + 1);
-      if (n === to) return seen.get(n)!;
-      queue.push(n);
-    }
-  }
-  return Infinity;
+  return distance(state, from, to, (at) => !hasEnemy(state, at, unit.army));
 }
 
 export function typeOf(state: WarchonState, unit: Unit): UnitType {

@@ -3,6 +3,7 @@
  */
 import { waterElementalType, WATER_ELEMENTAL_KEY } from './data.ts';
 import { isAerial, lineOf, typeOf } from './battlefield.ts';
+import { newUnit } from './setup.ts';
 import type { Pending, Unit, WarchonEvent, WarchonState } from './types.ts';
 import { ARMIES } from './types.ts';
 
@@ -50,22 +51,7 @@ export function evolve(state: WarchonState, event: WarchonEvent): WarchonState {
     case 'UnitPlaced': {
       const key = event.unit!;
       s.unplaced[event.army] = s.unplaced[event.army].filter((k) => k !== key);
-      const type = key.replace(/-\d+$/, '');
-      s.units[event.marker] = {
-        id: event.marker,
-        key,
-        army: event.army,
-        type,
-        spread: event.spread,
-        hitsTaken: 0,
-        destroyed: false,
-        revealed: false,
-        shifted: false,
-        movesLeft: 0,
-        reserve: false,
-        temporary: false,
-        fightsFor: null,
-      };
+      s.units[event.marker] = newUnit(event.marker, event.army, key, event.spread);
       if (s.unplaced[event.army].length === 0) dropPending(s, (p) => p.kind === 'SETUP');
       return s;
     }

@@ -17,13 +17,14 @@ export function rosterKeys(state: WarchonState, army: Army): string[] {
     .flatMap((t) => Array.from({ length: t.count }, (_, i) => `${t.key}-${i + 1}`));
 }
 
-function candidate(state: WarchonState, army: Army, key: string): Unit {
+/** A playmark as it stands when placed: full Hits, not yet revealed, not shifted. */
+export function newUnit(id: string, army: Army, key: string, spread: number | null): Unit {
   return {
-    id: 'unplaced',
+    id,
     key,
     army,
     type: typeKeyOf(key),
-    spread: null,
+    spread,
     hitsTaken: 0,
     destroyed: false,
     revealed: false,
@@ -39,7 +40,7 @@ export function checkPlaceUnit(state: WarchonState, army: Army, cmd: Extract<War
   if (!state.unplaced[army].includes(cmd.unit)) return `You have no unplaced unit "${cmd.unit}"`;
   const allowed = state.setupSpreads[army];
   if (!allowed.includes(cmd.spread)) return `Your army sets up in spreads ${allowed.join(', ')}, not in spread ${cmd.spread}`;
-  if (!fitsCapacity(state, candidate(state, army, cmd.unit), cmd.spread)) {
+  if (!fitsCapacity(state, newUnit('unplaced', army, cmd.unit, null), cmd.spread)) {
     return `${spreadName(state, cmd.spread)} has no Capacity left for that unit`;
   }
   return null;
