@@ -14,6 +14,7 @@ import { EventStore } from '../persistence/event-store.ts';
 import { migrationsApplied } from '../persistence/migrate.ts';
 import { bearerToken } from './auth.ts';
 import { ApiError, HTTP_STATUS } from './errors.ts';
+import { domainFingerprint } from './fingerprint.ts';
 import { graphqlOptions } from './graphql.ts';
 import { Notifier } from './notifier.ts';
 import { restRoutes } from './rest.ts';
@@ -34,6 +35,8 @@ export interface AppOptions {
   graphiql?: boolean;
   queryDepth?: number;
   corsOrigin?: string | boolean;
+  /** Tags snapshots; default: a fingerprint of src/domain. */
+  rulesFingerprint?: string;
 }
 
 function errorPayload(request: { url: string }, code: string, message: string, extra: Record<string, unknown> = {}) {
@@ -52,7 +55,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
     forceCloseConnections: true,
   });
   const store = new EventStore(options.database.prisma);
-  const service = new GameService(store, new GameRegistry(options.games));
+  const service = new GameService(store, new GameRegistry(options.games), options.rulesFingerprint ?? domainFingerprint());
   const notifier = new Notifier(options.database.url, (msg) => app.log.warn(msg));
   await notifier.start();
   app.addHook('onClose', async () => notifier.close()); // mercurius does not close what it did not open

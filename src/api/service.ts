@@ -93,6 +93,11 @@ export class GameService {
   constructor(
     readonly store: EventStore,
     readonly registry: GameRegistry,
+    /**
+     * Fingerprint of the rules code (see domainFingerprint). Snapshots are a cache of the
+     * events: one folded by other rules is ignored, and the events are folded again.
+     */
+    private readonly rules = '',
   ) {}
 
   module(type: string): GameModule {
@@ -181,7 +186,7 @@ export class GameService {
     if (cached && target === undefined && cached.version === game.version) return cached;
     if (cached && (target === undefined || cached.version <= target)) base = cached;
     if (!base || (target !== undefined && target - base.version > SNAPSHOT_EVERY)) {
-      const snap = await this.store.snapshot(game.id, target);
+      const snap = await this.store.snapshot(game.id, target, this.rules);
       if (snap && (!base || snap.version > base.version)) base = { version: snap.version, state: snap.state as MatchState };
     }
     if (!base) base = { version: 0, state: initialMatch(module, { options: game.options, players: game.players.map((p) => p.seat) }) };
@@ -274,7 +279,7 @@ export class GameService {
       if (outcome.ok) {
         this.remember(game.id, outcome.lastVersion, next);
         if (Math.floor(outcome.lastVersion / SNAPSHOT_EVERY) > Math.floor(version / SNAPSHOT_EVERY)) {
-          await this.store.saveSnapshot(game.id, outcome.lastVersion, next);
+          await this.store.saveSnapshot(game.id, outcome.lastVersion, next, this.rules);
         }
         return { game: outcome.game, events: this.redact(outcome.game, next, outcome.events, seat) };
       }

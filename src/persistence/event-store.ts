@@ -210,18 +210,19 @@ export class EventStore {
     return this.prisma.seatToken.findUnique({ where: { tokenHash }, select: { gameId: true, seat: true } });
   }
 
-  async saveSnapshot(gameId: string, version: number, state: unknown): Promise<void> {
+  /** `rules` names the rules code that folded the state (see GameService). */
+  async saveSnapshot(gameId: string, version: number, state: unknown, rules = ''): Promise<void> {
     await this.prisma.snapshot.upsert({
       where: { gameId_version: { gameId, version } },
-      create: { gameId, version, state: json(state) },
-      update: {},
+      create: { gameId, version, state: json(state), rules },
+      update: { state: json(state), rules },
     });
   }
 
-  /** The latest snapshot at or before `version`. */
-  async snapshot(gameId: string, version?: number): Promise<{ version: number; state: unknown } | null> {
+  /** The latest snapshot at or before `version` folded by the given rules. */
+  async snapshot(gameId: string, version?: number, rules = ''): Promise<{ version: number; state: unknown } | null> {
     return this.prisma.snapshot.findFirst({
-      where: { gameId, ...(version !== undefined ? { version: { lte: version } } : {}) },
+      where: { gameId, rules, ...(version !== undefined ? { version: { lte: version } } : {}) },
       orderBy: { version: 'desc' },
       select: { version: true, state: true },
     });

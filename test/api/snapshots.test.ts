@@ -8,7 +8,7 @@ import { startTestServer, type TestServer } from '../support/server.ts';
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer({ rateLimit: 100_000 });
+  server = await startTestServer({ rateLimit: 100_000, rulesFingerprint: 'rules-a' });
 });
 afterAll(async () => server?.close());
 
@@ -22,12 +22,12 @@ describe('snapshots', () => {
       await service.submit({ gameId: id, caller: { gameId: id, seat: 'east' }, command: { type: 'guess', number: 6 } });
     }
     const game = await service.game(id);
-    const snap = await service.store.snapshot(id);
+    const snap = await service.store.snapshot(id, undefined, 'rules-a');
     expect(snap!.version).toBeGreaterThanOrEqual(SNAPSHOT_EVERY);
     expect(snap!.version).toBeLessThan(SNAPSHOT_EVERY + 3);
 
     // A fresh service has no cache: one loads through the snapshot...
-    const viaSnapshot = await new GameService(service.store, new GameRegistry([guessingGame])).state(game);
+    const viaSnapshot = await new GameService(service.store, new GameRegistry([guessingGame]), 'rules-a').state(game);
     // ...the other without any snapshot.
     const noSnapshots: EventStore = Object.create(service.store);
     noSnapshots.snapshot = async () => null;
@@ -35,7 +35,33 @@ describe('snapshots', () => {
     expect(viaSnapshot.version).toBe(game.version);
     expect(viaSnapshot.state).toEqual(fullFold.state);
     // and a replay before the snapshot still folds from the start
-    const early = await new GameService(service.store, new GameRegistry([guessingGame])).state(game, 10);
+    const early = await new GameService(service.store, new GameRegistry([guessingGame]), 'rules-a').state(game, 10);
     expect(early.version).toBe(10);
+
+    // Rules code that changed since the snapshot was written ignores it and folds the events again.
+    const reads: number[] = [];
+    const counting: EventStore = Object.create(service.store);
+    counting.events = (gameId, after, until, limit) => (reads.push(after ?? 0), service.store.events(gameId, after, until, limit));
+    const newRules = await new GameService(counting, new GameRegistry([guessingGame]), 'rules-b').state(game);
+    expect(reads).toEqual([0]);
+    expect(newRules.state).toEqual(fullFold.state);
+    reads.length = 0;
+    await new GameService(counting, new GameRegistry([guessingGame]), 'rules-a').state(game);
+    expect(reads).toEqual([snap!.version]);
+  });
+
+  it('are tagged with a fingerprint of the domain code that changes with any rules file', async () => {
+    const { domainFingerprint } = await import('../../src/api/fingerprint.ts');
+    const { mkdtempSync, writeFileSync, mkdirSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(join(tmpdir(), 'rules-'));
+    mkdirSync(join(dir, 'game'));
+    writeFileSync(join(dir, 'game', 'evolve.ts'), 'export const x = 1;');
+    const before = domainFingerprint(dir);
+    expect(domainFingerprint(dir)).toBe(before);
+    writeFileSync(join(dir, 'game', 'evolve.ts'), 'export const x = 2;');
+    expect(domainFingerprint(dir)).not.toBe(before);
+    expect(domainFingerprint()).toMatch(/^[0-9a-f]{16}$/);
   });
 });

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "snapshots" ADD COLUMN "rules" TEXT NOT NULL DEFAULT '';
