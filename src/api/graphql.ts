@@ -8,7 +8,7 @@ import { callerFor } from './auth.ts';
 import { ApiError } from './errors.ts';
 import { EventFeed } from './feed.ts';
 import type { Notifier } from './notifier.ts';
-import { encodeCursor, seatOf, SPECTATOR, type Caller, type GameService } from './service.ts';
+import { encodeCursor, SPECTATOR, type Caller, type GameService } from './service.ts';
 import { viewTypes } from './views/index.ts';
 
 const baseSchema = /* GraphQL */ `
@@ -137,24 +137,12 @@ export function graphqlOptions(service: GameService, notifier: Notifier, opts: {
     Game: {
       createdAt: (g: GameRecord) => g.createdAt.toISOString(),
       updatedAt: (g: GameRecord) => g.updatedAt.toISOString(),
-      seats: async (g: GameRecord, _: unknown, ctx: Context) => {
-        const you = seatOf(g, await ctx.caller());
-        return g.players.map((p) => ({ id: p.seat, name: p.name, isYou: p.seat === you, mustAct: g.awaiting.includes(p.seat) }));
-      },
+      seats: async (g: GameRecord, _: unknown, ctx: Context) => service.seats(g, await ctx.caller()).seats,
       awaiting: async (g: GameRecord, _: unknown, ctx: Context) => (await statusOf(ctx, g)).awaiting,
       phase: async (g: GameRecord, _: unknown, ctx: Context) => (await statusOf(ctx, g)).phase,
       round: async (g: GameRecord, _: unknown, ctx: Context) => (await statusOf(ctx, g)).round,
       view: async (g: GameRecord, args: { atVersion?: number | null }, ctx: Context) => {
-        const caller = await ctx.caller();
-        let s;
-        if (args.atVersion === undefined || args.atVersion === null) s = await state(ctx, g);
-        else {
-          if (!Number.isInteger(args.atVersion) || args.atVersion < 0 || args.atVersion > g.version) {
-            throw new ApiError('BAD_REQUEST', `atVersion must be from 0 to ${g.version}`);
-          }
-          s = (await service.state(g, args.atVersion)).state;
-        }
-        const view = service.view(g, s, caller);
+        const { view } = await service.viewAt(g, await ctx.caller(), args.atVersion);
         const typed = viewTypes.find((v) => v.gameType === g.type);
         const out = typed ? { ...(view as object) } : { gameType: g.type, state: view };
         Object.defineProperty(out, VIEW_TYPE, { value: typed?.typeName ?? 'GenericView' });
@@ -163,12 +151,9 @@ export function graphqlOptions(service: GameService, notifier: Notifier, opts: {
       legalCommands: async (g: GameRecord, _: unknown, ctx: Context) => service.legalCommands(g, await state(ctx, g), await ctx.caller()),
       events: async (g: GameRecord, args: { after?: number; first?: number }, ctx: Context) =>
         service.events(g, await ctx.caller(), args.after ?? 0, args.first ?? undefined),
-      seed: (g: GameRecord) => (g.status === 'FINISHED' ? g.seed : null),
-      yourSeat: async (g: GameRecord, _: unknown, ctx: Context) => seatOf(g, await ctx.caller()),
-      isYourTurn: async (g: GameRecord, _: unknown, ctx: Context) => {
-        const seat = seatOf(g, await ctx.caller());
-        return seat !== null && g.awaiting.includes(seat);
-      },
+      seed: (g: GameRecord) => service.seed(g),
+      yourSeat: async (g: GameRecord, _: unknown, ctx: Context) => service.seats(g, await ctx.caller()).yourSeat,
+      isYourTurn: async (g: GameRecord, _: unknown, ctx: Context) => service.seats(g, await ctx.caller()).isYourTurn,
     },
     GameView: {
       resolveType: (view: Record<symbol, string>) => view[VIEW_TYPE],

@@ -4,8 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { GameRecord } from '../persistence/event-store.ts';
 import { callerFor } from './auth.ts';
-import { ApiError } from './errors.ts';
-import { seatOf, type Caller, type ExportDocument, type GameService } from './service.ts';
+import type { Caller, ExportDocument, GameService } from './service.ts';
 
 const errorBody = {
   type: 'object',
@@ -18,7 +17,7 @@ const anyObject = { type: 'object', additionalProperties: true };
 export async function gameJson(service: GameService, game: GameRecord, caller: Caller, withView = false) {
   const { state } = await service.state(game);
   const status = service.status(game, state);
-  const you = seatOf(game, caller);
+  const { seats, yourSeat, isYourTurn } = service.seats(game, caller);
   return {
     id: game.id,
     type: game.type,
@@ -26,24 +25,17 @@ export async function gameJson(service: GameService, game: GameRecord, caller: C
     version: game.version,
     createdAt: game.createdAt.toISOString(),
     updatedAt: game.updatedAt.toISOString(),
-    seats: game.players.map((p) => ({ id: p.seat, name: p.name, isYou: p.seat === you, mustAct: game.awaiting.includes(p.seat) })),
+    seats,
     phase: status.phase,
     round: status.round,
     awaiting: status.awaiting,
     result: game.result,
     seedCommitment: game.seedCommitment,
-    seed: game.status === 'FINISHED' ? game.seed : null,
-    yourSeat: you,
-    isYourTurn: you !== null && game.awaiting.includes(you),
+    seed: service.seed(game),
+    yourSeat,
+    isYourTurn,
     ...(withView ? { view: service.view(game, state, caller), legalCommands: service.legalCommands(game, state, caller) } : {}),
   };
-}
-
-function intQuery(value: unknown, name: string): number | undefined {
-  if (value === undefined || value === '') return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new ApiError('BAD_REQUEST', `"${name}" must be a whole number`);
-  return n;
 }
 
 export async function restRoutes(app: FastifyInstance, { service, verifyBodyLimit }: { service: GameService; verifyBodyLimit: number }) {
@@ -106,14 +98,11 @@ export async function restRoutes(app: FastifyInstance, { service, verifyBodyLimi
 
   app.get(
     '/api/games/:id/view',
-    { schema: { tags: ['games'], summary: 'The caller\'s view after any version (replay)', params: idParam, querystring: { type: 'object', properties: { atVersion: { type: 'integer' } } } } },
+    { schema: { tags: ['games'], summary: 'The caller\'s view after any version (replay)', params: idParam, querystring: { type: 'object', properties: { atVersion: { type: 'integer', minimum: 0 } } } } },
     async (req) => {
       const who = await caller(req);
       const game = await service.game((req.params as { id: string }).id);
-      const at = intQuery((req.query as { atVersion?: number }).atVersion, 'atVersion') ?? game.version;
-      if (at > game.version) throw new ApiError('BAD_REQUEST', `atVersion must be from 0 to ${game.version}`);
-      const { state, version } = await service.state(game, at);
-      return { version, view: service.view(game, state, who) };
+      return service.viewAt(game, who, (req.query as { atVersion?: number }).atVersion);
     },
   );
 
@@ -156,12 +145,12 @@ export async function restRoutes(app: FastifyInstance, { service, verifyBodyLimi
 
   app.get(
     '/api/games/:id/events',
-    { schema: { tags: ['games'], summary: 'The log as the caller may see it', params: idParam, querystring: { type: 'object', properties: { after: { type: 'integer' }, first: { type: 'integer' } } } } },
+    { schema: { tags: ['games'], summary: 'The log as the caller may see it', params: idParam, querystring: { type: 'object', properties: { after: { type: 'integer', minimum: 0 }, first: { type: 'integer', minimum: 0 } } } } },
     async (req) => {
       const who = await caller(req);
       const game = await service.game((req.params as { id: string }).id);
       const q = req.query as { after?: number; first?: number };
-      return { events: await service.events(game, who, intQuery(q.after, 'after') ?? 0, intQuery(q.first, 'first')) };
+      return { events: await service.events(game, who, q.after ?? 0, q.first) };
     },
   );
 

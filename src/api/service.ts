@@ -23,7 +23,7 @@ import {
   type Status,
   type Viewer,
 } from '../domain/kernel/index.ts';
-import type { EventStore, GameRecord, NewEvent, StoredEvent } from '../persistence/event-store.ts';
+import type { EventStore, GameRecord, GameSummary, NewEvent, StoredEvent } from '../persistence/event-store.ts';
 import { ApiError } from './errors.ts';
 
 /** A snapshot is written each time a game's version crosses a multiple of this. */
@@ -83,8 +83,9 @@ function recordedOf(e: StoredEvent): Recorded {
   return { event: e.data as Recorded['event'], seat: e.seat, rolls: (e.rolls ?? undefined) as Recorded['rolls'] };
 }
 
-function gameStatusOf(status: Status): string {
-  return status.stage;
+/** What the games table keeps of a status, for listing and "your turn". */
+function summaryOf(status: Status): GameSummary {
+  return { status: status.stage, awaiting: [...new Set(status.awaiting.map((p) => p.seat))], result: status.result };
 }
 
 export class GameService {
@@ -161,7 +162,7 @@ export class GameService {
       game: {
         id: randomUUID(), type: input.type, options: options.value, players: seats.map((s) => ({ seat: s.seat, name: s.name })),
         seedCommitment: createHash('sha256').update(seed).digest('hex'), seed,
-        status: gameStatusOf(status), awaiting: [...new Set(status.awaiting.map((p) => p.seat))], result: status.result,
+        ...summaryOf(status),
       },
       tokens: tokens.map((t) => ({ tokenHash: hashToken(t.token), seat: t.seat, name: t.name })),
       events: recorded.map(toNewEvent),
@@ -197,6 +198,30 @@ export class GameService {
     const reached = events.length ? events[events.length - 1]!.version : base.version;
     if (target === undefined) this.remember(game.id, reached, state);
     return { state, version: reached };
+  }
+
+  /** The seats as the caller sees them, and whether the game waits for the caller. */
+  seats(game: GameRecord, caller: Caller) {
+    const you = seatOf(game, caller);
+    return {
+      yourSeat: you,
+      isYourTurn: you !== null && game.awaiting.includes(you),
+      seats: game.players.map((p) => ({ id: p.seat, name: p.name, isYou: p.seat === you, mustAct: game.awaiting.includes(p.seat) })),
+    };
+  }
+
+  /** The seed is secret until the game is finished. */
+  seed(game: GameRecord): string | null {
+    return game.status === 'FINISHED' ? game.seed : null;
+  }
+
+  /** The caller's view now, or after an earlier version (replay). */
+  async viewAt(game: GameRecord, caller: Caller, atVersion?: number | null): Promise<{ version: number; view: Json }> {
+    if (atVersion !== undefined && atVersion !== null && (!Number.isInteger(atVersion) || atVersion < 0 || atVersion > game.version)) {
+      throw new ApiError('BAD_REQUEST', `atVersion must be from 0 to ${game.version}`);
+    }
+    const { state, version } = await this.state(game, atVersion ?? undefined);
+    return { version, view: this.view(game, state, caller) };
   }
 
   status(game: GameRecord, state: MatchState): Status {
@@ -274,7 +299,7 @@ export class GameService {
       const status = matchStatus(module, next);
       const outcome = await this.store.append({
         gameId: game.id, expectedVersion: version, seat, command: valid.value, idempotencyKey: key, events: recorded.map(toNewEvent),
-        summary: { status: gameStatusOf(status), awaiting: [...new Set(status.awaiting.map((p) => p.seat))], result: status.result },
+        summary: summaryOf(status),
       });
       if (outcome.ok) {
         this.remember(game.id, outcome.lastVersion, next);
