@@ -11,9 +11,9 @@ import mercurius from 'mercurius';
 import { GameRegistry, type GameModule } from '../domain/kernel/index.ts';
 import type { Database } from '../persistence/database.ts';
 import { EventStore } from '../persistence/event-store.ts';
-import { migrationsApplied } from '../persistence/migrate.ts';
+import { listMigrations, migrationsApplied } from '../persistence/migrate.ts';
 import { bearerToken } from './auth.ts';
-import { ApiError, HTTP_STATUS } from './errors.ts';
+import { ApiError } from './errors.ts';
 import { domainFingerprint } from './fingerprint.ts';
 import { graphqlOptions } from './graphql.ts';
 import { Notifier } from './notifier.ts';
@@ -96,10 +96,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
+  // The migration files do not change while the process runs: read them once, not per probe.
+  const migrations = listMigrations().map((m) => m.name);
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_req, reply) => {
     try {
-      const ok = await migrationsApplied(async (sql) => (await options.database.pool.query(sql)).rows);
+      const ok = await migrationsApplied(async (sql) => (await options.database.pool.query(sql)).rows, migrations);
       if (!ok) return reply.code(503).send({ status: 'migrations pending' });
       return { status: 'ready' };
     } catch (error) {
@@ -114,4 +116,3 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
   return app as unknown as FastifyInstance & { service: GameService };
 }
 
-export { HTTP_STATUS };

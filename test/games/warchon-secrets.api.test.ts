@@ -5,7 +5,8 @@
  * marker is (until it has fought) and a committed number (until both are in).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collect, wsClient } from '../support/client.ts';
+import { MATCH_COMMANDS } from '../../src/domain/kernel/index.ts';
+import { collect, SUBMIT, wsClient } from '../support/client.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
 let server: TestServer;
@@ -15,8 +16,6 @@ beforeAll(async () => {
 afterAll(async () => server?.close());
 
 const ARMIES = ['azuthkan', 'celestine'] as const;
-const MATCH = ['resign', 'offerDraw', 'acceptDraw', 'declineDraw'];
-const SUBMIT = `mutation($id: ID!, $c: JSON!) { submitCommand(gameId: $id, command: $c) { events { version } } }`;
 type Unit = { id: string; army: string; known: boolean; key: string | null; revealed: boolean };
 
 describe('Warchon secrets over the API', () => {
@@ -88,7 +87,7 @@ describe('Warchon secrets over the API', () => {
       const awaiting = game.awaiting as { seat: string; kind: string }[];
       const { seat, kind } = awaiting[next(awaiting.length)]!;
       if (kind === 'COMMIT_NUMBER') numbersChecked++;
-      const legal = (await server.gql(`query($id: ID!) { game(id: $id) { legalCommands } }`, { id }, token[seat])).data.game.legalCommands.filter((c: { type: string }) => !MATCH.includes(c.type));
+      const legal = (await server.gql(`query($id: ID!) { game(id: $id) { legalCommands } }`, { id }, token[seat])).data.game.legalCommands.filter((c: { type: string }) => !(MATCH_COMMANDS as readonly string[]).includes(c.type));
       const moves = legal.filter((c: { type: string }) => c.type === 'moveUnit');
       const command = moves.length && next(10) < 8 ? moves[next(moves.length)] : legal[next(legal.length)];
       const r = await server.gql(SUBMIT, { id, c: command }, token[seat]);

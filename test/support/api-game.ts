@@ -5,9 +5,10 @@
  */
 import { expect } from 'vitest';
 import { MATCH_COMMANDS, type Command, type GameModule, type Prompt } from '../../src/domain/kernel/index.ts';
+import { SUBMIT } from './client.ts';
 import type { TestServer } from './server.ts';
 
-export const SUBMIT = `mutation($id: ID!, $c: JSON!) { submitCommand(gameId: $id, command: $c) { game { version } events { version type seat data } } }`;
+export { SUBMIT } from './client.ts';
 
 export interface ApiGame<S> {
   id: string;

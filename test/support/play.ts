@@ -8,6 +8,7 @@ import {
   initialMatch,
   matchLegalCommands,
   matchStatus,
+  MATCH_COMMANDS,
   SeededRandom,
   type Command,
   type GameEvent,
@@ -79,7 +80,7 @@ export function status<S>(game: Played<S>): Status {
 
 /** The game's own legal commands for a seat (without resign and draw offers). */
 export function legal<S>(game: Played<S>, seat: string): Command[] {
-  return matchLegalCommands(game.module, game.state, seat).filter((c) => !['resign', 'offerDraw', 'acceptDraw', 'declineDraw'].includes(c.type));
+  return matchLegalCommands(game.module, game.state, seat).filter((c) => !(MATCH_COMMANDS as readonly string[]).includes(c.type));
 }
 
 /**
