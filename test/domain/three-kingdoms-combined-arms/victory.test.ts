@@ -124,7 +124,8 @@ describe('resignation', () => {
     expect(status(g)).toMatchObject({ stage: 'ACTIVE', phase: 'Shu Move Phase', awaiting: [{ seat: 'shu', kind: 'MOVE' }] });
   });
 
-  it('drops the pending retreat of a resigning player', () => {
+  /** Three players; Wei's two Shock Troops have just forced Shu's Infantry to retreat. */
+  function weiForcesShuToRetreat() {
     const g = scenario({
       players: ['wei', 'shu', 'wu'],
       phase: 'attack',
@@ -132,6 +133,11 @@ describe('resignation', () => {
     });
     submit(g, 'wei', atk('wei-shockTroops-1', 'shu-infantry-1'));
     submit(g, 'wei', atk('wei-shockTroops-2', 'shu-infantry-1'));
+    return g;
+  }
+
+  it('drops the pending retreat of a resigning player', () => {
+    const g = weiForcesShuToRetreat();
     expect(status(g).awaiting).toMatchObject([{ seat: 'shu', kind: 'RETREAT' }]);
     submit(g, 'shu', { type: 'resign' });
     expect(g.state.game.pendingRetreat).toBeNull();
@@ -140,13 +146,7 @@ describe('resignation', () => {
   });
 
   it('keeps a retreat the resigning player forced in their own turn: its owner still chooses, then the turn passes on', () => {
-    const g = scenario({
-      players: ['wei', 'shu', 'wu'],
-      phase: 'attack',
-      units: { 'wei-shockTroops-1': 'E5', 'wei-shockTroops-2': 'E6', 'wei-rockets-1': 'D4', 'shu-infantry-1': 'F6', 'shu-general-1': 'L12', 'wu-general-1': 'L1' },
-    });
-    submit(g, 'wei', atk('wei-shockTroops-1', 'shu-infantry-1'));
-    submit(g, 'wei', atk('wei-shockTroops-2', 'shu-infantry-1'));
+    const g = weiForcesShuToRetreat();
     submit(g, 'wei', { type: 'resign' });
     expect(g.state.game.units.some((u) => u.seat === 'wei')).toBe(false);
     // The squares offered when the retreat was forced stay the choice (E7 touched Wei's E6 then).
