@@ -3,8 +3,8 @@
  * the event store, with and without snapshots.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { GameService, SNAPSHOT_EVERY } from '../src/api/service.ts';
-import { decideMatch, evolveMatch, GameRegistry, initialMatch, matchStatus, SeededRandom, type GameModule, type MatchState, type Recorded } from '../src/domain/kernel/index.ts';
+import { Application, SNAPSHOT_EVERY } from '../src/app/application.ts';
+import { fold, GameRegistry, initialMatch, matchStatus, step, type GameModule, type MatchState, type Recorded } from '../src/domain/kernel/index.ts';
 import type { PrismaClient } from '../src/generated/prisma/client.ts';
 import { EventStore, type GameRecord, type NewEvent } from '../src/persistence/event-store.ts';
 import { guessingGame } from '../test/support/guessing-game.ts';
@@ -63,15 +63,14 @@ function recordedOf(e: { data: Record<string, unknown>; seat: string | null; rol
 
 /**
  * Builds one two-seat game of at least `events` events. The game is created by the
- * service; its commands are decided by the real rules (the kernel's decideMatch with the
- * game's seeded dice, exactly as GameService.submit does) and their events appended in
- * batches through the event store, with a snapshot written wherever the service would
- * write one (each time the version crosses a multiple of SNAPSHOT_EVERY). Playing them
- * one by one through GameService.submit gives the same events but takes ~8 ms a command
- * (some 27 s for 5000 events on a 2-core machine), too long for this benchmark.
+ * service; its commands are decided by the kernel's turn (`step`, with the game's seeded
+ * dice, exactly as Application.execute does) and their events appended in batches
+ * through the event store, with a snapshot written wherever the service would write one
+ * (each time the version crosses a multiple of SNAPSHOT_EVERY). Playing them one by one
+ * through Application.execute gives the same events but is too slow for this benchmark.
  */
-async function buildLongGame(service: GameService, events: number): Promise<{ game: GameRecord; commands: number; state: MatchState }> {
-  const created = await service.createGame({
+async function buildLongGame(service: Application, events: number): Promise<{ game: GameRecord; commands: number; state: MatchState }> {
+  const created = await service.create({
     type: 'guessing-game',
     options: { target: 1_000_000_000 },
     seats: [
@@ -79,10 +78,10 @@ async function buildLongGame(service: GameService, events: number): Promise<{ ga
       { seat: 'east', name: 'bench-east' },
     ],
   });
-  const game = created.game;
   const store = service.store;
+  const game = (await store.game(created.game.id))!;
   const module = service.module(game.type);
-  let { state, version } = await service.state(game);
+  let { state, version } = await service.stateOf(game);
   const seats = ['north', 'east'];
   const snapshots: { version: number; state: MatchState }[] = [];
   let batch: NewEvent[] = [];
@@ -91,23 +90,21 @@ async function buildLongGame(service: GameService, events: number): Promise<{ ga
   while (version < events) {
     const seat = seats[commands % 2]!;
     const command = { type: 'guess', number: 1 + (commands % 6) };
-    const random = new SeededRandom(game.seed, state.draws);
-    const decision = decideMatch(module, state, command, seat, random);
-    if (!decision.ok) throw new Error(`the long game refused a command: ${decision.reason}`);
+    const outcome = step(module, state, command, { kind: 'seat', seat }, { seed: game.seed });
+    if (!outcome.ok) throw new Error(`the long game refused a command: ${outcome.reason}`);
     const before = version;
-    decision.events.forEach((event, i) => {
-      const recorded: Recorded = { event, seat, rolls: i === 0 && random.rolls.length ? random.rolls : undefined };
-      state = evolveMatch(module, state, recorded);
-      batch.push({ type: event.type, seat, data: event, rolls: recorded.rolls ?? null });
+    state = outcome.state;
+    for (const r of outcome.recorded) {
+      batch.push({ type: r.event.type, seat, data: r.event, rolls: r.rolls ?? null });
       version++;
-    });
+    }
     commands++;
     if (Math.floor(version / SNAPSHOT_EVERY) > Math.floor(before / SNAPSHOT_EVERY)) snapshots.push({ version, state });
     if (batch.length >= 1000 || version >= events) {
       const status = matchStatus(module, state);
       const outcome = await store.append({
         gameId: game.id, expectedVersion: batchFrom, seat, command: { type: 'benchBatch', commands }, idempotencyKey: null, events: batch,
-        summary: { status: status.stage, awaiting: [...new Set(status.awaiting.map((p) => p.seat))], result: status.result },
+        summary: { status: status.stage, awaiting: [...new Set(status.awaiting.map((p) => p.seat))], result: status.result }, outbox: [],
       });
       if (!outcome.ok) throw new Error(`appending the long game failed: ${JSON.stringify(outcome)}`);
       batch = [];
@@ -130,9 +127,9 @@ async function measureLoads(
   for (let i = 0; i <= repeats; i++) {
     // A fresh service each time: nothing cached in-process. (The registry compiles JSON
     // Schemas when built: outside the timed part.)
-    const fresh = new GameService(new EventStore(prisma), new GameRegistry(modules));
+    const fresh = new Application(new EventStore(prisma), new GameRegistry(modules));
     const start = process.hrtime.bigint();
-    const loaded = await fresh.state(game);
+    const loaded = await fresh.stateOf(game);
     const ms = msSince(start);
     if (loaded.version !== game.version) throw new Error(`loaded version ${loaded.version}, expected ${game.version}`);
     state = loaded.state;
@@ -157,7 +154,7 @@ async function measureLoads(
 
 export async function runFold(prisma: PrismaClient, hosted: GameModule[], events: number, repeats: number): Promise<FoldResult & { gameId: string }> {
   const modules = [...hosted, longGuessingGame];
-  const writer = new GameService(new EventStore(prisma), new GameRegistry(modules));
+  const writer = new Application(new EventStore(prisma), new GameRegistry(modules));
   const buildStart = process.hrtime.bigint();
   const { game, commands, state: built } = await buildLongGame(writer, events);
   const buildSeconds = msSince(buildStart) / 1000;
@@ -187,8 +184,7 @@ export async function runFold(prisma: PrismaClient, hosted: GameModule[], events
     const stored = await store.events(game.id);
     const readMs = msSince(readStart);
     const foldStart = process.hrtime.bigint();
-    let state = initialMatch(module, input);
-    for (const e of stored) state = evolveMatch(module, state, recordedOf(e));
+    fold(module, initialMatch(module, input), stored.map(recordedOf));
     const foldMs = msSince(foldStart);
     if (i > 0) {
       readSamples.push(readMs);

@@ -8,7 +8,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from '../src/api/app.ts';
-import { SNAPSHOT_EVERY } from '../src/api/service.ts';
+import { SNAPSHOT_EVERY } from '../src/app/application.ts';
 import { games as hostedGames } from '../src/domain/games.ts';
 import { openDatabase, type Database } from '../src/persistence/database.ts';
 import { startEmbedded, type EmbeddedDatabase } from '../src/persistence/embedded.ts';

@@ -8,17 +8,15 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import mercurius from 'mercurius';
-import { GameRegistry, type GameModule } from '../domain/kernel/index.ts';
+import { hashToken } from '../app/actors.ts';
+import type { Application } from '../app/application.ts';
+import { AppError } from '../app/errors.ts';
+import { openApplication } from '../app/index.ts';
+import type { GameModule } from '../domain/kernel/index.ts';
 import type { Database } from '../persistence/database.ts';
-import { EventStore } from '../persistence/event-store.ts';
-import { listMigrations, migrationsApplied } from '../persistence/migrate.ts';
 import { bearerToken } from './auth.ts';
-import { ApiError } from './errors.ts';
-import { domainFingerprint } from './fingerprint.ts';
 import { graphqlOptions } from './graphql.ts';
-import { Notifier } from './notifier.ts';
 import { restRoutes } from './rest.ts';
-import { GameService, hashToken } from './service.ts';
 
 export interface AppOptions {
   database: Database;
@@ -35,7 +33,7 @@ export interface AppOptions {
   graphiql?: boolean;
   queryDepth?: number;
   corsOrigin?: string | boolean;
-  /** Tags snapshots; default: a fingerprint of src/domain. */
+  /** Tags games and snapshots; default: a fingerprint of src/domain. */
   rulesFingerprint?: string;
 }
 
@@ -46,7 +44,7 @@ function errorPayload(request: { url: string }, code: string, message: string, e
     : { error: { code, message, ...extra } };
 }
 
-export async function buildApp(options: AppOptions): Promise<FastifyInstance & { service: GameService }> {
+export async function buildApp(options: AppOptions): Promise<FastifyInstance & { application: Application }> {
   const app = Fastify({
     ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? { level: process.env.LOG_LEVEL ?? 'info' } }),
     bodyLimit: options.bodyLimit ?? 256 * 1024,
@@ -54,14 +52,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
     requestTimeout: 30_000,
     forceCloseConnections: true,
   });
-  const store = new EventStore(options.database.prisma);
-  const service = new GameService(store, new GameRegistry(options.games), options.rulesFingerprint ?? domainFingerprint());
-  const notifier = new Notifier(options.database.url, (msg) => app.log.warn(msg));
-  await notifier.start();
-  app.addHook('onClose', async () => notifier.close()); // mercurius does not close what it did not open
+  const core = await openApplication({ database: options.database, games: options.games, rulesFingerprint: options.rulesFingerprint, log: (msg) => app.log.warn(msg) });
+  const { application } = core;
+  app.addHook('onClose', async () => core.close()); // mercurius does not close what it did not open
 
-  app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
-    if (error instanceof ApiError) return reply.code(error.status).send(errorPayload(request, error.code, error.message, error.extra));
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    if (error instanceof AppError) return reply.code(error.status).send(errorPayload(request, error.code, error.message, error.extra));
     const status = (error as FastifyError).statusCode ?? 500;
     if (status === 429) return reply.code(429).send(errorPayload(request, 'RATE_LIMITED', error.message));
     if (status === 413) return reply.code(413).send(errorPayload(request, 'BAD_REQUEST', `The request body is larger than ${app.initialConfig.bodyLimit} bytes`));
@@ -96,23 +92,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
-  // The migration files do not change while the process runs: read them once, not per probe.
-  const migrations = listMigrations().map((m) => m.name);
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_req, reply) => {
-    try {
-      const ok = await migrationsApplied(async (sql) => (await options.database.pool.query(sql)).rows, migrations);
-      if (!ok) return reply.code(503).send({ status: 'migrations pending' });
-      return { status: 'ready' };
-    } catch (error) {
-      return reply.code(503).send({ status: 'database unreachable', error: (error as Error).message });
-    }
+    const ready = await core.readiness();
+    if (ready.ready) return { status: 'ready' };
+    return reply.code(503).send({ status: ready.status, ...(ready.error ? { error: ready.error } : {}) });
   });
 
-  await app.register(restRoutes, { service, verifyBodyLimit: options.verifyBodyLimit ?? 64 * 1024 * 1024 });
-  await app.register(mercurius, graphqlOptions(service, notifier, { graphiql: options.graphiql ?? false, queryDepth: options.queryDepth ?? 12 }) as never);
+  await app.register(restRoutes, { application, verifyBodyLimit: options.verifyBodyLimit ?? 64 * 1024 * 1024 });
+  await app.register(mercurius, graphqlOptions(application, { graphiql: options.graphiql ?? false, queryDepth: options.queryDepth ?? 12 }) as never);
 
-  app.decorate('service', service);
-  return app as unknown as FastifyInstance & { service: GameService };
+  app.decorate('application', application);
+  return app as unknown as FastifyInstance & { application: Application };
 }
 

@@ -1,14 +1,13 @@
 /**
- * The GraphQL API (API.md): schema, resolvers and the mercurius plugin options.
+ * The GraphQL API (docs/api.md): schema, resolvers and the mercurius plugin options. It
+ * only translates: every resolver calls the application layer.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { GraphQLError } from 'graphql';
-import type { GameRecord } from '../persistence/event-store.ts';
-import { callerFor } from './auth.ts';
-import { ApiError } from './errors.ts';
-import { EventFeed } from './feed.ts';
-import type { Notifier } from './notifier.ts';
-import { encodeCursor, SPECTATOR, type Caller, type GameService } from './service.ts';
+import { SPECTATOR, type Actor } from '../app/actors.ts';
+import { encodeCursor, type Application, type GameRead } from '../app/application.ts';
+import { AppError } from '../app/errors.ts';
+import { actorFor } from './auth.ts';
 import { viewTypes } from './views/index.ts';
 
 const baseSchema = /* GraphQL */ `
@@ -104,29 +103,20 @@ export function buildSchema(): string {
 }
 
 interface Context {
-  caller: () => Promise<Caller>;
-  states: Map<string, ReturnType<GameService['state']>>;
+  actor: () => Promise<Actor>;
   request?: FastifyRequest;
   _connectionInit?: Record<string, unknown>;
 }
 
 const VIEW_TYPE = Symbol('gameType');
 
-export function graphqlOptions(service: GameService, notifier: Notifier, opts: { graphiql: boolean; queryDepth: number }) {
-  const state = (ctx: Context, game: GameRecord) => {
-    const key = `${game.id}@${game.version}`;
-    let promise = ctx.states.get(key);
-    if (!promise) ctx.states.set(key, (promise = service.state(game)));
-    return promise.then((s) => s.state);
-  };
-  const statusOf = async (ctx: Context, game: GameRecord) => service.status(game, await state(ctx, game));
-
+export function graphqlOptions(app: Application, opts: { graphiql: boolean; queryDepth: number }) {
   const resolvers = {
     Query: {
-      gameTypes: () => service.registry.types(),
-      game: (_: unknown, args: { id: string }) => service.game(args.id),
+      gameTypes: () => app.registry.types(),
+      game: async (_: unknown, args: { id: string }, ctx: Context) => app.read(args.id, await ctx.actor()),
       games: async (_: unknown, args: { filter?: { type?: string; status?: string }; first?: number; after?: string }, ctx: Context) => {
-        const page = await service.listGames(await ctx.caller(), { ...(args.filter ?? {}), first: args.first, after: args.after });
+        const page = await app.listGames(await ctx.actor(), { ...(args.filter ?? {}), first: args.first, after: args.after });
         return {
           edges: page.nodes.map((node) => ({ cursor: encodeCursor(node), node })),
           nodes: page.nodes,
@@ -135,45 +125,35 @@ export function graphqlOptions(service: GameService, notifier: Notifier, opts: {
       },
     },
     Game: {
-      createdAt: (g: GameRecord) => g.createdAt.toISOString(),
-      updatedAt: (g: GameRecord) => g.updatedAt.toISOString(),
-      seats: async (g: GameRecord, _: unknown, ctx: Context) => service.seats(g, await ctx.caller()).seats,
-      awaiting: async (g: GameRecord, _: unknown, ctx: Context) => (await statusOf(ctx, g)).awaiting,
-      phase: async (g: GameRecord, _: unknown, ctx: Context) => (await statusOf(ctx, g)).phase,
-      round: async (g: GameRecord, _: unknown, ctx: Context) => (await statusOf(ctx, g)).round,
-      view: async (g: GameRecord, args: { atVersion?: number | null }, ctx: Context) => {
-        const { view } = await service.viewAt(g, await ctx.caller(), args.atVersion);
+      createdAt: (g: GameRead) => g.createdAt.toISOString(),
+      updatedAt: (g: GameRead) => g.updatedAt.toISOString(),
+      awaiting: async (g: GameRead) => (await g.progress()).awaiting,
+      phase: async (g: GameRead) => (await g.progress()).phase,
+      round: async (g: GameRead) => (await g.progress()).round,
+      view: async (g: GameRead, args: { atVersion?: number | null }) => {
+        const { view } = await g.view(args.atVersion);
         const typed = viewTypes.find((v) => v.gameType === g.type);
         const out = typed ? { ...(view as object) } : { gameType: g.type, state: view };
         Object.defineProperty(out, VIEW_TYPE, { value: typed?.typeName ?? 'GenericView' });
         return out;
       },
-      legalCommands: async (g: GameRecord, _: unknown, ctx: Context) => service.legalCommands(g, await state(ctx, g), await ctx.caller()),
-      events: async (g: GameRecord, args: { after?: number; first?: number }, ctx: Context) =>
-        service.events(g, await ctx.caller(), args.after ?? 0, args.first ?? undefined),
-      seed: (g: GameRecord) => service.seed(g),
-      yourSeat: async (g: GameRecord, _: unknown, ctx: Context) => service.seats(g, await ctx.caller()).yourSeat,
-      isYourTurn: async (g: GameRecord, _: unknown, ctx: Context) => service.seats(g, await ctx.caller()).isYourTurn,
+      legalCommands: (g: GameRead) => g.legalCommands(),
+      events: (g: GameRead, args: { after?: number; first?: number }) => g.events(args.after ?? 0, args.first ?? undefined),
     },
     GameView: {
       resolveType: (view: Record<symbol, string>) => view[VIEW_TYPE],
     },
     Mutation: {
-      createGame: (_: unknown, args: { input: { type: string; options?: unknown; seats: { seat: string; name: string }[] } }) => service.createGame(args.input),
+      createGame: (_: unknown, args: { input: { type: string; options?: unknown; seats: { seat: string; name: string }[] } }) => app.create(args.input),
       submitCommand: async (_: unknown, args: { gameId: string; command: unknown; expectedVersion?: number; idempotencyKey?: string }, ctx: Context) =>
-        service.submit({ ...args, caller: await ctx.caller() }),
-      resign: async (_: unknown, args: { gameId: string }, ctx: Context) =>
-        (await service.submit({ gameId: args.gameId, command: { type: 'resign' }, caller: await ctx.caller() })).game,
+        app.execute(await ctx.actor(), args.gameId, args.command, args),
+      resign: async (_: unknown, args: { gameId: string }, ctx: Context) => (await app.execute(await ctx.actor(), args.gameId, { type: 'resign' })).game,
     },
     Subscription: {
       gameEvents: {
         subscribe: async (_: unknown, args: { gameId: string; afterVersion?: number }, ctx: Context) => {
-          const header = ctx._connectionInit?.authorization ?? ctx.request?.headers?.authorization;
-          const caller = await callerFor(service.store, header);
-          const game = await service.game(args.gameId);
-          const after = args.afterVersion ?? game.version;
-          if (!Number.isInteger(after) || after < 0) throw new ApiError('BAD_REQUEST', 'afterVersion must be a whole number');
-          return new EventFeed(game.id, after, notifier, async (last) => service.events(await service.game(game.id), caller, last, 200));
+          const actor = await actorFor(app, ctx._connectionInit?.authorization ?? ctx.request?.headers?.authorization);
+          return app.feed(args.gameId, actor, args.afterVersion);
         },
         resolve: (event: unknown) => event,
       },
@@ -186,20 +166,17 @@ export function graphqlOptions(service: GameService, notifier: Notifier, opts: {
     graphiql: opts.graphiql,
     queryDepth: opts.queryDepth,
     path: '/graphql',
-    context: (request: FastifyRequest): Omit<Context, 'states'> & { states: Context['states'] } => {
-      let caller: Promise<Caller> | null = null;
-      return {
-        states: new Map(),
-        caller: () => (caller ??= callerFor(service.store, request.headers.authorization)),
-      };
+    context: (request: FastifyRequest): Context => {
+      let actor: Promise<Actor> | null = null;
+      return { actor: () => (actor ??= actorFor(app, request.headers.authorization)) };
     },
     subscription: {
       // Refuse a wrong token at connection time; no token means a spectator.
       onConnect: async (data: { payload?: { authorization?: unknown } }) => {
-        await callerFor(service.store, data.payload?.authorization);
+        await actorFor(app, data.payload?.authorization);
         return true;
       },
-      context: () => ({ states: new Map(), caller: () => Promise.resolve(SPECTATOR) }),
+      context: (): Context => ({ actor: () => Promise.resolve(SPECTATOR) }),
     },
     // Errors thrown before execution (rate limit, body size, unparseable queries) arrive here.
     errorHandler: (error: Error & { statusCode?: number }, request: FastifyRequest, reply: { code(n: number): { send(b: unknown): unknown } }) => {
@@ -231,7 +208,7 @@ function toClientError(error: GraphQLError | Error, fallback: 'BAD_REQUEST' | un
   const gql = error as GraphQLError;
   const original = gql.originalError ?? (error instanceof GraphQLError ? undefined : error);
   const base = { message: error.message, ...(gql.locations ? { locations: gql.locations } : {}), ...(gql.path ? { path: gql.path } : {}) };
-  if (original instanceof ApiError) return { ...base, extensions: original.details };
+  if (original instanceof AppError) return { ...base, extensions: original.details };
   if (original && (original as { code?: string }).code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
     return { ...base, extensions: { code: 'BAD_REQUEST' } };
   }

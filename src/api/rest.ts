@@ -1,10 +1,10 @@
 /**
- * The REST mirror of the GraphQL API (API.md), documented by OpenAPI at /docs.
+ * The REST mirror of the GraphQL API (docs/api.md), documented by OpenAPI at /docs. It
+ * only translates: every handler calls the application layer.
  */
 import type { FastifyInstance } from 'fastify';
-import type { GameRecord } from '../persistence/event-store.ts';
-import { callerFor } from './auth.ts';
-import type { Caller, ExportDocument, GameService } from './service.ts';
+import type { Application, ExportDocument, GameRead } from '../app/application.ts';
+import { actorFor } from './auth.ts';
 
 const errorBody = {
   type: 'object',
@@ -14,10 +14,8 @@ const errors = Object.fromEntries([400, 401, 403, 404, 409, 422, 429].map((s) =>
 const idParam = { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] };
 const anyObject = { type: 'object', additionalProperties: true };
 
-export async function gameJson(service: GameService, game: GameRecord, caller: Caller, withView = false) {
-  const { state } = await service.state(game);
-  const status = service.status(game, state);
-  const { seats, yourSeat, isYourTurn } = service.seats(game, caller);
+export async function gameJson(game: GameRead, withView = false) {
+  const progress = await game.progress();
   return {
     id: game.id,
     type: game.type,
@@ -25,24 +23,24 @@ export async function gameJson(service: GameService, game: GameRecord, caller: C
     version: game.version,
     createdAt: game.createdAt.toISOString(),
     updatedAt: game.updatedAt.toISOString(),
-    seats,
-    phase: status.phase,
-    round: status.round,
-    awaiting: status.awaiting,
+    seats: game.seats,
+    phase: progress.phase,
+    round: progress.round,
+    awaiting: progress.awaiting,
     result: game.result,
     seedCommitment: game.seedCommitment,
-    seed: service.seed(game),
-    yourSeat,
-    isYourTurn,
-    ...(withView ? { view: service.view(game, state, caller), legalCommands: service.legalCommands(game, state, caller) } : {}),
+    seed: game.seed,
+    yourSeat: game.yourSeat,
+    isYourTurn: game.isYourTurn,
+    ...(withView ? { view: (await game.view()).view, legalCommands: await game.legalCommands() } : {}),
   };
 }
 
-export async function restRoutes(app: FastifyInstance, { service, verifyBodyLimit }: { service: GameService; verifyBodyLimit: number }) {
-  const caller = (req: { headers: { authorization?: string } }) => callerFor(service.store, req.headers.authorization);
+export async function restRoutes(app: FastifyInstance, { application, verifyBodyLimit }: { application: Application; verifyBodyLimit: number }) {
+  const actor = (req: { headers: { authorization?: string } }) => actorFor(application, req.headers.authorization);
 
   app.get('/api/game-types', { schema: { tags: ['games'], summary: 'The game types, their seats and JSON Schemas' } }, async () => ({
-    gameTypes: service.registry.types(),
+    gameTypes: application.registry.types(),
   }));
 
   app.post(
@@ -65,9 +63,9 @@ export async function restRoutes(app: FastifyInstance, { service, verifyBodyLimi
     },
     async (req, reply) => {
       const body = req.body as { type: string; options?: unknown; seats: { seat: string; name: string }[] };
-      const created = await service.createGame(body);
+      const created = await application.create(body);
       reply.code(201);
-      return { game: await gameJson(service, created.game, { gameId: created.game.id, seat: null }), seatTokens: created.seatTokens };
+      return { game: await gameJson(created.game), seatTokens: created.seatTokens };
     },
   );
 
@@ -81,28 +79,25 @@ export async function restRoutes(app: FastifyInstance, { service, verifyBodyLimi
       },
     },
     async (req) => {
-      const who = await caller(req);
-      const page = await service.listGames(who, req.query as { type?: string; status?: string; first?: number; after?: string });
+      const page = await application.listGames(await actor(req), req.query as { type?: string; status?: string; first?: number; after?: string });
       return {
-        games: await Promise.all(page.nodes.map((g) => gameJson(service, g, who))),
+        games: await Promise.all(page.nodes.map((g) => gameJson(g))),
         pageInfo: { hasNextPage: page.hasNextPage, endCursor: page.endCursor },
       };
     },
   );
 
   app.get('/api/games/:id', { schema: { tags: ['games'], summary: 'A game with the caller\'s view and legal commands', params: idParam } }, async (req) => {
-    const who = await caller(req);
-    const game = await service.game((req.params as { id: string }).id);
-    return { game: await gameJson(service, game, who, true) };
+    const game = await application.read((req.params as { id: string }).id, await actor(req));
+    return { game: await gameJson(game, true) };
   });
 
   app.get(
     '/api/games/:id/view',
     { schema: { tags: ['games'], summary: 'The caller\'s view after any version (replay)', params: idParam, querystring: { type: 'object', properties: { atVersion: { type: 'integer', minimum: 0 } } } } },
     async (req) => {
-      const who = await caller(req);
-      const game = await service.game((req.params as { id: string }).id);
-      return service.viewAt(game, who, (req.query as { atVersion?: number }).atVersion);
+      const game = await application.read((req.params as { id: string }).id, await actor(req));
+      return game.view((req.query as { atVersion?: number }).atVersion);
     },
   );
 
@@ -123,40 +118,33 @@ export async function restRoutes(app: FastifyInstance, { service, verifyBodyLimi
       },
     },
     async (req) => {
-      const who = await caller(req);
       const body = req.body as { command: unknown; expectedVersion?: number; idempotencyKey?: string };
       const header = req.headers['idempotency-key'];
-      const outcome = await service.submit({
-        gameId: (req.params as { id: string }).id,
-        caller: who,
-        command: body.command,
+      const outcome = await application.execute(await actor(req), (req.params as { id: string }).id, body.command, {
         expectedVersion: body.expectedVersion,
         idempotencyKey: body.idempotencyKey ?? (typeof header === 'string' ? header : undefined),
       });
-      return { game: await gameJson(service, outcome.game, who), events: outcome.events };
+      return { game: await gameJson(outcome.game), events: outcome.events };
     },
   );
 
   app.post('/api/games/:id/resign', { schema: { tags: ['commands'], summary: 'Resign the token\'s seat', params: idParam } }, async (req) => {
-    const who = await caller(req);
-    const outcome = await service.submit({ gameId: (req.params as { id: string }).id, caller: who, command: { type: 'resign' } });
-    return { game: await gameJson(service, outcome.game, who), events: outcome.events };
+    const outcome = await application.execute(await actor(req), (req.params as { id: string }).id, { type: 'resign' });
+    return { game: await gameJson(outcome.game), events: outcome.events };
   });
 
   app.get(
     '/api/games/:id/events',
     { schema: { tags: ['games'], summary: 'The log as the caller may see it', params: idParam, querystring: { type: 'object', properties: { after: { type: 'integer', minimum: 0 }, first: { type: 'integer', minimum: 0 } } } } },
     async (req) => {
-      const who = await caller(req);
-      const game = await service.game((req.params as { id: string }).id);
+      const game = await application.read((req.params as { id: string }).id, await actor(req));
       const q = req.query as { after?: number; first?: number };
-      return { events: await service.events(game, who, q.after ?? 0, q.first) };
+      return { events: await game.events(q.after ?? 0, q.first) };
     },
   );
 
   app.get('/api/games/:id/export', { schema: { tags: ['replay'], summary: 'The whole game as one JSON document (complete once finished)', params: idParam } }, async (req) => {
-    const who = await caller(req);
-    return service.export((req.params as { id: string }).id, who);
+    return application.export((req.params as { id: string }).id, await actor(req));
   });
 
   app.post(
@@ -166,6 +154,6 @@ export async function restRoutes(app: FastifyInstance, { service, verifyBodyLimi
       bodyLimit: verifyBodyLimit,
       schema: { tags: ['replay'], summary: 'Re-derive every die roll from the seed and re-fold the log of an export', body: anyObject },
     },
-    async (req) => service.verify(req.body as ExportDocument),
+    async (req) => application.verify(req.body as ExportDocument),
   );
 }

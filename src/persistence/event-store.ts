@@ -13,6 +13,8 @@ export interface StoredEvent {
   rolls: unknown[] | null;
   commandId: string | null;
   at: Date;
+  /** Increasing across all games. */
+  position?: string;
 }
 
 export interface NewEvent {
@@ -33,8 +35,24 @@ export interface GameRecord {
   version: number;
   awaiting: string[];
   result: { winners: string[]; reason: string } | null;
+  /** Fingerprint of the rules code the game started under. */
+  rules: string;
   createdAt: Date;
   updatedAt: Date;
+}
+
+/** What changed for whom, committed with the events (see src/app/outbox.ts). */
+export interface OutboxEntry {
+  kind: 'EVENTS_APPENDED' | 'SEAT_AWAITED' | 'GAME_STARTED' | 'GAME_ENDED';
+  seat: string | null;
+  data?: Record<string, unknown>;
+}
+
+export interface StoredOutboxEntry extends OutboxEntry {
+  id: string;
+  gameId: string;
+  version: number;
+  createdAt: Date;
 }
 
 export interface GameSummary {
@@ -45,7 +63,8 @@ export interface GameSummary {
 
 export interface CommandRecord {
   id: string;
-  seat: string;
+  /** null: the service itself (a deadline that passed). */
+  seat: string | null;
   command: Record<string, unknown>;
   idempotencyKey: string | null;
   firstVersion: number;
@@ -60,26 +79,83 @@ export type AppendOutcome =
 /** The channel every process LISTENs on; payloads carry ids, never rows (8000-byte limit). */
 export const EVENTS_CHANNEL = 'game_events';
 
+export interface AppendInput {
+  gameId: string;
+  expectedVersion: number;
+  /** null: the service itself. */
+  seat: string | null;
+  command: object;
+  idempotencyKey: string | null;
+  events: NewEvent[];
+  summary: GameSummary;
+  outbox: OutboxEntry[];
+}
+
 function uniqueConstraint(error: unknown): string | null {
-  if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {
-    // Through the pg adapter meta.target is empty; the name is in the driver error (STACK-NOTES).
-    // It names an index ({ index }) or the columns ({ fields }).
-    const meta = error.meta as { driverAdapterError?: { cause?: { constraint?: { index?: string; fields?: string[] } | string } }; target?: unknown } | undefined;
-    const c = meta?.driverAdapterError?.cause?.constraint;
-    if (typeof c === 'string') return c;
-    return c?.index ?? c?.fields?.join(',') ?? String(meta?.target ?? 'unknown');
-  }
-  return null;
+  // P2002 from the query builder, P2010 from raw SQL; through the pg adapter meta.target is
+  // empty and the constraint is in the driver error, naming an index ({ index }) or columns.
+  if (!(error instanceof Prisma.PrismaClientKnownRequestError) || (error.code !== 'P2002' && error.code !== 'P2010')) return null;
+  const meta = error.meta as { driverAdapterError?: { cause?: { originalCode?: string; constraint?: { index?: string; fields?: string[] } | string } }; target?: unknown } | undefined;
+  const cause = meta?.driverAdapterError?.cause;
+  if (error.code === 'P2010' && cause?.originalCode !== '23505') return null;
+  const c = cause?.constraint;
+  if (typeof c === 'string') return c;
+  return c?.index ?? c?.fields?.join(',') ?? String(meta?.target ?? 'unknown');
 }
 
 function toGame(row: {
   id: string; type: string; options: unknown; players: unknown; seedCommitment: string; seed: string; status: string;
-  version: number; awaiting: string[]; result: unknown; createdAt: Date; updatedAt: Date;
+  version: number; awaiting: string[]; result: unknown; rules: string; createdAt: Date; updatedAt: Date;
 }): GameRecord {
-  return { ...row, players: row.players as GameRecord['players'], result: (row.result ?? null) as GameRecord['result'] };
+  return {
+    id: row.id, type: row.type, options: row.options, players: row.players as GameRecord['players'], seedCommitment: row.seedCommitment, seed: row.seed,
+    status: row.status, version: row.version, awaiting: row.awaiting, result: (row.result ?? null) as GameRecord['result'], rules: row.rules,
+    createdAt: row.createdAt, updatedAt: row.updatedAt,
+  };
 }
 
-function toCommand(row: { id: bigint; seat: string; command: unknown; idempotencyKey: string | null; firstVersion: number; lastVersion: number }): CommandRecord {
+/** The games row as the one-statement append returns it (snake case, straight from SQL). */
+interface GameRow {
+  id: string; type: string; options: unknown; players: unknown; seed_commitment: string; seed: string; status: string;
+  version: number; awaiting: string[]; result: unknown; rules: string; created_at: Date; updated_at: Date;
+}
+
+function fromRow(r: GameRow): GameRecord {
+  return toGame({ ...r, seedCommitment: r.seed_commitment, createdAt: r.created_at, updatedAt: r.updated_at });
+}
+
+/**
+ * The whole append as one statement (autocommit, one round trip): the version-guarded
+ * update of the game, the command row, the events and the outbox rows. A racing writer
+ * finds no row at its expected version (the row lock makes it wait for the winner first)
+ * and so inserts nothing; a reused idempotency key fails the statement on its unique key.
+ */
+const APPEND_SQL = `
+WITH g AS (
+  UPDATE games SET version = $3::int, status = $4, awaiting = ARRAY(SELECT jsonb_array_elements_text($5::jsonb)),
+    result = $6::jsonb, updated_at = now()
+  WHERE id = $1::uuid AND version = $2::int
+  RETURNING *
+), c AS (
+  INSERT INTO commands (game_id, seat, command, idempotency_key, first_version, last_version, at)
+  SELECT g.id, $7, $8::jsonb, $9, $2::int + 1, $3::int, now() FROM g
+  RETURNING id
+), e AS (
+  INSERT INTO game_events (game_id, version, type, seat, data, rolls, command_id, at)
+  SELECT g.id, $2::int + x.ord::int, x.e->>'type', x.e->>'seat', x.e->'data', NULLIF(x.e->'rolls', 'null'::jsonb), c.id, now()
+  FROM g, c, jsonb_array_elements($10::jsonb) WITH ORDINALITY AS x(e, ord)
+  RETURNING version, position
+), o AS (
+  INSERT INTO outbox (game_id, version, kind, seat, data)
+  SELECT g.id, $3::int, x->>'kind', x->>'seat', COALESCE(x->'data', '{}'::jsonb) FROM g, jsonb_array_elements($11::jsonb) AS x
+  RETURNING 1
+)
+SELECT g.*, (SELECT id FROM c)::text AS command_id, now() AS at,
+  (SELECT json_agg(position::text ORDER BY version) FROM e) AS positions,
+  (SELECT count(*) FROM o)::int AS outboxed
+FROM g`;
+
+function toCommand(row: { id: bigint; seat: string | null; command: unknown; idempotencyKey: string | null; firstVersion: number; lastVersion: number }): CommandRecord {
   return { ...row, id: row.id.toString(), command: row.command as Record<string, unknown> };
 }
 
@@ -93,6 +169,7 @@ export class EventStore {
     game: Omit<GameRecord, 'createdAt' | 'updatedAt' | 'version'>;
     tokens: { tokenHash: string; seat: string; name: string }[];
     events: NewEvent[];
+    outbox?: OutboxEntry[];
   }): Promise<GameRecord> {
     const { game, tokens, events } = input;
     const row = await this.prisma.$transaction(async (tx) => {
@@ -100,82 +177,83 @@ export class EventStore {
         data: {
           id: game.id, type: game.type, options: json(game.options), players: json(game.players), seedCommitment: game.seedCommitment,
           seed: game.seed, status: game.status, awaiting: game.awaiting, result: game.result ? json(game.result) : Prisma.DbNull,
-          version: events.length,
+          version: events.length, rules: game.rules,
         },
       });
       await tx.seatToken.createMany({ data: tokens.map((t) => ({ ...t, gameId: game.id })) });
       await tx.gameEvent.createMany({
         data: events.map((e, i) => ({ gameId: game.id, version: i + 1, type: e.type, seat: e.seat, data: json(e.data), rolls: e.rolls ? json(e.rolls) : Prisma.DbNull })),
       });
-      await tx.$executeRaw`SELECT pg_notify(${EVENTS_CHANNEL}, ${JSON.stringify({ gameId: game.id, version: events.length })})`;
+      if (input.outbox?.length) {
+        await tx.outbox.createMany({ data: input.outbox.map((o) => ({ gameId: game.id, version: events.length, kind: o.kind, seat: o.seat, data: json(o.data ?? {}) })) });
+      }
       return created;
     });
     return toGame(row);
   }
 
   /**
-   * Appends a command's events at `expectedVersion + 1...`, in one transaction with the
-   * command record and the game's new summary. Nothing is stored unless all of it is.
+   * Appends a command's events at `expectedVersion + 1...` with the command record, the
+   * game's new summary and the outbox rows, in one statement: nothing is stored unless
+   * all of it is.
    */
-  async append(input: {
-    gameId: string;
-    expectedVersion: number;
-    seat: string;
-    command: object;
-    idempotencyKey: string | null;
-    events: NewEvent[];
-    summary: GameSummary;
-  }): Promise<AppendOutcome> {
+  async append(input: AppendInput): Promise<AppendOutcome> {
     const { gameId, expectedVersion, events, summary } = input;
     const lastVersion = expectedVersion + events.length;
-    const at = new Date();
     try {
-      return await this.prisma.$transaction(async (tx) => {
-        // Only the writer that read the current version moves it on; a racing writer finds
-        // no row at its expected version (the row lock makes it wait for the winner first).
-        const updated = await tx.game
-          .update({
-            where: { id: gameId, version: expectedVersion },
-            data: {
-              version: lastVersion, status: summary.status, awaiting: summary.awaiting,
-              result: summary.result ? json(summary.result) : Prisma.DbNull, updatedAt: at,
-            },
-          })
-          .catch(async (error: unknown) => {
-            if (!(error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2025')) throw error;
-            const current = await tx.game.findUnique({ where: { id: gameId }, select: { version: true } });
-            throw new VersionConflict(current?.version ?? expectedVersion);
-          });
-        const command = await tx.commandRecord.create({
-          data: { gameId, seat: input.seat, command: json(input.command), idempotencyKey: input.idempotencyKey, firstVersion: expectedVersion + 1, lastVersion },
-        });
-        const rows = events.map((e, i) => ({
-          gameId, version: expectedVersion + 1 + i, type: e.type, seat: e.seat, data: json(e.data),
-          rolls: e.rolls ? json(e.rolls) : Prisma.DbNull, commandId: command.id, at,
-        }));
-        await tx.gameEvent.createMany({ data: rows });
-        await tx.$executeRaw`SELECT pg_notify(${EVENTS_CHANNEL}, ${JSON.stringify({ gameId, version: lastVersion })})`;
-        return {
-          ok: true as const, firstVersion: expectedVersion + 1, lastVersion, commandId: command.id.toString(), game: toGame(updated),
-          events: events.map((e, i) => ({
-            version: expectedVersion + 1 + i, type: e.type, seat: e.seat, data: e.data as Record<string, unknown>,
-            rolls: e.rolls ?? null, commandId: command.id.toString(), at,
-          })),
-        };
-      });
+      const rows = await this.prisma.$queryRawUnsafe<(GameRow & { command_id: string; at: Date; positions: string[] })[]>(
+        APPEND_SQL,
+        gameId, expectedVersion, lastVersion, summary.status, JSON.stringify(summary.awaiting), summary.result ? JSON.stringify(summary.result) : null,
+        input.seat, JSON.stringify(input.command), input.idempotencyKey,
+        JSON.stringify(events.map((e) => ({ type: e.type, seat: e.seat, data: e.data, rolls: e.rolls ?? null }))),
+        JSON.stringify(input.outbox),
+      );
+      const row = rows[0];
+      if (!row) return { ok: false, conflict: 'VERSION', currentVersion: await this.currentVersion(gameId, expectedVersion) };
+      const commandId = row.command_id;
+      return {
+        ok: true, firstVersion: expectedVersion + 1, lastVersion, commandId, game: fromRow(row),
+        events: events.map((e, i) => ({
+          version: expectedVersion + 1 + i, type: e.type, seat: e.seat, data: e.data as Record<string, unknown>,
+          rolls: e.rolls ?? null, commandId, at: row.at, position: row.positions[i],
+        })),
+      };
     } catch (error) {
-      if (error instanceof VersionConflict) return { ok: false, conflict: 'VERSION', currentVersion: error.currentVersion };
       const constraint = uniqueConstraint(error);
-      if (constraint === 'commands_idempotency' && input.idempotencyKey) {
+      if (constraint === 'commands_idempotency' && input.idempotencyKey && input.seat !== null) {
         const existing = await this.findCommand(gameId, input.seat, input.idempotencyKey);
         if (existing) return { ok: false, conflict: 'IDEMPOTENCY', existing };
       }
-      if (constraint) {
-        const current = await this.prisma.game.findUnique({ where: { id: gameId }, select: { version: true } });
-        return { ok: false, conflict: 'VERSION', currentVersion: current?.version ?? expectedVersion };
-      }
+      if (constraint) return { ok: false, conflict: 'VERSION', currentVersion: await this.currentVersion(gameId, expectedVersion) };
       throw error;
     }
+  }
+
+  private async currentVersion(gameId: string, fallback: number): Promise<number> {
+    const current = await this.prisma.game.findUnique({ where: { id: gameId }, select: { version: true } });
+    return current?.version ?? fallback;
+  }
+
+  /**
+   * A game as the application needs it to decide: the row, the latest snapshot folded by
+   * `rules` (unless the caller already holds version `known` or later), and the events
+   * after that.
+   */
+  async load(gameId: string, opts: { rules: string; known?: number }): Promise<{ game: GameRecord; base: { version: number; state: unknown } | null; events: StoredEvent[] } | null> {
+    const game = await this.game(gameId);
+    if (!game) return null;
+    if (opts.known !== undefined && opts.known >= game.version) return { game, base: null, events: [] };
+    const after = opts.known ?? 0;
+    const snap = game.version - after > 1 ? await this.snapshot(gameId, undefined, opts.rules) : null;
+    const base = snap && snap.version > after ? snap : null;
+    const events = await this.events(gameId, base?.version ?? after, game.version);
+    return { game, base, events };
+  }
+
+  /** Outbox rows, oldest first (for the workers that turn them into deliveries). */
+  async outbox(gameId: string): Promise<StoredOutboxEntry[]> {
+    const rows = await this.prisma.outbox.findMany({ where: { gameId }, orderBy: { id: 'asc' } });
+    return rows.map((r) => ({ id: r.id.toString(), gameId: r.gameId, version: r.version, kind: r.kind as OutboxEntry['kind'], seat: r.seat, data: r.data as Record<string, unknown>, createdAt: r.createdAt }));
   }
 
   async game(id: string): Promise<GameRecord | null> {
@@ -192,7 +270,7 @@ export class EventStore {
     });
     return rows.map((r) => ({
       version: r.version, type: r.type, seat: r.seat, data: r.data as Record<string, unknown>,
-      rolls: (r.rolls ?? null) as unknown[] | null, commandId: r.commandId?.toString() ?? null, at: r.at,
+      rolls: (r.rolls ?? null) as unknown[] | null, commandId: r.commandId?.toString() ?? null, at: r.at, position: r.position.toString(),
     }));
   }
 
@@ -244,8 +322,3 @@ export class EventStore {
   }
 }
 
-class VersionConflict extends Error {
-  constructor(readonly currentVersion: number) {
-    super('version conflict');
-  }
-}

@@ -16,11 +16,13 @@ describe('submitting commands', () => {
     const results = await Promise.all(Array.from({ length: 50 }, (_, i) => server.gql(SUBMIT, { id, c: { type: i % 2 ? 'offerDraw' : 'resign' }, v: 1 }, tokens.north)));
     const ok = results.filter((r) => !r.errors);
     expect(ok).toHaveLength(1);
+    // A resignation appends the game's end too (version 3); a draw offer only itself (2).
+    const reached = ok[0]!.data.submitCommand.game.version;
     for (const r of results.filter((r) => r.errors)) {
-      expect(r.errors![0].extensions).toMatchObject({ code: 'VERSION_CONFLICT', currentVersion: 2 });
+      expect(r.errors![0].extensions).toMatchObject({ code: 'VERSION_CONFLICT', currentVersion: reached });
     }
     const log = await server.rest('GET', `/api/games/${id}/events`);
-    expect(log.body.events.map((e: { version: number }) => e.version)).toEqual([1, 2]);
+    expect(log.body.events.map((e: { version: number }) => e.version)).toEqual(Array.from({ length: reached }, (_, i) => i + 1));
   });
 
   it('retries a command with no pinned version against fresh state when another seat wins the race', async () => {
@@ -114,7 +116,10 @@ describe('submitting commands', () => {
     const r = await server.rest('POST', `/api/games/${id}/resign`, undefined, tokens.north);
     expect(r.status).toBe(200);
     expect(r.body.game).toMatchObject({ status: 'FINISHED', result: { winners: ['east'], reason: 'north resigned' } });
-    expect(r.body.events).toMatchObject([{ type: 'PlayerResigned', seat: 'north' }]);
+    expect(r.body.events).toMatchObject([
+      { type: 'PlayerResigned', seat: 'north' },
+      { type: 'GameEnded', seat: 'north', data: { winners: ['east'], reason: 'north resigned' } },
+    ]);
     expect((await server.rest('POST', `/api/games/${id}/resign`, undefined, tokens.east)).body.error.code).toBe('GAME_OVER');
   });
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GameRegistry } from '../../src/domain/kernel/index.ts';
 import { EventStore } from '../../src/persistence/event-store.ts';
-import { GameService, SNAPSHOT_EVERY } from '../../src/api/service.ts';
+import { Application, SNAPSHOT_EVERY } from '../../src/app/application.ts';
 import { createGuessingGame } from '../support/client.ts';
 import { guessingGame } from '../support/guessing-game.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
@@ -15,43 +15,43 @@ afterAll(async () => server?.close());
 describe('snapshots', () => {
   it('are written as a long game passes each multiple of SNAPSHOT_EVERY, and loading from one gives the state a full fold gives', async () => {
     const { id } = await createGuessingGame(server, ['north', 'east'], 1_000_000);
-    const service = server.app.service;
-    // each round: two guesses and a roll = 3 events
-    while ((await service.game(id)).version <= SNAPSHOT_EVERY + 10) {
-      await service.submit({ gameId: id, caller: { gameId: id, seat: 'north' }, command: { type: 'guess', number: 1 } });
-      await service.submit({ gameId: id, caller: { gameId: id, seat: 'east' }, command: { type: 'guess', number: 6 } });
+    const service = server.app.application;
+    // each round: two guesses and a roll = 3 events; commands run as plain calls, no HTTP
+    while ((await service.store.game(id))!.version <= SNAPSHOT_EVERY + 10) {
+      await service.execute({ kind: 'seat', gameId: id, seat: 'north' }, id, { type: 'guess', number: 1 });
+      await service.execute({ kind: 'seat', gameId: id, seat: 'east' }, id, { type: 'guess', number: 6 });
     }
-    const game = await service.game(id);
+    const game = (await service.store.game(id))!;
     const snap = await service.store.snapshot(id, undefined, 'rules-a');
     expect(snap!.version).toBeGreaterThanOrEqual(SNAPSHOT_EVERY);
     expect(snap!.version).toBeLessThan(SNAPSHOT_EVERY + 3);
 
     // A fresh service has no cache: one loads through the snapshot...
-    const viaSnapshot = await new GameService(service.store, new GameRegistry([guessingGame]), 'rules-a').state(game);
+    const viaSnapshot = await new Application(service.store, new GameRegistry([guessingGame]), 'rules-a').stateOf(game);
     // ...the other without any snapshot.
     const noSnapshots: EventStore = Object.create(service.store);
     noSnapshots.snapshot = async () => null;
-    const fullFold = await new GameService(noSnapshots, new GameRegistry([guessingGame])).state(game);
+    const fullFold = await new Application(noSnapshots, new GameRegistry([guessingGame])).stateOf(game);
     expect(viaSnapshot.version).toBe(game.version);
     expect(viaSnapshot.state).toEqual(fullFold.state);
     // and a replay before the snapshot still folds from the start
-    const early = await new GameService(service.store, new GameRegistry([guessingGame]), 'rules-a').state(game, 10);
+    const early = await new Application(service.store, new GameRegistry([guessingGame]), 'rules-a').stateOf(game, 10);
     expect(early.version).toBe(10);
 
     // Rules code that changed since the snapshot was written ignores it and folds the events again.
     const reads: number[] = [];
     const counting: EventStore = Object.create(service.store);
     counting.events = (gameId, after, until, limit) => (reads.push(after ?? 0), service.store.events(gameId, after, until, limit));
-    const newRules = await new GameService(counting, new GameRegistry([guessingGame]), 'rules-b').state(game);
+    const newRules = await new Application(counting, new GameRegistry([guessingGame]), 'rules-b').stateOf(game);
     expect(reads).toEqual([0]);
     expect(newRules.state).toEqual(fullFold.state);
     reads.length = 0;
-    await new GameService(counting, new GameRegistry([guessingGame]), 'rules-a').state(game);
+    await new Application(counting, new GameRegistry([guessingGame]), 'rules-a').stateOf(game);
     expect(reads).toEqual([snap!.version]);
   });
 
   it('are tagged with a fingerprint of the domain code that changes with any rules file', async () => {
-    const { domainFingerprint } = await import('../../src/api/fingerprint.ts');
+    const { domainFingerprint } = await import('../../src/app/fingerprint.ts');
     const { mkdtempSync, writeFileSync, mkdirSync } = await import('node:fs');
     const { join } = await import('node:path');
     const { tmpdir } = await import('node:os');

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collect, createGuessingGame, SUBMIT, wsClient } from '../support/client.ts';
+import { longGuessingGame } from '../support/long-game.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
 // Two server processes' worth of servers on one database: nothing in memory is shared.
@@ -71,6 +72,16 @@ describe('gameEvents subscription', () => {
     await two.gql(SUBMIT, { id, c: guess(1) }, tokens.east);
     await feed.until(2);
     expect(feed.events.map((e) => e.version)).toEqual([3, 4]);
+    await client.dispose();
+  });
+
+  it('delivers every stored event of a long game to a subscriber from version 0, however many', async () => {
+    const id = await longGuessingGame(one.app.application, 3_000);
+    const version = (await one.app.application.store.game(id))!.version;
+    const client = wsClient(two);
+    const feed = collect(client, id, 0);
+    await feed.until(version, 60_000);
+    expect(feed.events.map((e) => e.version)).toEqual(Array.from({ length: version }, (_, i) => i + 1));
     await client.dispose();
   });
 

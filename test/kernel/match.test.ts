@@ -1,24 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { decideMatch, evolveMatch, initialMatch, matchLegalCommands, matchStatus, redactFor, SeededRandom, drawDie, type MatchState, type Recorded } from '../../src/domain/kernel/index.ts';
+import { decideMatch, evolveMatch, initialMatch, matchLegalCommands, matchStatus, SeededRandom, drawDie, start as startGame, step, SYSTEM, visibleTo, type MatchState } from '../../src/domain/kernel/index.ts';
 import { guessingGame, type GuessState } from '../support/guessing-game.ts';
 
 const input = { options: { target: 5 }, players: ['north', 'east'] };
 
 function start(seed = 'seed'): MatchState<GuessState> {
-  const random = new SeededRandom(seed, 0);
-  const events = guessingGame.setup(input, random);
-  let s = initialMatch(guessingGame, input);
-  events.forEach((event, i) => (s = evolveMatch(guessingGame, s, { event, seat: null, rolls: i === 0 ? random.rolls : undefined })));
-  return s;
+  return startGame(guessingGame, input, seed).state;
 }
 
 function play(s: MatchState<GuessState>, seat: string, command: { type: string; [k: string]: unknown }, seed = 'seed') {
-  const random = new SeededRandom(seed, s.draws);
-  const d = decideMatch(guessingGame, s, command, seat, random);
-  if (!d.ok) throw new Error(d.reason);
-  d.events.forEach((event, i) => (s = evolveMatch(guessingGame, s, { event, seat, rolls: i === 0 ? random.rolls : undefined } as Recorded)));
-  return s;
+  const outcome = step(guessingGame, s, command, { kind: 'seat', seat }, { seed });
+  if (!outcome.ok) throw new Error(outcome.reason);
+  return outcome.state;
 }
+
+const redactFor = (s: MatchState<GuessState>, event: { type: string; [k: string]: unknown }, viewer: string | null) => visibleTo(guessingGame, s, viewer).event(event);
 
 describe('seeded randomness', () => {
   it('is a pure function of seed and position', () => {
@@ -50,11 +46,11 @@ describe('match rules shared by every game', () => {
     let s = start();
     s = play(s, 'north', { type: 'guess', number: 4 });
     const event = { type: 'GuessCommitted', seat: 'north', round: 1, number: 4 };
-    expect(redactFor(guessingGame, s, event, 'east')).toMatchObject({ number: null });
-    expect(redactFor(guessingGame, s, event, null)).toMatchObject({ number: null });
-    expect(redactFor(guessingGame, s, event, 'north')).toMatchObject({ number: 4 });
+    expect(redactFor(s, event, 'east')).toMatchObject({ number: null });
+    expect(redactFor(s, event, null)).toMatchObject({ number: null });
+    expect(redactFor(s, event, 'north')).toMatchObject({ number: 4 });
     s = play(s, 'east', { type: 'guess', number: 1 });
-    expect(redactFor(guessingGame, s, event, 'east')).toMatchObject({ number: 4 });
+    expect(redactFor(s, event, 'east')).toMatchObject({ number: 4 });
   });
 
   it('ends a two-player game on resignation with the other player winning', () => {
@@ -103,15 +99,97 @@ describe('players the rules put out', () => {
     expect(decideMatch(withOut, s, { type: 'offerDraw' }, 'south', new SeededRandom('s', 0))).toMatchObject({ ok: false, code: 'ILLEGAL_COMMAND' });
     s = evolveMatch(withOut, s, { event: { type: 'DrawOffered', seat: 'north' }, seat: 'north' });
     expect(matchStatus(withOut, s).awaiting.filter((p) => p.kind === 'ANSWER_DRAW').map((p) => p.seat)).toEqual(['east']);
-    s = evolveMatch(withOut, s, { event: { type: 'DrawAccepted', seat: 'east' }, seat: 'east' });
-    expect(matchStatus(withOut, s).result).toEqual({ winners: [], reason: 'draw agreed' });
+    const accepted = step(withOut, s, { type: 'acceptDraw' }, { kind: 'seat', seat: 'east' }, { seed: 's' });
+    if (!accepted.ok) throw new Error(accepted.reason);
+    expect(accepted.recorded.map((r) => r.event.type)).toEqual(['DrawAccepted', 'GameEnded']);
+    expect(matchStatus(withOut, accepted.state).result).toEqual({ winners: [], reason: 'draw agreed' });
   });
 
   it('do not count as remaining when another player resigns', () => {
     const three = { options: { target: 5 }, players: ['north', 'east', 'south'] };
     let s = initialMatch(withOut, three);
     s = { ...s, game: { ...s.game, out: ['south'] } };
-    s = evolveMatch(withOut, s, { event: { type: 'PlayerResigned', seat: 'east' }, seat: 'east' });
-    expect(matchStatus(withOut, s).result).toEqual({ winners: ['north'], reason: 'east resigned' });
+    const resigned = step(withOut, s, { type: 'resign' }, { kind: 'seat', seat: 'east' }, { seed: 's' });
+    if (!resigned.ok) throw new Error(resigned.reason);
+    expect(resigned.recorded.map((r) => r.event)).toEqual([{ type: 'PlayerResigned', seat: 'east' }, { type: 'GameEnded', winners: ['north'], reason: 'east resigned' }]);
+    expect(matchStatus(withOut, resigned.state).result).toEqual({ winners: ['north'], reason: 'east resigned' });
+  });
+});
+
+describe('the turn stores every consequence', () => {
+  const three = { options: { target: 50 }, players: ['north', 'east', 'south'] };
+  const seat = (s: string) => ({ kind: 'seat' as const, seat: s });
+
+  it('a resignation among three appends the player out, and folding the stored log alone gives the same state', () => {
+    const started = startGame(guessingGame, three, 'k');
+    const outcome = step(guessingGame, started.state, { type: 'resign' }, seat('south'), { seed: 'k' });
+    if (!outcome.ok) throw new Error(outcome.reason);
+    expect(outcome.recorded.map((r) => r.event)).toEqual([{ type: 'PlayerResigned', seat: 'south' }, { type: 'PlayerOut', seat: 'south' }]);
+    let folded = initialMatch(guessingGame, three);
+    for (const r of [...started.recorded, ...outcome.recorded]) folded = evolveMatch(guessingGame, folded, r);
+    expect(folded).toEqual(outcome.state);
+    expect(matchStatus(guessingGame, folded)).toEqual(outcome.status);
+  });
+
+  it('an offer by a player who then resigns lapses, and a new offer can be made', () => {
+    let s = startGame(guessingGame, three, 'k').state;
+    s = play(s, 'south', { type: 'offerDraw' }, 'k');
+    const resigned = step(guessingGame, s, { type: 'resign' }, seat('south'), { seed: 'k' });
+    if (!resigned.ok) throw new Error(resigned.reason);
+    expect(resigned.recorded.map((r) => r.event.type)).toEqual(['PlayerResigned', 'PlayerOut', 'DrawOfferLapsed']);
+    expect(resigned.state.drawOffer).toBeNull();
+    expect(step(guessingGame, resigned.state, { type: 'offerDraw' }, seat('north'), { seed: 'k' }).ok).toBe(true);
+  });
+
+  it('an offer everyone still in has accepted ends the game drawn when the one who had not answered leaves', () => {
+    let s = startGame(guessingGame, three, 'k').state;
+    s = play(s, 'north', { type: 'offerDraw' }, 'k');
+    s = play(s, 'east', { type: 'acceptDraw' }, 'k');
+    const resigned = step(guessingGame, s, { type: 'resign' }, seat('south'), { seed: 'k' });
+    if (!resigned.ok) throw new Error(resigned.reason);
+    expect(resigned.recorded.map((r) => r.event.type)).toEqual(['PlayerResigned', 'PlayerOut', 'GameEnded']);
+    expect(resigned.status).toMatchObject({ stage: 'FINISHED', awaiting: [], result: { winners: [], reason: 'draw agreed' } });
+    // The module's own status says so too: finished means finished.
+    expect(guessingGame.status(resigned.state.game)).toMatchObject({ stage: 'FINISHED', result: { reason: 'draw agreed' } });
+  });
+
+  it('the system actor times a seat out, with no HTTP and no token', () => {
+    const s = start();
+    const refused = step(guessingGame, s, { type: 'timeOut', seat: 'east' }, seat('north'), { seed: 'seed' });
+    expect(refused).toMatchObject({ ok: false, code: 'FORBIDDEN' });
+    const timed = step(guessingGame, s, { type: 'timeOut', seat: 'east' }, SYSTEM, { seed: 'seed' });
+    if (!timed.ok) throw new Error(timed.reason);
+    expect(timed.recorded).toEqual([
+      { event: { type: 'TimedOut', seat: 'east' }, seat: null },
+      { event: { type: 'GameEnded', winners: ['north'], reason: 'time out' }, seat: null },
+    ]);
+    expect(step(guessingGame, timed.state, { type: 'timeOut', seat: 'north' }, SYSTEM, { seed: 'seed' })).toMatchObject({ ok: false, code: 'GAME_OVER' });
+  });
+
+  it('a seat the game does not wait for cannot time out', () => {
+    const s = play(start(), 'north', { type: 'guess', number: 2 });
+    expect(step(guessingGame, s, { type: 'timeOut', seat: 'north' }, SYSTEM, { seed: 'seed' })).toMatchObject({ ok: false, code: 'ILLEGAL_COMMAND' });
+  });
+
+  it('dice drawn by a command are recorded on its first event and counted once', () => {
+    let s = start();
+    s = play(s, 'north', { type: 'guess', number: 2 });
+    const outcome = step(guessingGame, s, { type: 'guess', number: 3 }, seat('east'), { seed: 'seed' });
+    if (!outcome.ok) throw new Error(outcome.reason);
+    expect(outcome.recorded[0]!.rolls).toHaveLength(1);
+    expect(outcome.recorded.slice(1).every((r) => r.rolls === undefined)).toBe(true);
+    expect(outcome.state.draws).toBe(s.draws + 1);
+  });
+});
+
+describe('the shared settle loop', () => {
+  it('throws instead of stopping silently when a module never settles', async () => {
+    const { Recorder, settle, SettleError } = await import('../../src/domain/kernel/index.ts');
+    const rec = new Recorder<number, { type: 'Tick' }>(0, (n) => n + 1);
+    expect(() => settle(rec, () => [{ type: 'Tick' as const }], 50)).toThrow(SettleError);
+    const done = new Recorder<number, { type: 'Tick' }>(0, (n) => n + 1);
+    settle(done, (n) => (n < 3 ? [{ type: 'Tick' as const }] : []));
+    expect(done.state).toBe(3);
+    expect(done.events).toHaveLength(3);
   });
 });

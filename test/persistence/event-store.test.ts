@@ -16,7 +16,7 @@ afterAll(async () => db?.close());
 async function newGame(events = 1) {
   const id = randomUUID();
   await store.createGame({
-    game: { id, type: 't', options: {}, players: [{ seat: 'a', name: 'A' }], seedCommitment: 'c', seed: 's', status: 'ACTIVE', awaiting: ['a'], result: null },
+    game: { id, type: 't', options: {}, players: [{ seat: 'a', name: 'A' }], seedCommitment: 'c', seed: 's', status: 'ACTIVE', awaiting: ['a'], result: null, rules: 'r' },
     tokens: [{ tokenHash: createHash('sha256').update(id).digest('hex'), seat: 'a', name: 'A' }],
     events: Array.from({ length: events }, (_, i) => ({ type: 'Setup', seat: null, data: { type: 'Setup', i } })),
   });
@@ -39,7 +39,7 @@ describe('migrations', () => {
 
   it('give a database every Prisma model can be written to and read from', async () => {
     const id = await newGame(2);
-    const appended = await store.append({ gameId: id, expectedVersion: 2, seat: 'a', command: { type: 'x' }, idempotencyKey: 'k', events: [{ type: 'E', seat: 'a', data: { type: 'E' }, rolls: [{ index: 0, sides: 6, value: 3 }] }], summary: { status: 'FINISHED', awaiting: [], result: { winners: ['a'], reason: 'r' } } });
+    const appended = await store.append({ gameId: id, expectedVersion: 2, seat: 'a', command: { type: 'x' }, idempotencyKey: 'k', events: [{ type: 'E', seat: 'a', data: { type: 'E' }, rolls: [{ index: 0, sides: 6, value: 3 }] }], summary: { status: 'FINISHED', awaiting: [], result: { winners: ['a'], reason: 'r' } }, outbox: [] });
     expect(appended).toMatchObject({ ok: true, firstVersion: 3, lastVersion: 3 });
     await store.saveSnapshot(id, 3, { any: 'state' });
     const game = await store.game(id);
@@ -57,7 +57,7 @@ describe('appending', () => {
     const id = await newGame(1);
     const outcomes = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
-        store.append({ gameId: id, expectedVersion: 1, seat: 'a', command: { i }, idempotencyKey: null, events: [{ type: 'E', seat: 'a', data: { i } }, { type: 'F', seat: 'a', data: { i } }], summary }),
+        store.append({ gameId: id, expectedVersion: 1, seat: 'a', command: { i }, idempotencyKey: null, events: [{ type: 'E', seat: 'a', data: { i } }, { type: 'F', seat: 'a', data: { i } }], summary, outbox: [] }),
       ),
     );
     const winners = outcomes.filter((o) => o.ok);
@@ -73,7 +73,7 @@ describe('appending', () => {
   it('refuses a version that is behind or ahead, storing nothing', async () => {
     const id = await newGame(2);
     for (const expectedVersion of [1, 5]) {
-      const o = await store.append({ gameId: id, expectedVersion, seat: 'a', command: {}, idempotencyKey: null, events: [{ type: 'E', seat: 'a', data: {} }], summary });
+      const o = await store.append({ gameId: id, expectedVersion, seat: 'a', command: {}, idempotencyKey: null, events: [{ type: 'E', seat: 'a', data: {} }], summary, outbox: [] });
       expect(o).toEqual({ ok: false, conflict: 'VERSION', currentVersion: 2 });
     }
     expect(await store.events(id)).toHaveLength(2);
@@ -81,25 +81,41 @@ describe('appending', () => {
 
   it('finds a command again by its idempotency key and stores it once', async () => {
     const id = await newGame(1);
-    const first = await store.append({ gameId: id, expectedVersion: 1, seat: 'a', command: { n: 1 }, idempotencyKey: 'same', events: [{ type: 'E', seat: 'a', data: {} }], summary });
+    const first = await store.append({ gameId: id, expectedVersion: 1, seat: 'a', command: { n: 1 }, idempotencyKey: 'same', events: [{ type: 'E', seat: 'a', data: {} }], summary, outbox: [] });
     expect(first.ok).toBe(true);
-    const again = await store.append({ gameId: id, expectedVersion: 2, seat: 'a', command: { n: 1 }, idempotencyKey: 'same', events: [{ type: 'E', seat: 'a', data: {} }], summary });
+    const again = await store.append({ gameId: id, expectedVersion: 2, seat: 'a', command: { n: 1 }, idempotencyKey: 'same', events: [{ type: 'E', seat: 'a', data: {} }], summary, outbox: [] });
     expect(again).toMatchObject({ ok: false, conflict: 'IDEMPOTENCY', existing: { firstVersion: 2, lastVersion: 2 } });
     expect(await store.events(id)).toHaveLength(2);
     expect((await store.game(id))!.version).toBe(2);
   });
 
-  it('delivers a notification only after commit', async () => {
-    const client = await db.pool.connect();
-    const got: string[] = [];
-    client.on('notification', (m) => got.push(m.payload!));
-    await client.query('LISTEN game_events');
+  it('writes outbox rows with the events, and none for a refused append', async () => {
     const id = await newGame(1);
-    await store.append({ gameId: id, expectedVersion: 1, seat: 'a', command: {}, idempotencyKey: null, events: [{ type: 'E', seat: 'a', data: {} }], summary });
-    await store.append({ gameId: id, expectedVersion: 1, seat: 'a', command: {}, idempotencyKey: null, events: [{ type: 'E', seat: 'a', data: {} }], summary }); // conflict: rolled back
-    await new Promise((r) => setTimeout(r, 200));
-    await client.query('UNLISTEN game_events');
-    client.release();
-    expect(got.map((p) => JSON.parse(p)).filter((p) => p.gameId === id)).toEqual([{ gameId: id, version: 1 }, { gameId: id, version: 2 }]);
+    const outbox = [{ kind: 'EVENTS_APPENDED' as const, seat: null }, { kind: 'SEAT_AWAITED' as const, seat: 'a', data: { prompt: 'p' } }];
+    const ok = await store.append({ gameId: id, expectedVersion: 1, seat: 'a', command: {}, idempotencyKey: 'o', events: [{ type: 'E', seat: 'a', data: {} }], summary, outbox });
+    expect(ok.ok).toBe(true);
+    // A version conflict and a reused key both store nothing, outbox rows included.
+    await store.append({ gameId: id, expectedVersion: 1, seat: 'a', command: {}, idempotencyKey: null, events: [{ type: 'E', seat: 'a', data: {} }], summary, outbox });
+    await store.append({ gameId: id, expectedVersion: 2, seat: 'a', command: {}, idempotencyKey: 'o', events: [{ type: 'E', seat: 'a', data: {} }], summary, outbox });
+    expect((await store.outbox(id)).map((o) => [o.version, o.kind, o.seat, o.data])).toEqual([[2, 'EVENTS_APPENDED', null, {}], [2, 'SEAT_AWAITED', 'a', { prompt: 'p' }]]);
+  });
+
+  it('gives events a global position that increases across games', async () => {
+    const a = await newGame(1);
+    const b = await newGame(1);
+    const first = await store.append({ gameId: a, expectedVersion: 1, seat: 'a', command: {}, idempotencyKey: null, events: [{ type: 'E', seat: 'a', data: {} }, { type: 'F', seat: 'a', data: {} }], summary, outbox: [] });
+    const second = await store.append({ gameId: b, expectedVersion: 1, seat: 'a', command: {}, idempotencyKey: null, events: [{ type: 'E', seat: 'a', data: {} }], summary, outbox: [] });
+    if (!first.ok || !second.ok) throw new Error('append failed');
+    const positions = [...first.events, ...second.events].map((e) => BigInt(e.position!));
+    expect([...positions].sort((x, y) => (x < y ? -1 : 1))).toEqual(positions);
+    expect(new Set(positions).size).toBe(3);
+    expect((await store.events(a)).slice(1).map((e) => e.position)).toEqual(first.events.map((e) => e.position));
+  });
+
+  it('stores a command of the service itself, which has no seat', async () => {
+    const id = await newGame(1);
+    const o = await store.append({ gameId: id, expectedVersion: 1, seat: null, command: { type: 'timeOut', seat: 'a' }, idempotencyKey: null, events: [{ type: 'TimedOut', seat: null, data: {} }], summary, outbox: [] });
+    expect(o.ok).toBe(true);
+    expect(await store.commands(id)).toMatchObject([{ seat: null, command: { type: 'timeOut', seat: 'a' } }]);
   });
 });

@@ -19,13 +19,17 @@ export interface GuessState {
   scores: Record<string, number>;
   out: string[];
   winner: string | null;
+  /** Ended by the match (resignation, agreed draw, time-out). */
+  ended: { winners: string[]; reason: string } | null;
 }
 
 export type GuessCommand = { type: 'guess'; number: number };
 export type GuessEvent =
   | { type: 'GameStarted'; first: string; roll: number }
   | { type: 'GuessCommitted'; seat: string; round: number; number: number | null }
-  | { type: 'DieRolled'; round: number; roll: number; scores: Record<string, number> };
+  | { type: 'DieRolled'; round: number; roll: number; scores: Record<string, number> }
+  | { type: 'PlayerOut'; seat: string }
+  | { type: 'GameEnded'; winners: string[]; reason: string };
 
 function activeSeats(s: GuessState): string[] {
   return s.players.filter((p) => !s.out.includes(p));
@@ -54,7 +58,7 @@ export const guessingGame: GameModule<GuessState, GuessCommand, GuessEvent, Gues
   },
 
   initialState({ options, players }: SetupInput<GuessOptions>) {
-    return { target: options.target, players, first: null, round: 1, guesses: {}, scores: Object.fromEntries(players.map((p) => [p, 0])), out: [], winner: null };
+    return { target: options.target, players, first: null, round: 1, guesses: {}, scores: Object.fromEntries(players.map((p) => [p, 0])), out: [], winner: null, ended: null };
   },
 
   setup({ players }, random: Random) {
@@ -83,6 +87,12 @@ export const guessingGame: GameModule<GuessState, GuessCommand, GuessEvent, Gues
         const winner = activeSeats(state).find((p) => event.scores[p]! >= state.target) ?? null;
         return { ...state, round: state.round + 1, guesses: {}, scores: event.scores, winner };
       }
+      case 'PlayerOut': {
+        const { [event.seat]: _dropped, ...guesses } = state.guesses;
+        return { ...state, out: [...state.out, event.seat], guesses };
+      }
+      case 'GameEnded':
+        return { ...state, guesses: {}, ended: { winners: event.winners, reason: event.reason } };
     }
   },
 
@@ -98,11 +108,12 @@ export const guessingGame: GameModule<GuessState, GuessCommand, GuessEvent, Gues
   },
 
   legalCommands(state, seat) {
-    if (state.winner || state.guesses[seat] !== undefined) return [];
+    if (state.winner || state.ended || state.guesses[seat] !== undefined) return [];
     return [1, 2, 3, 4, 5, 6].map((n) => ({ type: 'guess', number: n }));
   },
 
   status(state): Status {
+    if (state.ended) return { stage: 'FINISHED', phase: 'over', round: state.round, awaiting: [], result: state.ended };
     if (state.winner) return { stage: 'FINISHED', phase: 'over', round: state.round, awaiting: [], result: { winners: [state.winner], reason: `${state.winner} reached ${state.target}` } };
     const awaiting = activeSeats(state)
       .filter((p) => state.guesses[p] === undefined)
@@ -110,8 +121,7 @@ export const guessingGame: GameModule<GuessState, GuessCommand, GuessEvent, Gues
     return { stage: 'ACTIVE', phase: 'guessing', round: state.round, awaiting, result: null };
   },
 
-  eliminate(state, seat) {
-    const { [seat]: _dropped, ...guesses } = state.guesses;
-    return { ...state, out: [...state.out, seat], guesses };
+  eliminate(_state, seat) {
+    return [{ type: 'PlayerOut', seat }];
   },
 };

@@ -3,18 +3,19 @@
  * does but without a database: for rule tests and property tests.
  */
 import {
-  decideMatch,
   evolveMatch,
-  initialMatch,
   matchLegalCommands,
   matchStatus,
   MATCH_COMMANDS,
-  SeededRandom,
+  start,
+  step,
+  type Actor,
   type Command,
   type GameEvent,
   type GameModule,
   type MatchState,
   type Recorded,
+  type Refusal,
   type Status,
 } from '../../src/domain/kernel/index.ts';
 
@@ -39,17 +40,9 @@ export interface Played<S> {
 }
 
 export function newGame<S>(module: GameModule<S>, options: unknown, players: string[], seed = 'test-seed'): Played<S> {
-  const input = { options, players };
-  const random = new SeededRandom(seed, 0);
-  const events = module.setup(input, random);
-  let state = initialMatch(module, input);
-  const log: Recorded[] = [];
-  events.forEach((event, i) => {
-    const rec: Recorded = { event, seat: null, rolls: i === 0 ? random.rolls : undefined };
-    log.push(rec);
-    state = deepFreeze(evolveMatch(module, state, deepFreeze(rec)));
-  });
-  return { module, seed, state, log };
+  const started = start(module, { options, players }, seed);
+  const log = started.recorded.map((r) => deepFreeze(r));
+  return { module, seed, state: deepFreeze(started.state), log };
 }
 
 /** Submit a command as `seat`; throws with the refusal's reason if the rules refuse it. */
@@ -59,19 +52,30 @@ export function submit<S>(game: Played<S>, seat: string, command: Command): Game
   return result.events;
 }
 
-/** Submit a command; returns the decision and applies it when accepted. */
-export function attempt<S>(game: Played<S>, seat: string, command: Command, onEvent?: (state: MatchState<S>, event: GameEvent) => void) {
-  const random = new SeededRandom(game.seed, game.state.draws);
-  const decision = decideMatch(game.module, game.state, command, seat, random);
-  if (decision.ok) {
-    decision.events.forEach((event, i) => {
-      const rec: Recorded = { event, seat, rolls: i === 0 ? random.rolls : undefined };
-      game.log.push(rec);
-      game.state = deepFreeze(evolveMatch(game.module, game.state, deepFreeze(rec)));
-      onEvent?.(game.state, event);
-    });
+/**
+ * Submit a command through the kernel's turn (the same `step` the service runs); returns
+ * the refusal, or the events recorded (the command's and every consequence), applied.
+ * `onEvent` sees the state after each event, refolded from the recorded log.
+ */
+export function attempt<S>(
+  game: Played<S>,
+  seat: string | Actor,
+  command: Command,
+  onEvent?: (state: MatchState<S>, event: GameEvent) => void,
+): Refusal | { ok: true; events: GameEvent[] } {
+  const actor: Actor = typeof seat === 'string' ? { kind: 'seat', seat } : seat;
+  const outcome = step(game.module, game.state, command, actor, { seed: game.seed });
+  if (!outcome.ok) return outcome;
+  if (onEvent) {
+    let s = game.state;
+    for (const rec of outcome.recorded) {
+      s = deepFreeze(evolveMatch(game.module, s, rec));
+      onEvent(s, rec.event);
+    }
   }
-  return decision;
+  for (const rec of outcome.recorded) game.log.push(deepFreeze(rec));
+  game.state = deepFreeze(outcome.state);
+  return { ok: true, events: outcome.recorded.map((r) => r.event) };
 }
 
 export function status<S>(game: Played<S>): Status {

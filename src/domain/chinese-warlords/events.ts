@@ -50,6 +50,7 @@ export type WarlordsEvent =
   | { type: 'StackRetreated'; seat: string; from: string; to: string; units: string[] }
   | { type: 'CombatEnded'; seat: string }
   | { type: 'PlayerDefeated'; seat: string; reason: string }
+  | { type: 'GameEnded'; winners: string[]; reason: string }
   | { type: 'TurnLimitReached'; turn: number };
 
 export type WarlordsEventType = WarlordsEvent['type'];

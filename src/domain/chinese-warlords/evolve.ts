@@ -100,6 +100,9 @@ export function evolve(s: WarlordsState, e: WarlordsEvent): WarlordsState {
       return { ...s, units: updateUnits(s, e.units, (u) => ({ ...u, hex: e.to, retreatedTurn: s.turn })), defense: null };
     case 'PlayerDefeated':
       return removePlayer(s, e.seat, e.reason);
+    case 'GameEnded':
+      // A resignation, an agreed draw or a time-out: nothing is pending any more.
+      return { ...s, result: { winners: [...e.winners], reason: e.reason }, attack: null, defense: null, upkeepLosses: {} };
     case 'TurnLimitReached':
       return { ...s, result: { winners: [], reason: `turn limit reached after turn ${e.turn} (draw)` } };
   }

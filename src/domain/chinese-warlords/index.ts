@@ -15,7 +15,6 @@ import { recruit, recruitCommands, recruitRefusal } from './recruitment.ts';
 import { gameSetUp, initialState, optionsSchema, type WarlordsOptions } from './setup.ts';
 import { activeSeats, passengersOf, unitById, unitsAt, type WarlordsState } from './state.ts';
 import { beginTurn } from './turn.ts';
-import { removePlayer } from './victory.ts';
 import { view } from './view.ts';
 
 export type { WarlordsState } from './state.ts';
@@ -194,11 +193,12 @@ export const chineseWarlords: GameModule<WarlordsState, WarlordsCommand, Warlord
     return { stage: s.phase === 'setup' ? 'SETUP' : 'ACTIVE', phase, round: s.turn || null, awaiting: prompts(s), result: null, out };
   },
 
-  eliminate(state, seat) {
-    // A resigning player is out; play moves on. No dice may be rolled here: if the turn has
+  eliminate(state, seat, _random, reason) {
+    // A player who resigns or runs out of time is out; play moves on. If the turn has
     // ended the next player in line is asked to roll initiative (BEGIN_TURN).
-    if (state.players[seat]?.out) return state;
-    return settle(removePlayer(state, seat, `${seat} resigned`), [], null).state;
+    if (state.players[seat]?.out) return [];
+    const why = reason === 'time out' ? `${seat} ran out of time` : reason;
+    return settle(state, [{ type: 'PlayerDefeated', seat, reason: why }], null).events;
   },
 };
 

@@ -1,7 +1,12 @@
 /**
  * The match: what every game shares around its rules. It checks whose decision the game
- * waits for, handles resignation and draw offers (RULINGS.md, General), counts the
- * random draws, and keeps the result. Game modules only see their own state.
+ * waits for, handles resignation, time-outs and draw offers (docs/api.md, "Match
+ * commands"), counts the random draws, and keeps the result. Game modules only see their
+ * own state.
+ *
+ * Folding (`evolveMatch`) never decides: every consequence of a match command (a player
+ * out, the next player's turn, a lapsed draw offer, the end of the game) is an event the
+ * turn stored (see turn.ts).
  */
 import { commandType, type Command, type Decision, type GameEvent, type GameModule, type Json, type Prompt, type Random, type Result, type SetupInput, type Status, type Viewer } from './types.ts';
 import type { Roll } from './random.ts';
@@ -9,11 +14,11 @@ import type { Roll } from './random.ts';
 export interface MatchState<S = unknown> {
   game: S;
   players: string[];
-  /** Players who resigned in a game of three or more: out, their pieces gone. */
+  /** Players who resigned or ran out of time. */
   out: string[];
   // (players the module's rules put out are in its status().out)
   drawOffer: { by: string; accepted: string[] } | null;
-  /** Result reached by resignation or agreed draw (the module's own result otherwise). */
+  /** The result, once a GameEnded event is folded (whoever decided it). */
   result: Result | null;
   /** How many random draws the game has used: where the next command's dice start. */
   draws: number;
@@ -27,14 +32,35 @@ export interface Recorded<E extends GameEvent = GameEvent> {
   rolls?: Roll[];
 }
 
-/** Commands every game accepts, whatever its rules (RULINGS.md, General). */
+/**
+ * Who runs a command: a seat (whoever holds it: a seat token, a player, a bot) or the
+ * service itself (a deadline that passed).
+ */
+export type Actor = { kind: 'seat'; seat: string } | { kind: 'system' };
+export const SYSTEM: Actor = { kind: 'system' };
+export const asSeat = (seat: string): Actor => ({ kind: 'seat', seat });
+
+/** Commands every game accepts from a seat, whatever its rules. */
 export type MatchCommand = { type: 'resign' } | { type: 'offerDraw' } | { type: 'acceptDraw' } | { type: 'declineDraw' };
 export const MATCH_COMMANDS = ['resign', 'offerDraw', 'acceptDraw', 'declineDraw'] as const;
-export const MATCH_EVENTS = ['PlayerResigned', 'DrawOffered', 'DrawAccepted', 'DrawDeclined'] as const;
+/** Commands only the service itself submits. */
+export type SystemCommand = { type: 'timeOut'; seat: string };
+export const SYSTEM_COMMANDS = ['timeOut'] as const;
+export const MATCH_EVENTS = ['PlayerResigned', 'TimedOut', 'DrawOffered', 'DrawAccepted', 'DrawDeclined', 'DrawOfferLapsed', 'GameEnded'] as const;
 
 export const matchCommandSchemas = MATCH_COMMANDS.map((type) => commandType(type));
 
-function isMatchEvent(e: GameEvent): boolean {
+/**
+ * The end of a game, whatever ended it. Every module folds it too: its own view and status
+ * then say the game is over (a finished phase, the result, nothing pending, nothing hidden).
+ */
+export interface GameEnded {
+  type: 'GameEnded';
+  winners: string[];
+  reason: string;
+}
+
+export function isMatchEvent(e: GameEvent): boolean {
   return (MATCH_EVENTS as readonly string[]).includes(e.type);
 }
 
@@ -49,31 +75,25 @@ export function evolveMatch<S>(module: GameModule<S>, state: MatchState<S>, rec:
   if (!isMatchEvent(e)) return { ...state, game: module.evolve(state.game, e), draws };
   const seat = e.seat as string;
   switch (e.type) {
-    case 'PlayerResigned': {
-      const remaining = activePlayers(module, state).filter((p) => p !== seat);
-      if (remaining.length <= 1) {
-        return { ...state, draws, drawOffer: null, result: { winners: remaining, reason: `${seat} resigned` } };
-      }
-      const game = module.eliminate ? module.eliminate(state.game, seat) : state.game;
-      return { ...state, draws, game, out: [...state.out, seat], drawOffer: null };
-    }
+    case 'PlayerResigned':
+    case 'TimedOut':
+      return { ...state, draws, out: [...state.out, seat] };
     case 'DrawOffered':
       return { ...state, draws, drawOffer: { by: seat, accepted: [seat] } };
-    case 'DrawAccepted': {
-      const offer = state.drawOffer!;
-      const accepted = [...offer.accepted, seat];
-      const everyone = activePlayers(module, state).every((p) => accepted.includes(p));
-      return everyone
-        ? { ...state, draws, drawOffer: null, result: { winners: [], reason: 'draw agreed' } }
-        : { ...state, draws, drawOffer: { ...offer, accepted } };
-    }
+    case 'DrawAccepted':
+      return { ...state, draws, drawOffer: { ...state.drawOffer!, accepted: [...state.drawOffer!.accepted, seat] } };
     case 'DrawDeclined':
+    case 'DrawOfferLapsed':
       return { ...state, draws, drawOffer: null };
+    case 'GameEnded': {
+      const ended = e as unknown as GameEnded;
+      return { ...state, draws, drawOffer: null, game: module.evolve(state.game, e), result: { winners: [...ended.winners], reason: ended.reason } };
+    }
   }
-  return state;
+  return { ...state, draws };
 }
 
-/** Players still in the game: neither resigned nor put out by the rules. */
+/** Players still in the game: neither resigned, timed out nor put out by the rules. */
 export function activePlayers<S>(module: GameModule<S>, state: MatchState<S>): string[] {
   const out = new Set([...state.out, ...(module.status(state.game).out ?? [])]);
   return state.players.filter((p) => !out.has(p));
@@ -95,19 +115,29 @@ export function matchStatus<S>(module: GameModule<S>, state: MatchState<S>): Sta
   return { ...inner, awaiting };
 }
 
+/** The seats the game waits for a game decision from (draw answers aside). */
+function awaitedSeats(status: Status): string[] {
+  return [...new Set(status.awaiting.filter((p) => p.kind !== 'ANSWER_DRAW').map((p) => p.seat))];
+}
+
 /**
  * Decide a command. Refusals carry a code the API maps to an error. Match commands are
  * handled here; game commands only reach the module when the game waits for this seat.
+ * These are the events of the command itself; turn.ts adds their consequences.
  */
-export function decideMatch<S>(
-  module: GameModule<S>,
-  state: MatchState<S>,
-  command: Command,
-  seat: string,
-  random: Random,
-): Decision {
-  if (!state.players.includes(seat)) return { ok: false, code: 'FORBIDDEN', reason: `${seat} does not play in this game` };
+export function decideMatch<S>(module: GameModule<S>, state: MatchState<S>, command: Command, actor: Actor | string, random: Random): Decision {
+  const who: Actor = typeof actor === 'string' ? asSeat(actor) : actor;
   const status = matchStatus(module, state);
+  if (who.kind === 'system') {
+    if (command.type !== 'timeOut') return { ok: false, code: 'FORBIDDEN', reason: `The service does not submit ${command.type} commands` };
+    if (status.stage === 'FINISHED') return { ok: false, code: 'GAME_OVER', reason: `The game is over: ${status.result?.reason}` };
+    const seat = (command as SystemCommand).seat;
+    if (!activePlayers(module, state).includes(seat)) return { ok: false, code: 'ILLEGAL_COMMAND', reason: `${seat} is not in the game` };
+    if (!status.awaiting.some((p) => p.seat === seat)) return { ok: false, code: 'ILLEGAL_COMMAND', reason: `The game does not wait for ${seat}` };
+    return { ok: true, events: [{ type: 'TimedOut', seat }] };
+  }
+  const seat = who.seat;
+  if (!state.players.includes(seat)) return { ok: false, code: 'FORBIDDEN', reason: `${seat} does not play in this game` };
   if (status.stage === 'FINISHED') return { ok: false, code: 'GAME_OVER', reason: `The game is over: ${status.result?.reason}` };
   if (!activePlayers(module, state).includes(seat)) return { ok: false, code: 'ILLEGAL_COMMAND', reason: 'You are out of this game' };
   switch (command.type) {
@@ -121,10 +151,11 @@ export function decideMatch<S>(
       if (!state.drawOffer) return { ok: false, code: 'ILLEGAL_COMMAND', reason: 'No draw has been offered' };
       if (state.drawOffer.accepted.includes(seat)) return { ok: false, code: 'ILLEGAL_COMMAND', reason: 'You have already agreed to this draw' };
       return { ok: true, events: [{ type: command.type === 'acceptDraw' ? 'DrawAccepted' : 'DrawDeclined', seat }] };
+    case 'timeOut':
+      return { ok: false, code: 'FORBIDDEN', reason: 'Only the service times a seat out' };
   }
-  const mine = status.awaiting.filter((p) => p.seat === seat && p.kind !== 'ANSWER_DRAW');
-  if (mine.length === 0) {
-    const waiting = [...new Set(status.awaiting.filter((p) => p.kind !== 'ANSWER_DRAW').map((p) => p.seat))];
+  if (!status.awaiting.some((p) => p.seat === seat && p.kind !== 'ANSWER_DRAW')) {
+    const waiting = awaitedSeats(status);
     return {
       ok: false,
       code: 'NOT_YOUR_TURN',
@@ -146,13 +177,7 @@ export function matchLegalCommands<S>(module: GameModule<S>, state: MatchState<S
   return [...own, ...extra];
 }
 
-/** An event as `viewer` may see it now. Finished games hide nothing. */
-export function redactFor<S>(module: GameModule<S>, state: MatchState<S>, event: GameEvent, viewer: Viewer): GameEvent {
-  if (isMatchEvent(event) || !module.redact) return event;
-  if (matchStatus(module, state).stage === 'FINISHED') return event;
-  return module.redact(event, viewer, state.game);
-}
-
-export function matchView<S>(module: GameModule<S>, state: MatchState<S>, viewer: Viewer): Json {
+/** @internal the module's view; callers use visibleTo (turn.ts), which owns every visibility rule. */
+export function moduleView<S>(module: GameModule<S>, state: MatchState<S>, viewer: Viewer): Json {
   return module.view(state.game, viewer);
 }

@@ -132,7 +132,12 @@ export interface GameModule<S = any, C extends Command = any, E extends GameEven
   setup(input: SetupInput<O>, random: Random): E[];
   /** The rules: accept the command as events, or refuse it. Never throws for bad play. */
   decide(state: S, command: C, seat: string, random: Random): Decision<E>;
-  /** Fold one event into the state. Must not validate: events are facts. */
+  /**
+   * Fold one event into the state. Must not validate or decide: events are facts. Besides
+   * its own events it folds the kernel's `GameEnded { winners, reason }` (a resignation,
+   * an agreed draw, a time-out): the view and status then show the game over, nothing
+   * pending, nothing hidden.
+   */
   evolve(state: S, event: E): S;
   /** The state as `viewer` may see it (hidden information removed). */
   view(state: S, viewer: Viewer): Json;
@@ -146,8 +151,10 @@ export interface GameModule<S = any, C extends Command = any, E extends GameEven
   legalCommands(state: S, seat: string): C[];
   status(state: S): Status;
   /**
-   * With three or more players, a player who resigns is out: remove what is theirs and
-   * move play on. Only needed when maxPlayers > 2.
+   * With three or more players, a player who resigns or runs out of time is out: the
+   * events that follow (the player out, their pieces removed, a pending choice of theirs
+   * dropped, the next player's turn). Only needed when maxPlayers > 2. `reason` is the
+   * match's words ("north resigned", "time out").
    */
-  eliminate?(state: S, seat: string): S;
+  eliminate?(state: S, seat: string, random: Random, reason: string): E[];
 }

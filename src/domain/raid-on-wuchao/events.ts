@@ -43,4 +43,6 @@ export type WuchaoEvent =
       winner: Side | null;
       reason: string | null;
     }
-  | { type: 'RoundAdvanced'; round: number };
+  | { type: 'RoundAdvanced'; round: number }
+  /** A resignation, an agreed draw or a time-out (the match's own ending). */
+  | { type: 'GameEnded'; winners: string[]; reason: string };

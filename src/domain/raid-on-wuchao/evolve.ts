@@ -106,6 +106,9 @@ export function evolve(state: WuchaoState, event: WuchaoEvent): WuchaoState {
     case 'VictoryChecked':
       if (event.winner) return { ...s, phase: 'over', result: { winners: [event.winner], reason: event.reason ?? '' } };
       return s;
+    case 'GameEnded':
+      // A resignation, an agreed draw or a time-out: nothing is pending any more.
+      return { ...s, phase: 'over', result: { winners: [...event.winners], reason: event.reason }, combats: [], combat: null, paths: {} };
     case 'RoundAdvanced':
       return { ...s, round: event.round, phase: 'caoMovement' };
   }

@@ -67,7 +67,7 @@ export function evolve(state: TkState, event: TkEvent): TkState {
     case 'TurnEnded':
       return { ...state, phase: null, damage: {}, retreated: [], pendingRetreat: null };
     case 'GameEnded':
-      return { ...state, stage: 'FINISHED', placer: null, pendingRetreat: null, result: { winners: event.winners, reason: event.reason } };
+      return { ...state, stage: 'FINISHED', placer: null, pendingRetreat: null, damage: {}, result: { winners: event.winners, reason: event.reason } };
   }
 }
 

@@ -5,6 +5,7 @@
  * the cities (RULINGS.md).
  */
 import type { Unit } from './state.ts';
+import type { TkEvent } from './events.ts';
 import { activePlayers, faction, generalsLeft, type TkState } from './state.ts';
 import { Batch } from './evolve.ts';
 import { completeSetup } from './setup.ts';
@@ -36,13 +37,13 @@ export function declareLastStanding(batch: Batch, reason: string): void {
  * A resigning player (three or more at the table) leaves the same way as one who lost both
  * Generals: their units leave the board, and play moves on if it was their decision.
  */
-export function eliminate(state: TkState, seat: string): TkState {
-  if (state.out.includes(seat) || state.stage === 'FINISHED') return state;
+export function eliminate(state: TkState, seat: string, _random: unknown, reason: string): TkEvent[] {
+  if (state.out.includes(seat) || state.stage === 'FINISHED') return [];
   const batch = new Batch(state);
   const wasActive = state.stage === 'ACTIVE' && state.active === seat;
-  batch.emit({ type: 'PlayerOut', seat, reason: `${faction(seat)} resigned` });
+  batch.emit({ type: 'PlayerOut', seat, reason: reason === 'time out' ? `${faction(seat)} ran out of time` : `${faction(seat)} resigned` });
   declareLastStanding(batch, 'every other player is out');
-  if (batch.over) return batch.state;
+  if (batch.over) return batch.events;
   if (batch.state.stage === 'SETUP') {
     if (batch.state.placer === null) completeSetup(batch);
   } else if (wasActive && batch.state.pendingRetreat) {
@@ -59,5 +60,5 @@ export function eliminate(state: TkState, seat: string): TkState {
     // Their pending retreat is gone with them; the attacker may have nothing left to do.
     endTurnIfNoAttacks(batch);
   }
-  return batch.state;
+  return batch.events;
 }

@@ -60,7 +60,7 @@ describe('VICTORY CONDITIONS', () => {
 
   it('when the resigning player was the last of the turn, the next player is asked to roll initiative', () => {
     const g = position({ map: three, seats: ['red', 'blue', 'green'], phase: 'combat', seat: 'green', order: ['red', 'blue', 'green'], units: ['red-1 warlord 0,0', 'blue-1 warlord 5,0', 'green-1 warlord 2,3'] });
-    g.state = { ...g.state, game: chineseWarlords.eliminate!(g.state.game, 'green'), out: ['green'] };
+    submit(g, 'green', { type: 'resign' });
     expect(status(g)).toMatchObject({ phase: 'Initiative', awaiting: [{ seat: 'red', kind: 'BEGIN_TURN' }] });
     expect(legalOf(g, 'red')).toEqual([{ type: 'beginTurn' }]);
     act(g, 'red', { type: 'beginTurn' }, [2, 5]);
@@ -70,7 +70,7 @@ describe('VICTORY CONDITIONS', () => {
   it('when the player asked to roll initiative resigns too, the next one in line is asked', () => {
     const four = rows('S . . . . S', ' . . . . . .', '. . V . . .', ' . . S . . S');
     const g = position({ map: four, seats: ['red', 'blue', 'green', 'yellow'], phase: 'combat', seat: 'green', order: ['red', 'blue', 'yellow', 'green'], units: ['red-1 warlord 0,0', 'blue-1 warlord 5,0', 'green-1 warlord 2,3', 'yellow-1 warlord 5,3'] });
-    g.state = { ...g.state, game: chineseWarlords.eliminate!(g.state.game, 'green'), out: ['green'] };
+    submit(g, 'green', { type: 'resign' });
     expect(status(g).awaiting).toEqual([{ seat: 'red', kind: 'BEGIN_TURN', prompt: expect.any(String) }]);
     submit(g, 'red', { type: 'resign' });
     expect(status(g)).toMatchObject({ stage: 'ACTIVE', phase: 'Initiative', awaiting: [{ seat: 'blue', kind: 'BEGIN_TURN' }] });

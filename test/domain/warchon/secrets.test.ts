@@ -4,7 +4,7 @@
  * the awaited prompts) and a secret number before both are in.
  */
 import { describe, expect, it } from 'vitest';
-import { matchStatus, redactFor, type MatchState } from '../../../src/domain/kernel/index.ts';
+import { matchStatus, visibleTo, type MatchState } from '../../../src/domain/kernel/index.ts';
 import { warchon } from '../../../src/domain/warchon/index.ts';
 import type { Army, WarchonState } from '../../../src/domain/warchon/types.ts';
 import { legal, newGame, status, attempt, chooser as rng, type Played } from '../../support/play.ts';
@@ -50,7 +50,7 @@ function checkChannels(game: Played<WarchonState>, match: MatchState<WarchonStat
       expect(view.battle.numberCall.yourNumber).toBe(viewer && s.battle.call.commits[viewer] !== undefined ? s.battle.call.commits[viewer as Army] : null);
     }
     for (const rec of game.log) {
-      const e = redactFor(warchon, match, rec.event, viewer) as any;
+      const e = visibleTo(warchon, match, viewer).event(rec.event) as any;
       seen.push(JSON.stringify(e));
       if (e.type === 'NumberCommitted' && e.army !== viewer && e.generation >= s.generations) expect(e.number).toBeNull();
       if (e.type === 'UnitPlaced') {

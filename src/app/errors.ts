@@ -1,4 +1,4 @@
-/** The service's stable error codes (API.md) and the HTTP status each maps to. */
+/** The service's stable error codes (docs/api.md, Errors) and the HTTP status each maps to. */
 export type ErrorCode =
   | 'BAD_REQUEST'
   | 'UNAUTHENTICATED'
@@ -8,7 +8,9 @@ export type ErrorCode =
   | 'ILLEGAL_COMMAND'
   | 'VERSION_CONFLICT'
   | 'GAME_OVER'
+  | 'IDEMPOTENCY_KEY_REUSED'
   | 'RATE_LIMITED'
+  | 'UNAVAILABLE'
   | 'INTERNAL';
 
 export const HTTP_STATUS: Record<ErrorCode, number> = {
@@ -20,11 +22,13 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   VERSION_CONFLICT: 409,
   GAME_OVER: 409,
   ILLEGAL_COMMAND: 422,
+  IDEMPOTENCY_KEY_REUSED: 422,
   RATE_LIMITED: 429,
   INTERNAL: 500,
+  UNAVAILABLE: 503,
 };
 
-export class ApiError extends Error {
+export class AppError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,

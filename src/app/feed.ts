@@ -4,8 +4,11 @@
  * "look again"; the feed always reads the store from the last version it delivered,
  * so nothing is skipped or repeated whichever process appended the events.
  */
-import type { Notifier } from './notifier.ts';
-import type { EventOut } from './service.ts';
+import type { Notifier } from '../persistence/notifier.ts';
+import type { EventOut } from './application.ts';
+
+/** Events read from the store at a time; a full page means there may be more. */
+export const FEED_PAGE = 200;
 
 export class EventFeed implements AsyncIterableIterator<EventOut> {
   private readonly queue: EventOut[] = [];
@@ -20,6 +23,7 @@ export class EventFeed implements AsyncIterableIterator<EventOut> {
     gameId: string,
     private last: number,
     notifier: Notifier,
+    /** At most FEED_PAGE events after `after`, in order. */
     private readonly read: (after: number) => Promise<EventOut[]>,
   ) {
     // Listen before the first read, so an event committed in between still wakes us.
@@ -36,15 +40,18 @@ export class EventFeed implements AsyncIterableIterator<EventOut> {
     this.reading = true;
     void (async () => {
       try {
+        let full = false;
         do {
           this.again = false;
           const events = await this.read(this.last);
+          full = events.length >= FEED_PAGE;
           for (const e of events) {
             if (e.version <= this.last) continue;
             this.last = e.version;
             this.push(e);
           }
-        } while (this.again && !this.done);
+          // However long the game: keep reading while pages come back full.
+        } while ((this.again || full) && !this.done);
       } catch (error) {
         this.fail(error);
       } finally {

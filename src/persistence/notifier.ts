@@ -1,0 +1,165 @@
+/**
+ * Fans out "game X has new events" between server processes. Every process LISTENs on one
+ * PostgreSQL channel. A process that appended publishes after the commit, outside the
+ * append (NOTIFY inside the transaction serialises commits), coalesced: one NOTIFY every
+ * few milliseconds carries every game it wrote since the last.
+ *
+ * Notifications are only wake-ups; the store is the truth. Listeners re-read the store from
+ * their last version, so a lost or merged notification never loses an event, and a
+ * periodic catch-up compares the versions of the games listened to with the database: a
+ * process that died between its commit and its NOTIFY delays a subscriber by at most one
+ * catch-up period, never loses it an event.
+ */
+import pg from 'pg';
+import { EVENTS_CHANNEL } from './event-store.ts';
+
+type Wake = () => void;
+
+/** NOTIFY payloads are limited to 8000 bytes: send ids, a batch at a time. */
+const IDS_PER_NOTIFY = 150;
+
+export interface NotifierOptions {
+  /** How long publishes are gathered before one NOTIFY, ms. */
+  coalesceMs?: number;
+  /** How often the games listened to are compared with the database, ms (0: never). */
+  catchUpMs?: number;
+}
+
+export class Notifier {
+  private client: pg.Client | null = null;
+  private readonly listeners = new Map<string, Set<Wake>>();
+  /** The last version seen of each game listened to (for the catch-up). */
+  private readonly seen = new Map<string, number>();
+  private readonly pending = new Map<string, number>();
+  private flushTimer: NodeJS.Timeout | null = null;
+  private catchUpTimer: NodeJS.Timeout | null = null;
+  private closed = false;
+  private retry: NodeJS.Timeout | null = null;
+  private readonly coalesceMs: number;
+  private readonly catchUpMs: number;
+
+  constructor(
+    private readonly url: string,
+    private readonly log: (msg: string) => void,
+    opts: NotifierOptions = {},
+  ) {
+    this.coalesceMs = opts.coalesceMs ?? 2;
+    this.catchUpMs = opts.catchUpMs ?? 1000;
+  }
+
+  async start(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.url });
+    client.on('notification', (msg) => {
+      try {
+        const payload = JSON.parse(msg.payload ?? '{}') as { gameId?: string; games?: [string, number][] };
+        if (payload.gameId) this.wake(payload.gameId);
+        for (const [id, version] of payload.games ?? []) this.wake(id, version);
+      } catch {
+        /* not ours */
+      }
+    });
+    client.on('error', (error) => {
+      this.log(`notification connection lost: ${error.message}`);
+      this.reconnect();
+    });
+    client.on('end', () => this.reconnect());
+    await client.connect();
+    await client.query(`LISTEN ${EVENTS_CHANNEL}`);
+    this.client = client;
+    if (this.catchUpMs > 0 && !this.catchUpTimer) {
+      this.catchUpTimer = setInterval(() => void this.catchUp(), this.catchUpMs);
+      this.catchUpTimer.unref();
+    }
+  }
+
+  private reconnect() {
+    if (this.closed || this.retry) return;
+    this.client = null;
+    this.retry = setTimeout(async () => {
+      this.retry = null;
+      try {
+        await this.start();
+        for (const id of this.listeners.keys()) this.wake(id); // catch up on anything missed
+      } catch (error) {
+        this.log(`notification reconnect failed: ${(error as Error).message}`);
+        this.reconnect();
+      }
+    }, 1000);
+  }
+
+  /** Tell every process (this one included) that `gameId` reached `version`. */
+  publish(gameId: string, version: number) {
+    this.wake(gameId, version); // listeners here need not wait for the round trip
+    this.pending.set(gameId, Math.max(version, this.pending.get(gameId) ?? 0));
+    if (!this.flushTimer) this.flushTimer = setTimeout(() => void this.flush(), this.coalesceMs);
+  }
+
+  private async flush() {
+    this.flushTimer = null;
+    const games = [...this.pending.entries()];
+    this.pending.clear();
+    const client = this.client;
+    if (!client || games.length === 0) return; // the catch-up covers a lost connection
+    try {
+      for (let i = 0; i < games.length; i += IDS_PER_NOTIFY) {
+        await client.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, JSON.stringify({ games: games.slice(i, i + IDS_PER_NOTIFY) })]);
+      }
+    } catch (error) {
+      this.log(`notify failed: ${(error as Error).message}`);
+    }
+  }
+
+  /** Wakes the listeners of any game whose version moved on without a notification. */
+  private async catchUp() {
+    const client = this.client;
+    const ids = [...this.listeners.keys()];
+    if (!client || ids.length === 0) return;
+    try {
+      const { rows } = await client.query<{ id: string; version: number }>('SELECT id, version FROM games WHERE id = ANY($1::uuid[])', [ids]);
+      for (const r of rows) if (r.version > (this.seen.get(r.id) ?? -1)) this.wake(r.id, r.version);
+    } catch (error) {
+      this.log(`catch-up failed: ${(error as Error).message}`);
+    }
+  }
+
+  wake(gameId: string, version?: number) {
+    const set = this.listeners.get(gameId);
+    if (!set) return;
+    if (version !== undefined) this.seen.set(gameId, Math.max(version, this.seen.get(gameId) ?? -1));
+    for (const fn of set) fn();
+  }
+
+  /** Calls `wake` whenever the game may have new events; returns the unsubscribe. */
+  listen(gameId: string, wake: Wake): () => void {
+    let set = this.listeners.get(gameId);
+    if (!set) this.listeners.set(gameId, (set = new Set()));
+    set.add(wake);
+    return () => {
+      set.delete(wake);
+      if (set.size === 0) {
+        this.listeners.delete(gameId);
+        this.seen.delete(gameId);
+      }
+    };
+  }
+
+  /** How many subscriptions this process is feeding. */
+  get listening(): number {
+    let n = 0;
+    for (const set of this.listeners.values()) n += set.size;
+    return n;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.retry) clearTimeout(this.retry);
+    if (this.catchUpTimer) clearInterval(this.catchUpTimer);
+    if (this.flushTimer) {
+      clearTimeout(this.flushTimer);
+      await this.flush();
+    }
+    const client = this.client;
+    this.client = null;
+    await client?.end().catch(() => {});
+  }
+}
