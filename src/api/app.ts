@@ -4,13 +4,14 @@
  */
 import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
+import underPressure from '@fastify/under-pressure';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import mercurius from 'mercurius';
 import { hashToken } from '../app/actors.ts';
 import type { Application } from '../app/application.ts';
-import { AppError } from '../app/errors.ts';
+import { AppError, isUnavailable, RETRY_AFTER_SECONDS } from '../app/errors.ts';
 import { openApplication } from '../app/index.ts';
 import type { GameModule } from '../domain/kernel/index.ts';
 import type { Database } from '../persistence/database.ts';
@@ -26,6 +27,8 @@ export interface AppOptions {
   loggerInstance?: FastifyServerOptions['loggerInstance'];
   /** Requests per minute per seat token, or per address without one. */
   rateLimit?: number;
+  /** Event-loop delay (ms) past which requests are answered 503 UNAVAILABLE. */
+  maxEventLoopDelay?: number;
   /** Largest request body in bytes. */
   bodyLimit?: number;
   /** Largest export POSTed to /api/games/verify, in bytes. */
@@ -57,7 +60,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
   app.addHook('onClose', async () => core.close()); // mercurius does not close what it did not open
 
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
-    if (error instanceof AppError) return reply.code(error.status).send(errorPayload(request, error.code, error.message, error.extra));
+    if (error instanceof AppError) {
+      if (error.code === 'UNAVAILABLE') reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+      return reply.code(error.status).send(errorPayload(request, error.code, error.message, error.extra));
+    }
+    if (isUnavailable(error)) {
+      request.log.warn({ err: error }, 'database unavailable');
+      return reply.code(503).header('retry-after', String(RETRY_AFTER_SECONDS)).send(errorPayload(request, 'UNAVAILABLE', 'The service cannot reach its database right now; retry shortly'));
+    }
     const status = (error as FastifyError).statusCode ?? 500;
     if (status === 429) return reply.code(429).send(errorPayload(request, 'RATE_LIMITED', error.message));
     if (status === 413) return reply.code(413).send(errorPayload(request, 'BAD_REQUEST', `The request body is larger than ${app.initialConfig.bodyLimit} bytes`));
@@ -65,9 +75,27 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
     request.log.error({ err: error }, 'request failed');
     return reply.code(500).send(errorPayload(request, 'INTERNAL', 'Internal error'));
   });
+  // Every 503 says when to come back (GraphQL answers are built by mercurius).
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (reply.statusCode === 503 && !reply.hasHeader('retry-after')) reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+    return payload;
+  });
   app.setNotFoundHandler((request, reply) => reply.code(404).send(errorPayload(request, 'NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`)));
 
   await app.register(cors, { origin: options.corsOrigin ?? true, allowedHeaders: ['authorization', 'content-type', 'idempotency-key'] });
+  // Saturation is answered, not suffered: past these limits a request gets 503 UNAVAILABLE
+  // with Retry-After instead of waiting in a queue it would time out in.
+  await app.register(underPressure, {
+    maxEventLoopDelay: options.maxEventLoopDelay ?? 1_000,
+    retryAfter: RETRY_AFTER_SECONDS,
+    exposeStatusRoute: false,
+    pressureHandler: (request, reply, type, value) => {
+      reply
+        .code(503)
+        .header('retry-after', String(RETRY_AFTER_SECONDS))
+        .send(errorPayload(request, 'UNAVAILABLE', `The service is saturated (${type} ${typeof value === 'number' ? Math.round(value) : value}); retry in ${RETRY_AFTER_SECONDS} s`));
+    },
+  });
   await app.register(rateLimit, {
     max: options.rateLimit ?? Number(process.env.RATE_LIMIT_MAX ?? 600),
     timeWindow: 60_000,

@@ -36,7 +36,8 @@ import { outboxFor, summaryOf } from './outbox.ts';
 /** A snapshot is written each time a game's version crosses a multiple of this. */
 export const SNAPSHOT_EVERY = 100;
 const MAX_RETRIES = 8;
-const CACHE_SIZE = 500;
+const CACHE_SIZE = 2_000;
+const TOKEN_CACHE_SIZE = 20_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface EventOut {
@@ -182,8 +183,38 @@ export class GameRead {
   }
 }
 
+interface Cached {
+  version: number;
+  state: MatchState;
+  /** The game's row as of `version` (what cannot change, the seed and type, included). */
+  record?: GameRecord;
+}
+
+/** A bounded map that forgets the least recently used entry first. */
+class Lru<K, V> extends Map<K, V> {
+  constructor(private readonly limit: number) {
+    super();
+  }
+  touch(key: K): V | undefined {
+    const value = super.get(key);
+    if (value !== undefined) {
+      this.delete(key);
+      super.set(key, value);
+    }
+    return value;
+  }
+  put(key: K, value: V): void {
+    this.delete(key);
+    super.set(key, value);
+    if (this.size > this.limit) this.delete(this.keys().next().value!);
+  }
+}
+
 export class Application {
-  private readonly cache = new Map<string, { version: number; state: MatchState }>();
+  /** The latest state this process folded or wrote, per game; checked against the version the database returns. */
+  private readonly cache = new Lru<string, Cached>(CACHE_SIZE);
+  /** What a seat token stands for never changes: one look-up per token and process. */
+  private readonly tokens = new Lru<string, Actor>(TOKEN_CACHE_SIZE);
 
   constructor(
     readonly store: EventStore,
@@ -205,9 +236,14 @@ export class Application {
   /** The actor a bearer token stands for (null: no token, a spectator). */
   async authenticate(token: string | null): Promise<Actor> {
     if (token === null) return SPECTATOR;
-    const seat = await this.store.seatForToken(hashToken(token));
+    const hash = hashToken(token);
+    const known = this.tokens.touch(hash);
+    if (known) return known;
+    const seat = await this.store.seatForToken(hash);
     if (!seat) throw new AppError('UNAUTHENTICATED', 'This token is not known');
-    return { kind: 'seat', ...seat };
+    const actor: Actor = { kind: 'seat', ...seat };
+    this.tokens.put(hash, actor);
+    return actor;
   }
 
   private async record(id: string): Promise<GameRecord> {
@@ -270,22 +306,20 @@ export class Application {
       events: started.recorded.map(toNewEvent),
       outbox: outboxFor(null, started.status, null, { first: 1, last: started.recorded.length }),
     });
-    this.remember(record.id, record.version, started.state);
+    this.remember(record.id, record.version, started.state, record);
     this.notifier?.publish(record.id, record.version);
     return { game: new GameRead(this, record, SPECTATOR, started.state), seatTokens: tokens.map(({ seat, token }) => ({ seat, token })) };
   }
 
-  private remember(gameId: string, version: number, state: MatchState) {
-    this.cache.delete(gameId);
-    this.cache.set(gameId, { version, state });
-    if (this.cache.size > CACHE_SIZE) this.cache.delete(this.cache.keys().next().value!);
+  private remember(gameId: string, version: number, state: MatchState, record?: GameRecord) {
+    this.cache.put(gameId, { version, state, record: record?.version === version ? record : undefined });
   }
 
   /** @internal The folded state at `version` (default: the record's). */
   async stateOf(game: GameRecord, version?: number): Promise<{ state: MatchState; version: number }> {
     const module = this.module(game.type);
     const target = version === undefined ? game.version : Math.max(0, Math.min(version, game.version));
-    const cached = this.cache.get(game.id);
+    const cached = this.cache.touch(game.id);
     // The common case: this process folded this version already, nothing to read.
     if (cached && cached.version === target) return cached;
     let base: { version: number; state: MatchState } | null = cached && cached.version < target ? cached : null;
@@ -298,7 +332,7 @@ export class Application {
     const events = await this.store.events(game.id, base.version, target);
     const state = fold(module, base.state, events.map(recordedOf));
     const reached = events.length ? events[events.length - 1]!.version : base.version;
-    if (reached === game.version && (!cached || cached.version < reached)) this.remember(game.id, reached, state);
+    if (reached === game.version && (!cached || cached.version < reached)) this.remember(game.id, reached, state, game);
     return { state, version: reached };
   }
 
@@ -309,7 +343,11 @@ export class Application {
    * first and no expectedVersion pins it.
    */
   async execute(actor: Actor, gameId: string, command: unknown, opts: ExecuteOptions = {}): Promise<{ game: GameRead; events: EventOut[] }> {
-    let game = await this.record(gameId);
+    // The hot path reads nothing when this process wrote the game last: it decides on the
+    // state it holds and lets the append's version guard say whether that was still current.
+    const held = typeof gameId === 'string' ? this.cache.touch(gameId) : undefined;
+    let game = held?.record ?? (await this.record(gameId));
+    let fresh = !held?.record;
     const seat = seatIn(actor, game.id);
     let kernelActor: KernelActor;
     if (actor.kind === 'system') kernelActor = { kind: 'system' };
@@ -326,7 +364,8 @@ export class Application {
     const module = this.module(game.type);
 
     // The same key already landed (perhaps our own earlier try, still in flight when we
-    // started): that is the outcome, unless the key now names another command.
+    // started): that is the outcome, unless the key now names another command. Looked up
+    // only when something went wrong: a new key costs no extra read.
     const landed = async () => {
       if (key === null || seat === null) return null;
       const previous = await this.store.findCommand(game.id, seat, key);
@@ -338,17 +377,28 @@ export class Application {
     };
 
     for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
-      if (attempt > 0) game = await this.record(game.id);
-      const first = await landed();
-      if (first) return first;
+      if (!fresh && (attempt > 0 || (expected !== null && expected !== game.version))) {
+        game = await this.record(game.id);
+        fresh = true;
+      } else if (attempt > 0) {
+        game = await this.record(game.id);
+      }
       const { state, version } = await this.stateOf(game);
       if (expected !== null && expected !== version) {
+        const first = await landed();
+        if (first) return first;
         throw new AppError('VERSION_CONFLICT', `The game is at version ${version}, not ${expected}`, { currentVersion: version });
       }
       const outcome = step(module, state, valid.value, kernelActor, { seed: game.seed });
       if (!outcome.ok) {
-        const again = await landed();
-        if (again) return again;
+        const first = await landed();
+        if (first) return first;
+        // Decided on a state held in memory: make sure it was the latest before refusing.
+        if (!fresh) {
+          fresh = true;
+          game = await this.record(game.id);
+          if (game.version !== version) continue;
+        }
         throw new AppError(outcome.code, outcome.reason, outcome.code === 'ILLEGAL_COMMAND' ? { reason: outcome.reason } : {});
       }
       const before = matchStatus(module, state);
@@ -359,7 +409,7 @@ export class Application {
         outbox: outboxFor(before, outcome.status, seat, { first: version + 1, last: version + outcome.recorded.length }),
       });
       if (appended.ok) {
-        this.remember(game.id, appended.lastVersion, outcome.state);
+        this.remember(game.id, appended.lastVersion, outcome.state, appended.game);
         this.notifier?.publish(game.id, appended.lastVersion);
         if (Math.floor(appended.lastVersion / SNAPSHOT_EVERY) > Math.floor(version / SNAPSHOT_EVERY)) {
           await this.store.saveSnapshot(game.id, appended.lastVersion, outcome.state, this.rules);
@@ -367,11 +417,10 @@ export class Application {
         const read = new GameRead(this, appended.game, actor, outcome.state);
         return { game: read, events: await read.redact(appended.events) };
       }
-      if (appended.conflict === 'IDEMPOTENCY') return this.outcomeOf(game.id, actor, appended.existing.firstVersion, appended.existing.lastVersion);
-      // Another writer got there first: perhaps our own retry with the same key.
-      const raced = await landed();
-      if (raced) return raced;
-      if (expected !== null) {
+      // The key landed first (our own retry?), or another writer got there first.
+      const first = await landed();
+      if (first) return first;
+      if (appended.conflict === 'VERSION' && expected !== null) {
         throw new AppError('VERSION_CONFLICT', `The game moved on to version ${appended.currentVersion} while your command was decided`, { currentVersion: appended.currentVersion });
       }
     }
