@@ -48,7 +48,7 @@ function errorPayload(request: { url: string }, code: string, message: string, e
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance & { service: GameService }> {
   const app = Fastify({
-    ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? { level: process.env.LOG_LEVEL ?? 'info' } }),
+    ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? { level: 'info' } }),
     bodyLimit: options.bodyLimit ?? 256 * 1024,
     // Requests from clients that come and go: never hang on to a slow one forever.
     requestTimeout: 30_000,
@@ -73,7 +73,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
 
   await app.register(cors, { origin: options.corsOrigin ?? true, allowedHeaders: ['authorization', 'content-type', 'idempotency-key'] });
   await app.register(rateLimit, {
-    max: options.rateLimit ?? Number(process.env.RATE_LIMIT_MAX ?? 600),
+    max: options.rateLimit ?? 600,
     timeWindow: 60_000,
     allowList: (req) => req.url === '/healthz' || req.url === '/readyz',
     keyGenerator: (req) => {
