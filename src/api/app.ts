@@ -15,6 +15,7 @@ import { listMigrations, migrationsApplied } from '../persistence/migrate.ts';
 import { bearerToken } from './auth.ts';
 import { ApiError } from './errors.ts';
 import { domainFingerprint } from './fingerprint.ts';
+import { graphiqlRoutes } from './graphiql.ts';
 import { graphqlOptions } from './graphql.ts';
 import { Notifier } from './notifier.ts';
 import { restRoutes } from './rest.ts';
@@ -110,7 +111,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
   });
 
   await app.register(restRoutes, { service, verifyBodyLimit: options.verifyBodyLimit ?? 64 * 1024 * 1024 });
-  await app.register(mercurius, graphqlOptions(service, notifier, { graphiql: options.graphiql ?? false, queryDepth: options.queryDepth ?? 12 }) as never);
+  // mercurius' own GraphiQL page loads its scripts from a CDN: ours serves them (graphiql.ts).
+  await app.register(mercurius, graphqlOptions(service, notifier, { graphiql: false, queryDepth: options.queryDepth ?? 12 }) as never);
+  if (options.graphiql) await app.register(graphiqlRoutes);
 
   app.decorate('service', service);
   return app as unknown as FastifyInstance & { service: GameService };
