@@ -12,12 +12,14 @@ import { GameRegistry, type GameModule } from '../domain/kernel/index.ts';
 import type { Database } from '../persistence/database.ts';
 import { EventStore } from '../persistence/event-store.ts';
 import { listMigrations, migrationsApplied } from '../persistence/migrate.ts';
+import { trackPool } from '../metrics.ts';
 import { bearerToken } from './auth.ts';
 import { ApiError } from './errors.ts';
 import { domainFingerprint } from './fingerprint.ts';
 import { graphiqlRoutes } from './graphiql.ts';
 import { graphqlOptions } from './graphql.ts';
 import { Notifier } from './notifier.ts';
+import { observability, observeGraphql, REQUEST_ID_HEADER, requestId } from './observability.ts';
 import { restRoutes } from './rest.ts';
 import { GameService, hashToken } from './service.ts';
 
@@ -54,12 +56,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
     // Requests from clients that come and go: never hang on to a slow one forever.
     requestTimeout: 30_000,
     forceCloseConnections: true,
+    // An incoming x-request-id is kept (and echoed, observability.ts), or one is made.
+    genReqId: requestId,
   });
   const store = new EventStore(options.database.prisma);
   const service = new GameService(store, new GameRegistry(options.games), options.rulesFingerprint ?? domainFingerprint());
   const notifier = new Notifier(options.database.url, (msg) => app.log.warn(msg));
   await notifier.start();
   app.addHook('onClose', async () => notifier.close()); // mercurius does not close what it did not open
+  const untrack = [trackPool('queries', options.database.queryPool), trackPool('notify', options.database.pool)];
+  app.addHook('onClose', async () => untrack.forEach((off) => off()));
+  observability(app);
 
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     if (error instanceof ApiError) return reply.code(error.status).send(errorPayload(request, error.code, error.message, error.extra));
@@ -72,11 +79,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
   });
   app.setNotFoundHandler((request, reply) => reply.code(404).send(errorPayload(request, 'NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`)));
 
-  await app.register(cors, { origin: options.corsOrigin ?? true, allowedHeaders: ['authorization', 'content-type', 'idempotency-key'] });
+  await app.register(cors, {
+    origin: options.corsOrigin ?? true,
+    allowedHeaders: ['authorization', 'content-type', 'idempotency-key', REQUEST_ID_HEADER],
+    exposedHeaders: [REQUEST_ID_HEADER],
+  });
   await app.register(rateLimit, {
     max: options.rateLimit ?? 600,
     timeWindow: 60_000,
-    allowList: (req) => req.url === '/healthz' || req.url === '/readyz',
+    allowList: (req) => req.url === '/healthz' || req.url === '/readyz' || req.url === '/metrics',
     keyGenerator: (req) => {
       let token: string | null = null;
       try {
@@ -113,6 +124,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
   await app.register(restRoutes, { service, verifyBodyLimit: options.verifyBodyLimit ?? 64 * 1024 * 1024 });
   // mercurius' own GraphiQL page loads its scripts from a CDN: ours serves them (graphiql.ts).
   await app.register(mercurius, graphqlOptions(service, notifier, { graphiql: false, queryDepth: options.queryDepth ?? 12 }) as never);
+  observeGraphql(app);
   if (options.graphiql) await app.register(graphiqlRoutes);
 
   app.decorate('service', service);

@@ -13,6 +13,8 @@ export interface Database {
   prisma: PrismaClient;
   /** A plain pool for LISTEN/NOTIFY and health checks. */
   pool: pg.Pool;
+  /** The pool Prisma's queries run on (DATABASE_POOL_SIZE connections), here so its use can be reported. */
+  queryPool: pg.Pool;
   close(): Promise<void>;
 }
 
@@ -38,13 +40,17 @@ export async function openDatabase(
   await migrate(url, log);
   const pool = new pg.Pool({ connectionString: url, max: 4 });
   pool.on('error', (e) => log(`database pool: ${e.message}`));
-  const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: url, max: poolSize }) });
+  const queryPool = new pg.Pool({ connectionString: url, max: poolSize });
+  queryPool.on('error', (e) => log(`database pool: ${e.message}`));
+  const prisma = new PrismaClient({ adapter: new PrismaPg(queryPool) });
   return {
     url,
     prisma,
     pool,
+    queryPool,
     async close() {
       await prisma.$disconnect().catch(() => {});
+      await queryPool.end().catch(() => {});
       await pool.end().catch(() => {});
       await stop?.();
     },
