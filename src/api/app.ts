@@ -101,7 +101,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
   });
   await app.register(swagger, {
     openapi: {
-      info: { title: 'Wargame service', version: '0.1.0', description: 'REST mirror of the GraphQL API at /graphql. See API.md.' },
+      info: { title: 'Wargame service', version: '0.1.0', description: 'REST mirror of the GraphQL API at /graphql: the same operations, error codes and seat tokens (Authorization: Bearer <token>).' },
       components: { securitySchemes: { seatToken: { type: 'http', scheme: 'bearer' } } },
     },
     hideUntagged: true,

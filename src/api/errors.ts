@@ -1,4 +1,4 @@
-/** The service's stable error codes (API.md) and the HTTP status each maps to. */
+/** The service's stable error codes (docs/api.md) and the HTTP status each maps to. */
 export type ErrorCode =
   | 'BAD_REQUEST'
   | 'UNAUTHENTICATED'

@@ -1,5 +1,5 @@
 /**
- * The REST mirror of the GraphQL API (API.md), documented by OpenAPI at /docs.
+ * The REST mirror of the GraphQL API (docs/api.md), documented by OpenAPI at /docs.
  */
 import type { FastifyInstance } from 'fastify';
 import type { GameRecord } from '../persistence/event-store.ts';
