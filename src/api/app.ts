@@ -65,7 +65,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
   await notifier.start();
   app.addHook('onClose', async () => notifier.close()); // mercurius does not close what it did not open
   const untrack = [trackPool('queries', options.database.queryPool), trackPool('notify', options.database.pool)];
-  app.addHook('onClose', async () => untrack.forEach((off) => off()));
+  app.addHook('onClose', async () => {
+    for (const off of untrack) off();
+  });
   observability(app);
 
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
