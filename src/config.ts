@@ -127,7 +127,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const trustProxy = parseTrustProxy(String(raw.TRUST_PROXY));
   if (trustProxy === null) {
     throw new ConfigError([
-      { variable: 'TRUST_PROXY', message: `must be true, false, a number of hops or a comma-separated list of addresses or CIDR ranges (got ${JSON.stringify(raw.TRUST_PROXY)})` },
+      {
+        variable: 'TRUST_PROXY',
+        message: `must be true, false, a number of hops or a comma-separated list of addresses or CIDR ranges (got ${JSON.stringify(raw.TRUST_PROXY)})`,
+      },
     ]);
   }
   const nodeEnv = raw.NODE_ENV as string | undefined;

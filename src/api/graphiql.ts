@@ -87,6 +87,9 @@ export async function graphiqlRoutes(app: FastifyInstance) {
       cache.set(name, body);
     }
     // The file names carry no version: a day's cache, revalidated after.
-    return reply.headers({ ...headers, 'cache-control': 'public, max-age=86400' }).type(asset.type).send(body);
+    return reply
+      .headers({ ...headers, 'cache-control': 'public, max-age=86400' })
+      .type(asset.type)
+      .send(body);
   });
 }

@@ -48,7 +48,9 @@ describe('GET /metrics', () => {
     await server.gql('query { b: gameTypes { id } a: gameTypes { name } }');
     await server.gql('query { noSuchField }');
     const text = await scrape();
-    expect(sample(text, 'graphql_operation_duration_seconds_count', { operation_type: 'query', root_fields: 'gameTypes', outcome: 'ok' })).toBeGreaterThanOrEqual(2);
+    expect(
+      sample(text, 'graphql_operation_duration_seconds_count', { operation_type: 'query', root_fields: 'gameTypes', outcome: 'ok' }),
+    ).toBeGreaterThanOrEqual(2);
     expect(sample(text, 'graphql_operation_duration_seconds_count', { operation_type: 'none', root_fields: '', outcome: 'error' })).toBeGreaterThanOrEqual(1);
     expect(text).not.toContain('MyVeryOwnName');
   });
