@@ -15,8 +15,11 @@ import { AppError, isUnavailable, RETRY_AFTER_SECONDS } from '../app/errors.ts';
 import { openApplication } from '../app/index.ts';
 import type { GameModule } from '../domain/kernel/index.ts';
 import type { Database } from '../persistence/database.ts';
+import { trackPool } from '../metrics.ts';
 import { bearerToken } from './auth.ts';
+import { graphiqlRoutes } from './graphiql.ts';
 import { graphqlOptions } from './graphql.ts';
+import { observability, observeGraphql, REQUEST_ID_HEADER, requestId } from './observability.ts';
 import { restRoutes } from './rest.ts';
 
 export interface AppOptions {
@@ -49,15 +52,22 @@ function errorPayload(request: { url: string }, code: string, message: string, e
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance & { application: Application }> {
   const app = Fastify({
-    ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? { level: process.env.LOG_LEVEL ?? 'info' } }),
+    ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? { level: 'info' } }),
     bodyLimit: options.bodyLimit ?? 256 * 1024,
     // Requests from clients that come and go: never hang on to a slow one forever.
     requestTimeout: 30_000,
     forceCloseConnections: true,
+    // An incoming x-request-id is kept (and echoed, observability.ts), or one is made.
+    genReqId: requestId,
   });
   const core = await openApplication({ database: options.database, games: options.games, rulesFingerprint: options.rulesFingerprint, log: (msg) => app.log.warn(msg) });
   const { application } = core;
   app.addHook('onClose', async () => core.close()); // mercurius does not close what it did not open
+  const untrack = [trackPool('queries', options.database.queryPool), trackPool('notify', options.database.pool)];
+  app.addHook('onClose', async () => {
+    for (const off of untrack) off();
+  });
+  observability(app);
 
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
@@ -82,7 +92,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
   });
   app.setNotFoundHandler((request, reply) => reply.code(404).send(errorPayload(request, 'NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`)));
 
-  await app.register(cors, { origin: options.corsOrigin ?? true, allowedHeaders: ['authorization', 'content-type', 'idempotency-key'] });
+  await app.register(cors, {
+    origin: options.corsOrigin ?? true,
+    allowedHeaders: ['authorization', 'content-type', 'idempotency-key', REQUEST_ID_HEADER],
+    exposedHeaders: [REQUEST_ID_HEADER],
+  });
   // Saturation is answered, not suffered: past these limits a request gets 503 UNAVAILABLE
   // with Retry-After instead of waiting in a queue it would time out in.
   await app.register(underPressure, {
@@ -97,9 +111,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
     },
   });
   await app.register(rateLimit, {
-    max: options.rateLimit ?? Number(process.env.RATE_LIMIT_MAX ?? 600),
+    max: options.rateLimit ?? 600,
     timeWindow: 60_000,
-    allowList: (req) => req.url === '/healthz' || req.url === '/readyz',
+    allowList: (req) => req.url === '/healthz' || req.url === '/readyz' || req.url === '/metrics',
     keyGenerator: (req) => {
       let token: string | null = null;
       try {
@@ -113,7 +127,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
   });
   await app.register(swagger, {
     openapi: {
-      info: { title: 'Wargame service', version: '0.1.0', description: 'REST mirror of the GraphQL API at /graphql. See API.md.' },
+      info: { title: 'Wargame service', version: '0.1.0', description: 'REST mirror of the GraphQL API at /graphql: the same operations, error codes and seat tokens (Authorization: Bearer <token>).' },
       components: { securitySchemes: { seatToken: { type: 'http', scheme: 'bearer' } } },
     },
     hideUntagged: true,
@@ -128,7 +142,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
   });
 
   await app.register(restRoutes, { application, verifyBodyLimit: options.verifyBodyLimit ?? 64 * 1024 * 1024 });
-  await app.register(mercurius, graphqlOptions(application, { graphiql: options.graphiql ?? false, queryDepth: options.queryDepth ?? 12 }) as never);
+  // mercurius' own GraphiQL page loads its scripts from a CDN: ours serves them (graphiql.ts).
+  await app.register(mercurius, graphqlOptions(application, { graphiql: false, queryDepth: options.queryDepth ?? 12 }) as never);
+  observeGraphql(app);
+  if (options.graphiql) await app.register(graphiqlRoutes);
 
   app.decorate('application', application);
   return app as unknown as FastifyInstance & { application: Application };

@@ -32,6 +32,7 @@ import { hashToken, seatIn, SPECTATOR, type Actor } from './actors.ts';
 import { AppError } from './errors.ts';
 import { EventFeed, FEED_PAGE } from './feed.ts';
 import { outboxFor, summaryOf } from './outbox.ts';
+import { metrics } from '../metrics.ts';
 
 /** A snapshot is written each time a game's version crosses a multiple of this. */
 export const SNAPSHOT_EVERY = 100;
@@ -343,6 +344,18 @@ export class Application {
    * first and no expectedVersion pins it.
    */
   async execute(actor: Actor, gameId: string, command: unknown, opts: ExecuteOptions = {}): Promise<{ game: GameRead; events: EventOut[] }> {
+    try {
+      const outcome = await this.run(actor, gameId, command, opts);
+      metrics.commands.inc({ game_type: outcome.game.type, outcome: 'accepted' });
+      return outcome;
+    } catch (error) {
+      const type = this.cache.get(gameId)?.record?.type ?? 'unknown';
+      metrics.commands.inc({ game_type: type, outcome: error instanceof AppError ? error.code : 'INTERNAL' });
+      throw error;
+    }
+  }
+
+  private async run(actor: Actor, gameId: string, command: unknown, opts: ExecuteOptions): Promise<{ game: GameRead; events: EventOut[] }> {
     // The hot path reads nothing when this process wrote the game last: it decides on the
     // state it holds and lets the append's version guard say whether that was still current.
     const held = typeof gameId === 'string' ? this.cache.touch(gameId) : undefined;
@@ -402,12 +415,14 @@ export class Application {
         throw new AppError(outcome.code, outcome.reason, outcome.code === 'ILLEGAL_COMMAND' ? { reason: outcome.reason } : {});
       }
       const before = matchStatus(module, state);
+      const timer = metrics.appendSeconds.startTimer();
       const appended = await this.store.append({
         gameId: game.id, expectedVersion: version, seat, command: valid.value, idempotencyKey: key,
         events: outcome.recorded.map(toNewEvent),
         summary: summaryOf(outcome.status),
         outbox: outboxFor(before, outcome.status, seat, { first: version + 1, last: version + outcome.recorded.length }),
       });
+      timer();
       if (appended.ok) {
         this.remember(game.id, appended.lastVersion, outcome.state, appended.game);
         this.notifier?.publish(game.id, appended.lastVersion);

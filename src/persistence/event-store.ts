@@ -302,7 +302,7 @@ export class EventStore {
     return this.prisma.seatToken.findUnique({ where: { tokenHash }, select: { gameId: true, seat: true } });
   }
 
-  /** `rules` names the rules code that folded the state (see GameService). */
+  /** `rules` names the rules code that folded the state (see Application). */
   async saveSnapshot(gameId: string, version: number, state: unknown, rules = ''): Promise<void> {
     await this.prisma.snapshot.upsert({
       where: { gameId_version: { gameId, version } },

@@ -20,8 +20,9 @@ beforeAll(async () => {
   pool.on('error', () => {});
   const database: Database = {
     url: databaseUrl(),
-    prisma: new PrismaClient({ adapter: new PrismaPg({ connectionString: DEAD, connectionTimeoutMillis: 500 }) }),
+    prisma: new PrismaClient({ adapter: new PrismaPg(pool) }),
     pool,
+    queryPool: pool,
     close: async () => {
       await pool.end().catch(() => {});
     },
