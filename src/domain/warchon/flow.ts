@@ -107,7 +107,9 @@ export function advance(run: Run, random: Random): void {
   for (let guard = 0; guard < 10_000; guard++) {
     const s = run.state;
     if (s.result) return;
-    const v = victory(s);
+    // "Both players assign the damage": every Hit of a result is assigned before the end is
+    // judged, so one result that takes both armies' last units is a draw, whoever attacked.
+    const v = s.pending.some((p) => p.kind === 'ALLOCATE_DAMAGE') ? null : victory(s);
     if (v) {
       run.emit({ type: 'GameEnded', winners: v.winners, reason: v.reason });
       return;

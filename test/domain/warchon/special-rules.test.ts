@@ -173,6 +173,40 @@ describe('Victory', () => {
     expect(status(game)).toMatchObject({ stage: 'FINISHED', result: { winners: [] } });
   });
 
+  it('one result that takes both armies\' last units: every Hit is assigned first, and the game is a draw, whichever army attacked', () => {
+    // Irondale, Swarm AS 2 against Crusaders DS 2 (or Crusaders AS 2 against Swarm DS 2): a 3 reads A1D1.
+    for (const active of ['azuthkan', 'celestine'] as const) {
+      const game = arranged({ active, azuthkan: [{ type: 'baphite-swarm', at: 2 }], celestine: [{ type: 'celestine-crusaders', at: 2 }] });
+      submit(game, active, { type: 'endMovement' });
+      generate(game, 3);
+      expect(lastEvent(game, 'CombatResolved')).toMatchObject({ result: 'A1D1' });
+      expect(unit(game, idOf(game, 'baphite-swarm')).destroyed).toBe(true);
+      expect(unit(game, idOf(game, 'celestine-crusaders')).destroyed).toBe(true);
+      expect(events(game, 'HitAssigned')).toHaveLength(2);
+      expect(status(game)).toMatchObject({ stage: 'FINISHED', result: { winners: [], reason: 'both armies destroyed (draw)' } });
+    }
+  });
+
+  it('Deadly Confrontation taking both armies\' last units is a draw too', () => {
+    const game = arranged({ azuthkan: [{ type: 'baphite-swarm', at: 1 }], celestine: [{ type: 'celestine-crusaders', at: 1 }] });
+    submit(game, 'azuthkan', { type: 'endMovement' });
+    generate(game, 5, true);
+    generate(game, 3); // Deadly Confrontation: both armies assign 1 Hit
+    expect(events(game, 'HitAssigned').map((e) => e.army).sort()).toEqual(['azuthkan', 'celestine']);
+    expect(status(game)).toMatchObject({ stage: 'FINISHED', result: { winners: [] } });
+  });
+
+  it('the last unit of one army falls while the other still chooses its Hit: the game waits for that choice, then ends', () => {
+    // Celestine attacks with Paladins and Crusaders (AS 5) against the lone Swarm (DS 2) at Irondale: +3, a 3 reads A1D1.
+    const game = arranged({ active: 'celestine', azuthkan: [{ type: 'baphite-swarm', at: 2 }], celestine: [{ type: 'celestine-crusaders', at: 2 }, { type: 'celestine-paladins', at: 2 }] });
+    submit(game, 'celestine', { type: 'endMovement' });
+    generate(game, 3);
+    expect(unit(game, idOf(game, 'baphite-swarm')).destroyed).toBe(true);
+    expect(status(game)).toMatchObject({ stage: 'ACTIVE', awaiting: [expect.objectContaining({ seat: 'celestine', kind: 'ALLOCATE_DAMAGE' })] });
+    submit(game, 'celestine', { type: 'assignHit', unit: idOf(game, 'celestine-crusaders') });
+    expect(status(game)).toMatchObject({ stage: 'FINISHED', result: { winners: ['celestine'] } });
+  });
+
   it('a turn limit ends the game as a draw', () => {
     const game = arranged({ options: { turnLimit: 2 }, azuthkan: [{ type: 'baphite-swarm', at: 7 }], celestine: [{ type: 'celestine-crusaders', at: 1 }] });
     submit(game, 'azuthkan', { type: 'endMovement' });
