@@ -9,7 +9,7 @@ import { DEMO_ROSTER, DEMO_SETUP_SPREADS, DEMO_SPREADS } from './data.ts';
 import { evolve } from './evolve.ts';
 import { advance } from './flow.ts';
 import { Run } from './run.ts';
-import { rosterKeys } from './setup.ts';
+import { rosterKeys, setupProblems } from './setup.ts';
 import { status } from './status.ts';
 import type { Army, UnitType, WarchonCommand, WarchonEvent, WarchonOptions, WarchonState } from './types.ts';
 import { ARMIES } from './types.ts';
@@ -194,6 +194,9 @@ export const warchon: GameModule<WarchonState, WarchonCommand, WarchonEvent, Par
 
   setup(input, random) {
     const state = initialState(input);
+    // Options that leave a seat with no legal command during setup are refused here, saying why.
+    const problems = setupProblems(state, input.options?.roster ?? DEMO_ROSTER);
+    if (problems.length) throw new Error(problems.join('; '));
     const run = new Run(state);
     run.emit({ type: 'GameSetUp', numbers: state.numbers, turnLimit: state.turnLimit });
     advance(run, random);
