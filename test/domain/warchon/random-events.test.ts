@@ -391,6 +391,7 @@ describe('Xetti Bishum Events Table (a 4)', () => {
   it('5 Shell Game: the non-Controlling army (the attacker) takes an opposing unit', () => {
     const game = toEvent(city(), 4, 5);
     expect(pendingKinds(game)).toEqual(['azuthkan:CHOOSE_UNIT']);
+    expect(status(game).awaiting).toEqual([expect.objectContaining({ prompt: 'Shell Game: choose an opposing unit at Xetti Bishum to fight for you this turn' })]);
     submit(game, 'azuthkan', { type: 'chooseUnit', unit: idOf(game, 'celestine-paladins') });
     generate(game, 1);
     expect(lastEvent(game, 'CombatResolved')).toMatchObject({ attackTotal: 4 + 2 + 3, defenseTotal: 2 });
@@ -404,5 +405,34 @@ describe('spreads without an Events Table', () => {
     generate(game, 5);
     expect(events(game, 'RandomEventTriggered')).toHaveLength(0);
     expect(attempt(game, 'azuthkan', { type: 'commitNumber', number: 1 })).toMatchObject({ ok: false });
+  });
+});
+
+describe('number prompts say what the number decides', () => {
+  const prompts = (game: ReturnType<typeof arranged>) => [...new Set(status(game).awaiting.map((p) => p.prompt))];
+
+  it('the combat result, the Events Table entry, or the event itself', () => {
+    const game = arranged({ azuthkan: [{ type: 'deathknoll-ogres', at: 6 }, { type: 'goblin-assassins', at: 6 }], celestine: [{ type: 'celestine-paladins', at: 6 }] });
+    submit(game, 'azuthkan', { type: 'endMovement' });
+    expect(prompts(game)).toEqual(['Choose a secret number from 1 to 5: it decides the combat result of the battle at Xetti Bishum']);
+    generate(game, 4, true);
+    expect(prompts(game)).toEqual(['Choose a secret number from 1 to 5: it decides which entry of the Xetti Bishum Events Table happens']);
+    generate(game, 1);
+    expect(prompts(game)).toEqual([
+      'Choose a secret number from 1 to 5: it decides the Assassination at Xetti Bishum (1-2: the attacking army loses a unit of its choice, 3-4: the defending army, 5: no effect)',
+    ]);
+  });
+
+  it('Ramping Water Elemental and Magic Bridge name their own numbers', () => {
+    const river = { azuthkan: [{ type: 'baphite-swarm', at: 3 }], celestine: [{ type: 'celestine-crusaders', at: 3 }] };
+    const elemental = toEvent(river, 2, 1);
+    expect(prompts(elemental)).toEqual([
+      'Choose a secret number from 1 to 5: it decides the Ramping Water Elemental at Dracosroar, the Raging River (1-2: it joins the attacking army, 3-4: the defending army, 5: all armies at halved CS)',
+    ]);
+    const bridge = toEvent(river, 2, 4);
+    submit(bridge, 'azuthkan', { type: 'crossBridge' });
+    expect(prompts(bridge)).toEqual([
+      'Choose a secret number from 1 to 5: it decides whether the Magic Bridge at Dracosroar, the Raging River is an illusion (1-2: the committed units without Aerial or Aquatic are destroyed)',
+    ]);
   });
 });
