@@ -73,8 +73,16 @@ export function hitsLeft(state: WarchonState, unit: Unit): number {
   return typeOf(state, unit).lines.length - unit.hitsTaken;
 }
 
+/**
+ * The traits of the face now showing: a face may print its own ("use the traits and stats
+ * above the playmark's present stats"); special abilities stay with the unit whatever the face.
+ */
+export function traitsOf(state: WarchonState, unit: Unit): string[] {
+  return lineOf(state, unit).traits ?? typeOf(state, unit).traits;
+}
+
 export function hasTrait(state: WarchonState, unit: Unit, trait: string): boolean {
-  return typeOf(state, unit).traits.includes(trait);
+  return traitsOf(state, unit).includes(trait);
 }
 
 export function isAerial(state: WarchonState, unit: Unit): boolean {

@@ -22,6 +22,7 @@ const statLine = {
     movement: { type: 'integer', minimum: 0 },
     as: { type: 'integer', minimum: 0 },
     ds: { type: 'integer', minimum: 0 },
+    traits: { type: 'array', items: { type: 'string' }, description: "this face's traits, when they differ from the unit's" },
   },
   required: ['size', 'movement', 'as', 'ds'],
   additionalProperties: false,

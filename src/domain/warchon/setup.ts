@@ -92,6 +92,11 @@ export function setupProblems(state: WarchonState, roster: UnitType[]): string[]
   if (keys.includes(WATER_ELEMENTAL_KEY)) problems.push(`"${WATER_ELEMENTAL_KEY}" is the Water Elemental's key, not a playmark's`);
   for (const n of new Set(numbers.filter((k, i) => numbers.indexOf(k) !== i))) problems.push(`two spreads have the number ${n}`);
   for (const sp of state.spreads) for (const p of sp.paths) if (!numbers.includes(p)) problems.push(`${sp.name} has a path to spread ${p}, which does not exist`);
+  // "No unit will start off with both Nether and Purity": its full-strength face may print its own traits.
+  for (const t of roster) {
+    const first = t.lines[0]?.traits;
+    if (first && first.includes('Nether') && first.includes('Purity')) problems.push(`${t.name} starts off with both Nether and Purity`);
+  }
   for (const army of ARMIES) {
     const name = ARMY_NAMES[army];
     const missing = state.setupSpreads[army].filter((n) => !numbers.includes(n));

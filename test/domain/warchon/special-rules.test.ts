@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO_ROSTER, DEMO_SPREADS } from '../../../src/domain/warchon/data.ts';
-import { attempt, legal, status, submit } from '../../support/play.ts';
-import { arranged, events, generate, idOf, lastEvent, pendingKinds, traitType, unit } from './helpers.ts';
+import { GameRegistry } from '../../../src/domain/kernel/index.ts';
+import { warchon } from '../../../src/domain/warchon/index.ts';
+import { attempt, legal, newGame, status, submit } from '../../support/play.ts';
+import { arranged, events, generate, idOf, lastEvent, pendingKinds, SEATS, traitType, unit } from './helpers.ts';
 
 const roster = [
   ...DEMO_ROSTER,
@@ -213,5 +215,52 @@ describe('Victory', () => {
     expect(status(game).stage).toBe('ACTIVE');
     submit(game, 'celestine', { type: 'endMovement' });
     expect(status(game)).toMatchObject({ stage: 'FINISHED', result: { winners: [], reason: 'turn limit 2 reached (draw)' } });
+  });
+});
+
+describe("a multi-Hit unit's damaged face", () => {
+  // A roster made for the test: Wyvern Knights lose Aerial with their first Hit; Clockwork Knights become a Construct.
+  const faces = [
+    ...DEMO_ROSTER,
+    {
+      ...traitType('wyvern-knights', 'celestine', ['Aerial', 'Purity'], { size: 2, movement: 3, as: 3, ds: 3 }, 2),
+      lines: [{ size: 2, movement: 3, as: 3, ds: 3 }, { size: 2, movement: 3, as: 2, ds: 2, traits: ['Purity'] }],
+      special: 'Rides a wyvern.',
+    },
+    {
+      ...traitType('clockwork-knights', 'azuthkan', ['Nether'], { size: 2, movement: 2, as: 2, ds: 2 }, 2),
+      lines: [{ size: 2, movement: 2, as: 2, ds: 2 }, { size: 2, movement: 2, as: 2, ds: 2, traits: ['Nether', 'Construct'] }],
+    },
+  ];
+
+  it('uses the traits above its present stats: Wyvern Knights fly at full strength and walk once hit', () => {
+    const fresh = arranged({ active: 'celestine', options: { roster: faces }, azuthkan: [{ type: 'baphite-swarm', at: 7 }], celestine: [{ type: 'wyvern-knights', at: 1 }] });
+    submit(fresh, 'celestine', { type: 'moveUnit', unit: idOf(fresh, 'wyvern-knights'), to: 3 });
+    expect(unit(fresh, idOf(fresh, 'wyvern-knights')).spread).toBe(3);
+
+    const hit = arranged({ active: 'celestine', options: { roster: faces }, azuthkan: [{ type: 'baphite-swarm', at: 7 }], celestine: [{ type: 'wyvern-knights', at: 1, hits: 1 }] });
+    const knights = idOf(hit, 'wyvern-knights');
+    expect(attempt(hit, 'celestine', { type: 'moveUnit', unit: knights, to: 3 })).toMatchObject({ ok: false, reason: expect.stringContaining('can only move to the next spread') });
+    // The view shows the face's traits; the unit keeps its special abilities.
+    expect((warchon.view(hit.state.game, 'celestine') as any).units.find((u: any) => u.id === knights)).toMatchObject({ traits: ['Purity'], as: 2, ds: 2 });
+    expect(hit.state.game.types['wyvern-knights']!.special).toBe('Rides a wyvern.');
+  });
+
+  it('a face that gains a trait gains what the trait brings: a damaged Clockwork Knights is a Construct at Irondale', () => {
+    const at = (hits: number) => {
+      const game = arranged({ options: { roster: faces }, azuthkan: [{ type: 'clockwork-knights', at: 2, hits }], celestine: [{ type: 'celestine-paladins', at: 2 }] });
+      submit(game, 'azuthkan', { type: 'endMovement' });
+      generate(game, 1);
+      return lastEvent(game, 'CombatResolved').attackTotal;
+    };
+    expect(at(0)).toBe(2);
+    expect(at(1)).toBe(2 + 1);
+  });
+
+  it('is given in the roster data, and refused when the full-strength face starts off both Nether and Purity', () => {
+    const registry = new GameRegistry([warchon]);
+    expect(registry.validateOptions('warchon', { roster: faces }).ok).toBe(true);
+    const both = faces.map((t) => (t.key === 'wyvern-knights' ? { ...t, traits: ['Aerial'], lines: [{ ...t.lines[0]!, traits: ['Nether', 'Purity'] }, t.lines[1]!] } : t));
+    expect(() => newGame(warchon, { roster: both }, SEATS)).toThrow('wyvern-knights starts off with both Nether and Purity');
   });
 });
