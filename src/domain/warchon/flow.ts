@@ -27,6 +27,9 @@ function autoResolve(run: Run): boolean {
     // when nothing else can move: ending it at once would tell the opponent that the unit had
     // used all its Movement (hidden until it has fought).
     if (p.kind === 'MOVE' && s.moving !== null) continue;
+    // A Surprise Reserve is never declined for the Controlling army, even with nothing to bring:
+    // passing for it would tell the other army that none of its hidden units can reach the battle.
+    if (p.kind === 'CHOOSE_UNIT' && p.purpose === 'reserve') continue;
     const options = optionsFor(s, p);
     // Every spread it could retreat to has filled with enemy units since: nowhere to retreat.
     if (p.kind === 'RETREAT' && options.length === 0) {

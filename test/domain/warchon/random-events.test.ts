@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sizeIn } from '../../../src/domain/warchon/battlefield.ts';
 import { DEMO_ROSTER } from '../../../src/domain/warchon/data.ts';
+import { warchon } from '../../../src/domain/warchon/index.ts';
 import { attempt, legal, status, submit } from '../../support/play.ts';
 import { arranged, events, generate, idOf, lastEvent, pendingKinds, traitType, unit, type Arrangement } from './helpers.ts';
 
@@ -107,6 +108,41 @@ describe('Erdon Pass Events Table (a 5 the first time in a turn)', () => {
     );
     // The Paladins at Dracosroar (Movement 2) would stop in Irondale or Akibatu, both held by Azuthkan; the War Angels fly over them.
     expect(legal(game, 'celestine')).toEqual([{ type: 'chooseUnit', unit: idOf(game, 'celestine-war-angels') }, { type: 'passChoice' }]);
+  });
+
+  it('4 Surprise Reserve: the Controlling army is always asked, even with no unit that can come, and only it passes', () => {
+    const asked = (celestine: Arrangement['celestine']) => toEvent(erdon({ celestine }), 5, 4);
+    const none = asked([{ type: 'celestine-paladins', at: 1 }, { type: 'celestine-crusaders', at: 1 }]);
+    const some = asked([{ type: 'celestine-paladins', at: 1 }, { type: 'celestine-crusaders', at: 1 }, { type: 'celestine-paladins', at: 3 }]);
+    expect(legal(none, 'celestine')).toEqual([{ type: 'passChoice' }]);
+    expect(events(none, 'ChoicePassed')).toHaveLength(0);
+    // The other army and spectators see the same thing whether a hidden unit could come or not.
+    for (const viewer of ['azuthkan', null]) {
+      const seen = (game: typeof none) => ({
+        awaiting: status(game).awaiting,
+        offered: warchon.redact!(lastEvent(game, 'ChoicesOffered'), viewer, game.state.game),
+      });
+      expect(seen(none)).toEqual(seen(some));
+    }
+    expect(status(none).awaiting).toEqual([{ seat: 'celestine', kind: 'CHOOSE_UNIT', prompt: 'Surprise Reserve: choose a unit to move into the battle at Erdon Pass, or pass' }]);
+    submit(none, 'celestine', { type: 'passChoice' });
+    expect(pendingKinds(none).sort()).toEqual(['azuthkan:COMMIT_NUMBER', 'celestine:COMMIT_NUMBER']);
+  });
+
+  it('4 Surprise Reserve: "from another location within that unit\'s Movement": also a spread holding enemies, if not Engaged', () => {
+    const a: Arrangement = erdon({
+      azuthkan: [{ type: 'baphite-swarm', at: 1 }, { type: 'goblin-assassins', at: 1 }, { type: 'baphite-swarm', at: 2 }, { type: 'deathknoll-ogres', at: 7 }],
+      celestine: [{ type: 'celestine-paladins', at: 1 }, { type: 'celestine-crusaders', at: 1 }, { type: 'celestine-paladins', at: 2 }],
+    });
+    // Irondale holds both armies (its battle comes after Erdon Pass's): its Paladins are one spread away.
+    const game = toEvent(a, 5, 4);
+    const paladins = idOf(game, 'celestine-paladins', 2);
+    expect(legal(game, 'celestine')).toEqual([{ type: 'chooseUnit', unit: paladins }, { type: 'passChoice' }]);
+    submit(game, 'celestine', { type: 'chooseUnit', unit: paladins });
+    expect(unit(game, paladins)).toMatchObject({ spread: 1, reserve: true });
+    // An Engaged spread's units cannot leave: not offered.
+    const locked = toEvent({ ...a, engaged: [{ spread: 2, turn: 0 }] }, 5, 4);
+    expect(legal(locked, 'celestine')).toEqual([{ type: 'passChoice' }]);
   });
 
   it('5 Torrential Rain: combat ends at once', () => {
