@@ -31,11 +31,6 @@ function autoResolve(run: Run): boolean {
     // passing for it would tell the other army that none of its hidden units can reach the battle.
     if (p.kind === 'CHOOSE_UNIT' && p.purpose === 'reserve') continue;
     const options = optionsFor(s, p);
-    // Every spread it could retreat to has filled with enemy units since: nowhere to retreat.
-    if (p.kind === 'RETREAT' && options.length === 0) {
-      run.emit({ type: 'UnitDestroyed', unit: p.unit, cause: `${p.cause}: nowhere to retreat` });
-      return true;
-    }
     if (options.length === 1) {
       run.emit(...commandEvents(s, p.seat, options[0]!));
       return true;

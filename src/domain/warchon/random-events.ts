@@ -26,7 +26,12 @@ export function retreatOptions(state: WarchonState, unit: Unit, from: number): n
   return neighbours(state, from).filter((n) => !hasEnemy(state, n, unit.army));
 }
 
-/** Order units to retreat; a unit with nowhere to go is destroyed. */
+/**
+ * Order units to retreat; a unit with nowhere to go is destroyed. Every option is fixed now,
+ * from the position when the event happened (ruling): when one event orders both armies to
+ * retreat, neither the order they are processed in nor who answers first takes a spread from
+ * the other, so both may end in the same spread (a battle there, in its turn).
+ */
 export function orderRetreats(run: Run, units: Unit[], cause: string): boolean {
   const s = run.state;
   const retreats: { unit: string; seat: Army; options: number[] }[] = [];

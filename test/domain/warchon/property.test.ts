@@ -23,7 +23,7 @@ const EXTENDED = [
   traitType('river-sprite', 'celestine', ['Aquatic'], { size: 1, movement: 3, as: 1, ds: 1 }),
 ];
 
-function invariants(s: WarchonState, event: GameEvent): void {
+function invariants(s: WarchonState, event: GameEvent, ordered: Map<string, number[]>): void {
   for (const u of Object.values(s.units)) {
     if (u.destroyed) continue;
     if (u.spread === null) throw new Error(`${u.id} is on no spread`);
@@ -44,11 +44,20 @@ function invariants(s: WarchonState, event: GameEvent): void {
       }
     }
   }
-  // A retreat never enters a spread holding enemy units (RULINGS: retreats go to a spread free of enemies).
-  if (event.type === 'UnitRetreated') {
-    const u = s.units[event.unit as string]!;
-    expect(Object.values(s.units).some((o) => !o.destroyed && o.spread === u.spread && o.army !== u.army), `${u.id} retreated among enemies`).toBe(false);
+  // A retreat goes to a neighbouring spread free of enemy units when it is ordered, and the unit
+  // may take any of those options, whatever the other army has done since.
+  if (event.type === 'RetreatsOrdered') {
+    for (const r of event.retreats as { unit: string; seat: string; options: number[] }[]) {
+      for (const to of r.options) expect(Object.values(s.units).some((o) => !o.destroyed && o.spread === to && o.army !== r.seat), `${r.unit} offered a spread among enemies`).toBe(false);
+      ordered.set(r.unit, r.options);
+    }
   }
+  if (event.type === 'UnitRetreated') {
+    expect(ordered.get(event.unit as string), `${event.unit} retreated where it was not ordered`).toContain(event.to);
+    ordered.delete(event.unit as string);
+  }
+  // A retreat once ordered is made: its unit is destroyed only by what destroys units, never for want of a spread.
+  if (event.type === 'UnitDestroyed' && ordered.has(event.unit as string)) expect(String(event.cause)).not.toMatch(/nowhere to retreat/);
   if (s.battle) expect(['battles', 'over']).toContain(s.phase);
   if (s.result) expect(s.pending).toEqual([]);
   for (const p of s.pending) expect(ARMIES).toContain(p.seat);
@@ -111,6 +120,7 @@ describe('random games through legalCommands', () => {
       fc.property(fc.integer({ min: 0, max: 1_000_000 }), fc.constantFrom('players', 'server'), fc.integer({ min: 5, max: 9 }), fc.boolean(), (seed, numbers, moveBias, extended) => {
         const options = extended ? { numbers, turnLimit: 30, roster: EXTENDED } : { numbers, turnLimit: 30 };
         const game = newGame(warchon, options, SEATS, `prop-${seed}`);
+        const ordered = new Map<string, number[]>();
         let x = seed + 1;
         const pick = (n: number) => {
           x = (x * 48271) % 2147483647;
@@ -135,7 +145,7 @@ describe('random games through legalCommands', () => {
           const cmd = moves.length && pick(10) < moveBias ? moves[pick(moves.length)]! : options[pick(options.length)]!;
           const r = attempt(game, seat, cmd, (state, event) => {
             seen.add(event.type);
-            invariants(state.game, event);
+            invariants(state.game, event, ordered);
           });
           expect(r.ok).toBe(true);
           settled(game.state.game);

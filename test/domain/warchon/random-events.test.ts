@@ -280,21 +280,32 @@ describe('Mount Tzask Events Table (a 2 or a 4)', () => {
     expect(status(game).phase).toBe('Celestine Movement Round');
   });
 
-  it('2 Magma Flow: a retreat is never into a spread an enemy unit has just retreated into', () => {
-    const game = toEvent(volcano({ azuthkan: [{ type: 'baphite-swarm', at: 5 }, { type: 'goblin-assassins', at: 7 }], celestine: [{ type: 'celestine-war-angels', at: 5 }, { type: 'celestine-crusaders', at: 1 }] }), 2, 2);
-    const swarm = idOf(game, 'baphite-swarm');
-    const angels = idOf(game, 'celestine-war-angels');
-    // Both are ordered to retreat at once; Irondale, Akibatu and Xetti Bishum are free of enemies.
-    expect(legal(game, 'celestine').map((c) => c.to)).toEqual([2, 4, 6]);
-    submit(game, 'azuthkan', { type: 'retreatUnit', unit: swarm, to: 4 });
-    // Akibatu now holds the Swarm: the War Angels may not retreat into it.
-    expect(legal(game, 'celestine').map((c) => c.to)).toEqual([2, 6]);
-    expect((attempt(game, 'celestine', { type: 'retreatUnit', unit: angels, to: 4 }) as any).reason).toMatch(/enemy/);
-    submit(game, 'celestine', { type: 'retreatUnit', unit: angels, to: 6 });
-    expect(unit(game, angels).spread).toBe(6);
+  it('2 Magma Flow: both armies choose their retreats from the position when the event happened, whoever answers first', () => {
+    const play = (first: 'azuthkan' | 'celestine') => {
+      const game = toEvent(volcano({ azuthkan: [{ type: 'baphite-swarm', at: 5 }, { type: 'goblin-assassins', at: 7 }], celestine: [{ type: 'celestine-war-angels', at: 5 }, { type: 'celestine-crusaders', at: 1 }] }), 2, 2);
+      const swarm = idOf(game, 'baphite-swarm');
+      const angels = idOf(game, 'celestine-war-angels');
+      // Both are ordered to retreat at once; Irondale, Akibatu and Xetti Bishum are free of enemies.
+      expect(legal(game, 'azuthkan').map((c) => c.to)).toEqual([2, 4, 6]);
+      expect(legal(game, 'celestine').map((c) => c.to)).toEqual([2, 4, 6]);
+      const answers = { azuthkan: { type: 'retreatUnit', unit: swarm, to: 4 }, celestine: { type: 'retreatUnit', unit: angels, to: 4 } } as const;
+      const second = first === 'azuthkan' ? 'celestine' : 'azuthkan';
+      submit(game, first, answers[first]);
+      // The first answer takes no spread from the other army: Akibatu is still open to it.
+      expect(legal(game, second).map((c) => c.to)).toEqual([2, 4, 6]);
+      submit(game, second, answers[second]);
+      return game;
+    };
+    for (const first of ['azuthkan', 'celestine'] as const) {
+      const game = play(first);
+      expect(unit(game, idOf(game, 'baphite-swarm')).spread).toBe(4);
+      expect(unit(game, idOf(game, 'celestine-war-angels')).spread).toBe(4);
+      // Akibatu (before Mount Tzask) now holds both armies: they fight there in a later turn.
+      expect(status(game).phase).toBe('Celestine Movement Round');
+    }
   });
 
-  it('2 Magma Flow: a unit whose only retreat an enemy unit took first is destroyed', () => {
+  it('2 Magma Flow: no unit is destroyed because the other army\'s retreat was made first', () => {
     // Irondale and Xetti Bishum hold both armies: Akibatu is the only retreat of the Swarm and of the War Angels.
     const game = arranged({
       azuthkan: [{ type: 'baphite-swarm', at: 5 }, { type: 'baphite-swarm', at: 2 }, { type: 'goblin-assassins', at: 6 }],
@@ -306,11 +317,11 @@ describe('Mount Tzask Events Table (a 2 or a 4)', () => {
     generate(game, 2, true);
     generate(game, 2); // Mount Tzask: Magma Flow
     expect(lastEvent(game, 'RetreatsOrdered').retreats.map((r: any) => r.options)).toEqual([[4], [4]]);
-    // Forced retreats are made one at a time: the Swarm's first; then Akibatu holds an enemy and the War Angels have nowhere to go.
-    expect(unit(game, idOf(game, 'baphite-swarm', 1)).spread).toBe(4);
+    // Each retreat has one option, taken for its owner; both are made, into the same spread.
     const angels = idOf(game, 'celestine-war-angels');
-    expect(unit(game, angels)).toMatchObject({ destroyed: true, spread: 5 });
-    expect(events(game, 'UnitDestroyed').find((e) => e.unit === angels)).toMatchObject({ cause: 'Magma Flow: nowhere to retreat' });
+    expect(unit(game, idOf(game, 'baphite-swarm', 1)).spread).toBe(4);
+    expect(unit(game, angels)).toMatchObject({ destroyed: false, spread: 4 });
+    expect(events(game, 'UnitDestroyed').filter((e) => e.cause.startsWith('Magma Flow'))).toHaveLength(0);
     expect(lastEvent(game, 'BattleBegan')).toMatchObject({ spread: 6 });
   });
 
