@@ -82,7 +82,7 @@ export function readRng(spread: Spread, attackerNumber: number, defenderNumber: 
   return { number: Number.parseInt(cell, 10), event: cell.endsWith('E') };
 }
 
-/** RULINGS: the tables print rows 1 to 3; a number n above 3 reads row n - 3. */
+/** Ruling: the tables print rows 1 to 3 only; a number n above 3 reads row n - 3. */
 export function crtRow(number: number): number {
   return number > 3 ? number - 3 : number;
 }
@@ -105,7 +105,7 @@ export function parseResult(text: string): CombatResult {
   return { kind: 'hits', attacker: Number(m[1] ?? 0), defender: Number(m[2] ?? 0) };
 }
 
-/** "Controlling army": the army in the spread before the battle began — the defender (RULINGS). */
+/** "Controlling army": the army in the spread before the battle began — the defender, who cannot have moved in this turn (ruling). */
 export function controllingArmy(battle: Battle): Army {
   return battle.defender;
 }

@@ -1,7 +1,7 @@
 /**
  * Warchon (demo): two armies, seven spreads of a book, hidden setup and secret numbers.
- * Rulebook: /work/shared/rules/warchon.md; gaps filled as RULINGS.md (Warchon) says and
- * as docs/rules/warchon.md describes.
+ * Rulebook: the Warchon demo rulebook; where it is silent or reached us cut short, the
+ * service's rulings are stated in docs/rules/warchon.md.
  */
 import { accept, refuse, type GameModule, type JsonSchema, type SetupInput } from '../kernel/index.ts';
 import { commandEvents, commandSchema, legalFor, validate } from './commands.ts';
@@ -133,7 +133,7 @@ export const optionsSchema: JsonSchema = {
       description: 'players: both players secretly choose 1-5 for every number; server: the server draws them',
     },
     turnLimit: { type: 'integer', minimum: 1, maximum: 1000, description: 'the game ends as a draw after this many turns' },
-    roster: { type: 'array', items: unitTypeSchema, minItems: 1, description: 'another unit roster (default: the demo armies of RULINGS.md)' },
+    roster: { type: 'array', items: unitTypeSchema, minItems: 1, description: 'another unit roster (default: the service\'s demo armies, docs/rules/warchon.md)' },
     spreads: { type: 'array', items: spreadSchema, minItems: 2, description: 'other spreads, numbered 1 to n, in the shape of the demo data (default: the seven demo spreads)' },
     setupSpreads: {
       type: 'object',

@@ -165,7 +165,7 @@ export function runEffect(run: Run, random: Random): void {
       return;
     }
     case 'volcanicEruption':
-      // "Brimstone Dragons" names a playmark: spared whether a roster gives it as the unit's name or as a trait (RULINGS).
+      // "Brimstone Dragons" names a playmark: spared whether a roster gives it as the unit's name or as a trait (ruling).
       for (const u of here) if (!hasTrait(s, u, effect.spared) && typeOf(s, u).name !== effect.spared) run.emit({ type: 'UnitDestroyed', unit: u.id, cause: entry.name });
       run.emit(resolved(battle, { endsCombat: true }));
       return;
