@@ -27,12 +27,10 @@ function autoResolve(run: Run): boolean {
     // when nothing else can move: ending it at once would tell the opponent that the unit had
     // used all its Movement (hidden until it has fought).
     if (p.kind === 'MOVE' && s.moving !== null) continue;
+    // A Surprise Reserve is never declined for the Controlling army, even with nothing to bring:
+    // passing for it would tell the other army that none of its hidden units can reach the battle.
+    if (p.kind === 'CHOOSE_UNIT' && p.purpose === 'reserve') continue;
     const options = optionsFor(s, p);
-    // Every spread it could retreat to has filled with enemy units since: nowhere to retreat.
-    if (p.kind === 'RETREAT' && options.length === 0) {
-      run.emit({ type: 'UnitDestroyed', unit: p.unit, cause: `${p.cause}: nowhere to retreat` });
-      return true;
-    }
     if (options.length === 1) {
       run.emit(...commandEvents(s, p.seat, options[0]!));
       return true;
@@ -107,7 +105,9 @@ export function advance(run: Run, random: Random): void {
   for (let guard = 0; guard < 10_000; guard++) {
     const s = run.state;
     if (s.result) return;
-    const v = victory(s);
+    // "Both players assign the damage": every Hit of a result is assigned before the end is
+    // judged, so one result that takes both armies' last units is a draw, whoever attacked.
+    const v = s.pending.some((p) => p.kind === 'ALLOCATE_DAMAGE') ? null : victory(s);
     if (v) {
       run.emit({ type: 'GameEnded', winners: v.winners, reason: v.reason });
       return;
