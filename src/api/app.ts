@@ -14,6 +14,7 @@ import { AppError } from '../app/errors.ts';
 import { openApplication } from '../app/index.ts';
 import type { GameModule } from '../domain/kernel/index.ts';
 import type { Database } from '../persistence/database.ts';
+import { BotWorker, type BotWorkerOptions } from '../workers/bots.ts';
 import { bearerToken } from './auth.ts';
 import { graphqlOptions } from './graphql.ts';
 import { restRoutes } from './rest.ts';
@@ -35,6 +36,10 @@ export interface AppOptions {
   corsOrigin?: string | boolean;
   /** Tags games and snapshots; default: a fingerprint of src/domain. */
   rulesFingerprint?: string;
+  /** Player registrations a minute per address (default REGISTRATION_RATE_LIMIT or 10). */
+  registrationsPerMinute?: number;
+  /** The bots' worker (default: on, sweeping every second); false: this process plays no bot. */
+  bots?: boolean | BotWorkerOptions;
 }
 
 function errorPayload(request: { url: string }, code: string, message: string, extra: Record<string, unknown> = {}) {
@@ -44,7 +49,7 @@ function errorPayload(request: { url: string }, code: string, message: string, e
     : { error: { code, message, ...extra } };
 }
 
-export async function buildApp(options: AppOptions): Promise<FastifyInstance & { application: Application }> {
+export async function buildApp(options: AppOptions): Promise<FastifyInstance & { application: Application; bots: BotWorker }> {
   const app = Fastify({
     ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? { level: process.env.LOG_LEVEL ?? 'info' } }),
     bodyLimit: options.bodyLimit ?? 256 * 1024,
@@ -52,9 +57,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
     requestTimeout: 30_000,
     forceCloseConnections: true,
   });
-  const core = await openApplication({ database: options.database, games: options.games, rulesFingerprint: options.rulesFingerprint, log: (msg) => app.log.warn(msg) });
+  const core = await openApplication({
+    database: options.database, games: options.games, rulesFingerprint: options.rulesFingerprint, log: (msg) => app.log.warn(msg),
+    registrationsPerMinute: options.registrationsPerMinute,
+  });
   const { application } = core;
-  app.addHook('onClose', async () => core.close()); // mercurius does not close what it did not open
+  const bots = new BotWorker(application, { log: (msg) => app.log.warn(msg), ...(typeof options.bots === 'object' ? options.bots : {}) });
+  if (options.bots !== false) bots.start();
+  app.addHook('onClose', async () => {
+    await bots.stop();
+    await core.close();
+  }); // mercurius does not close what it did not open
 
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) return reply.code(error.status).send(errorPayload(request, error.code, error.message, error.extra));
@@ -103,6 +116,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
   await app.register(mercurius, graphqlOptions(application, { graphiql: options.graphiql ?? false, queryDepth: options.queryDepth ?? 12 }) as never);
 
   app.decorate('application', application);
-  return app as unknown as FastifyInstance & { application: Application };
+  app.decorate('bots', bots);
+  return app as unknown as FastifyInstance & { application: Application; bots: BotWorker };
 }
 

@@ -39,7 +39,35 @@ export interface GameRecord {
   rules: string;
   createdAt: Date;
   updatedAt: Date;
+  /** Who holds the seats not held by a seat token from creation (none for such games). */
+  seats: SeatEntry[];
+  /** The players holding a seat. */
+  playerIds: string[];
+  /** The seats the service plays. */
+  bots: string[];
+  /** PUBLIC | PRIVATE */
+  visibility: string;
+  /** sha256 of the invite code, while the game has one. */
+  inviteCodeHash: string | null;
+  /** The player who created the game. */
+  createdBy: string | null;
 }
+
+/**
+ * Who holds a seat: a seat token (named at creation, or `joined` later), a player, a bot,
+ * or nobody yet. Never an email.
+ */
+export interface SeatEntry {
+  seat: string;
+  kind: 'token' | 'player' | 'bot' | 'open';
+  playerId?: string;
+  bot?: string;
+  /** Taken with joinGame rather than at creation. */
+  joined?: boolean;
+}
+
+/** The lobby's part of a game row, given at creation (defaults: no lobby). */
+export type LobbyFields = 'seats' | 'playerIds' | 'bots' | 'visibility' | 'inviteCodeHash' | 'createdBy';
 
 /** What changed for whom, committed with the events (see src/app/outbox.ts). */
 export interface OutboxEntry {
@@ -106,22 +134,29 @@ function uniqueConstraint(error: unknown): string | null {
 function toGame(row: {
   id: string; type: string; options: unknown; players: unknown; seedCommitment: string; seed: string; status: string;
   version: number; awaiting: string[]; result: unknown; rules: string; createdAt: Date; updatedAt: Date;
+  seats?: unknown; playerIds?: string[]; bots?: string[]; visibility?: string; inviteCodeHash?: string | null; createdBy?: string | null;
 }): GameRecord {
   return {
     id: row.id, type: row.type, options: row.options, players: row.players as GameRecord['players'], seedCommitment: row.seedCommitment, seed: row.seed,
     status: row.status, version: row.version, awaiting: row.awaiting, result: (row.result ?? null) as GameRecord['result'], rules: row.rules,
     createdAt: row.createdAt, updatedAt: row.updatedAt,
+    seats: (row.seats ?? []) as SeatEntry[], playerIds: row.playerIds ?? [], bots: row.bots ?? [], visibility: row.visibility ?? 'PRIVATE',
+    inviteCodeHash: row.inviteCodeHash ?? null, createdBy: row.createdBy ?? null,
   };
 }
 
 /** The games row as the one-statement append returns it (snake case, straight from SQL). */
-interface GameRow {
+export interface GameRow {
   id: string; type: string; options: unknown; players: unknown; seed_commitment: string; seed: string; status: string;
   version: number; awaiting: string[]; result: unknown; rules: string; created_at: Date; updated_at: Date;
+  seats?: unknown; player_ids?: string[]; bots?: string[]; visibility?: string; invite_code_hash?: string | null; created_by?: string | null;
 }
 
-function fromRow(r: GameRow): GameRecord {
-  return toGame({ ...r, seedCommitment: r.seed_commitment, createdAt: r.created_at, updatedAt: r.updated_at });
+export function fromRow(r: GameRow): GameRecord {
+  return toGame({
+    ...r, seedCommitment: r.seed_commitment, createdAt: r.created_at, updatedAt: r.updated_at,
+    playerIds: r.player_ids, inviteCodeHash: r.invite_code_hash, createdBy: r.created_by,
+  });
 }
 
 /**
@@ -166,7 +201,7 @@ export class EventStore {
 
   /** Creates the game with its seat tokens (hashes) and setup events, all or nothing. */
   async createGame(input: {
-    game: Omit<GameRecord, 'createdAt' | 'updatedAt' | 'version'>;
+    game: Omit<GameRecord, 'createdAt' | 'updatedAt' | 'version' | LobbyFields> & Partial<Pick<GameRecord, LobbyFields>>;
     tokens: { tokenHash: string; seat: string; name: string }[];
     events: NewEvent[];
     outbox?: OutboxEntry[];
@@ -178,10 +213,16 @@ export class EventStore {
           id: game.id, type: game.type, options: json(game.options), players: json(game.players), seedCommitment: game.seedCommitment,
           seed: game.seed, status: game.status, awaiting: game.awaiting, result: game.result ? json(game.result) : Prisma.DbNull,
           version: events.length, rules: game.rules,
+          ...(game.seats?.length ? { seats: json(game.seats) } : {}),
+          ...(game.playerIds ? { playerIds: game.playerIds } : {}),
+          ...(game.bots ? { bots: game.bots } : {}),
+          ...(game.visibility ? { visibility: game.visibility } : {}),
+          ...(game.inviteCodeHash ? { inviteCodeHash: game.inviteCodeHash } : {}),
+          ...(game.createdBy ? { createdBy: game.createdBy } : {}),
         },
       });
       await tx.seatToken.createMany({ data: tokens.map((t) => ({ ...t, gameId: game.id })) });
-      await tx.gameEvent.createMany({
+      if (events.length) await tx.gameEvent.createMany({
         data: events.map((e, i) => ({ gameId: game.id, version: i + 1, type: e.type, seat: e.seat, data: json(e.data), rolls: e.rolls ? json(e.rolls) : Prisma.DbNull })),
       });
       if (input.outbox?.length) {
