@@ -253,7 +253,7 @@ export function graphqlOptions(app: Application, opts: { graphiql: boolean; quer
     path: '/graphql',
     context: (request: FastifyRequest): Context => {
       let actor: Promise<Actor> | null = null;
-      return { actor: () => (actor ??= actorFor(app, request.headers.authorization)) };
+      return { request, actor: () => (actor ??= actorFor(app, request.headers.authorization)) };
     },
     subscription: {
       // Refuse a wrong token at connection time; no token means a spectator.
