@@ -178,7 +178,7 @@ export class GameRead {
 
   /** Phase, round and every decision the game now waits for. */
   async progress(): Promise<Status> {
-    if (this.#unstarted) return UNSTARTED;
+    if (this.#unstarted) return this.#record.status === 'ABANDONED' ? { ...UNSTARTED, phase: 'cancelled' } : UNSTARTED;
     return matchStatus(this.module(), await this.state());
   }
 
