@@ -6,7 +6,7 @@ COPY package.json package-lock.json prisma.config.ts ./
 COPY prisma ./prisma
 # --omit=dev: tsx, prisma and the client are runtime dependencies; the embedded
 # PostgreSQL package comes along but is not used when DATABASE_URL is set.
-RUN npm install --omit=dev --no-audit --no-fund && npm cache clean --force
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY tsconfig.json ./
 COPY src ./src
 RUN npm run generate

@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-// Two projects: the pure rules need no database; everything else runs against a real
+// Three projects: the pure rules and the configuration need no database; everything else runs against a real
 // PostgreSQL started once by the global setup (embedded unless DATABASE_URL is set).
 export default defineConfig({
   test: {
@@ -10,6 +10,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     projects: [
       { extends: true, test: { name: 'domain', include: ['test/domain/**/*.test.ts', 'test/kernel/**/*.test.ts'] } },
+      { extends: true, test: { name: 'config', include: ['test/config/**/*.test.ts'] } },
       {
         extends: true,
         test: {

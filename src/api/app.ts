@@ -4,19 +4,23 @@
  */
 import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
+import underPressure from '@fastify/under-pressure';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import mercurius from 'mercurius';
 import { hashToken } from '../app/actors.ts';
 import type { Application } from '../app/application.ts';
-import { AppError } from '../app/errors.ts';
+import { AppError, isUnavailable, RETRY_AFTER_SECONDS } from '../app/errors.ts';
 import { openApplication } from '../app/index.ts';
 import type { GameModule } from '../domain/kernel/index.ts';
 import type { Database } from '../persistence/database.ts';
 import { BotWorker, type BotWorkerOptions } from '../workers/bots.ts';
+import { trackPool } from '../metrics.ts';
 import { bearerToken } from './auth.ts';
+import { graphiqlRoutes } from './graphiql.ts';
 import { graphqlOptions } from './graphql.ts';
+import { observability, observeGraphql, REQUEST_ID_HEADER, requestId } from './observability.ts';
 import { restRoutes } from './rest.ts';
 
 export interface AppOptions {
@@ -27,6 +31,8 @@ export interface AppOptions {
   loggerInstance?: FastifyServerOptions['loggerInstance'];
   /** Requests per minute per seat token, or per address without one. */
   rateLimit?: number;
+  /** Event-loop delay (ms) past which requests are answered 503 UNAVAILABLE. */
+  maxEventLoopDelay?: number;
   /** Largest request body in bytes. */
   bodyLimit?: number;
   /** Largest export POSTed to /api/games/verify, in bytes. */
@@ -36,7 +42,7 @@ export interface AppOptions {
   corsOrigin?: string | boolean;
   /** Tags games and snapshots; default: a fingerprint of src/domain. */
   rulesFingerprint?: string;
-  /** Player registrations a minute per address (default REGISTRATION_RATE_LIMIT or 10). */
+  /** Player registrations a minute per address (default 10; REGISTRATION_RATE_LIMIT in main.ts). */
   registrationsPerMinute?: number;
   /** The bots' worker (default: on, sweeping every second); false: this process plays no bot. */
   bots?: boolean | BotWorkerOptions;
@@ -51,11 +57,13 @@ function errorPayload(request: { url: string }, code: string, message: string, e
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance & { application: Application; bots: BotWorker }> {
   const app = Fastify({
-    ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? { level: process.env.LOG_LEVEL ?? 'info' } }),
+    ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? { level: 'info' } }),
     bodyLimit: options.bodyLimit ?? 256 * 1024,
     // Requests from clients that come and go: never hang on to a slow one forever.
     requestTimeout: 30_000,
     forceCloseConnections: true,
+    // An incoming x-request-id is kept (and echoed, observability.ts), or one is made.
+    genReqId: requestId,
   });
   const core = await openApplication({
     database: options.database, games: options.games, rulesFingerprint: options.rulesFingerprint, log: (msg) => app.log.warn(msg),
@@ -68,9 +76,21 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
     await bots.stop();
     await core.close();
   }); // mercurius does not close what it did not open
+  const untrack = [trackPool('queries', options.database.queryPool), trackPool('notify', options.database.pool)];
+  app.addHook('onClose', async () => {
+    for (const off of untrack) off();
+  });
+  observability(app);
 
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
-    if (error instanceof AppError) return reply.code(error.status).send(errorPayload(request, error.code, error.message, error.extra));
+    if (error instanceof AppError) {
+      if (error.code === 'UNAVAILABLE') reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+      return reply.code(error.status).send(errorPayload(request, error.code, error.message, error.extra));
+    }
+    if (isUnavailable(error)) {
+      request.log.warn({ err: error }, 'database unavailable');
+      return reply.code(503).header('retry-after', String(RETRY_AFTER_SECONDS)).send(errorPayload(request, 'UNAVAILABLE', 'The service cannot reach its database right now; retry shortly'));
+    }
     const status = (error as FastifyError).statusCode ?? 500;
     if (status === 429) return reply.code(429).send(errorPayload(request, 'RATE_LIMITED', error.message));
     if (status === 413) return reply.code(413).send(errorPayload(request, 'BAD_REQUEST', `The request body is larger than ${app.initialConfig.bodyLimit} bytes`));
@@ -78,13 +98,35 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
     request.log.error({ err: error }, 'request failed');
     return reply.code(500).send(errorPayload(request, 'INTERNAL', 'Internal error'));
   });
+  // Every 503 says when to come back (GraphQL answers are built by mercurius).
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (reply.statusCode === 503 && !reply.hasHeader('retry-after')) reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+    return payload;
+  });
   app.setNotFoundHandler((request, reply) => reply.code(404).send(errorPayload(request, 'NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`)));
 
-  await app.register(cors, { origin: options.corsOrigin ?? true, allowedHeaders: ['authorization', 'content-type', 'idempotency-key'] });
+  await app.register(cors, {
+    origin: options.corsOrigin ?? true,
+    allowedHeaders: ['authorization', 'content-type', 'idempotency-key', REQUEST_ID_HEADER],
+    exposedHeaders: [REQUEST_ID_HEADER],
+  });
+  // Saturation is answered, not suffered: past these limits a request gets 503 UNAVAILABLE
+  // with Retry-After instead of waiting in a queue it would time out in.
+  await app.register(underPressure, {
+    maxEventLoopDelay: options.maxEventLoopDelay ?? 1_000,
+    retryAfter: RETRY_AFTER_SECONDS,
+    exposeStatusRoute: false,
+    pressureHandler: (request, reply, type, value) => {
+      reply
+        .code(503)
+        .header('retry-after', String(RETRY_AFTER_SECONDS))
+        .send(errorPayload(request, 'UNAVAILABLE', `The service is saturated (${type} ${typeof value === 'number' ? Math.round(value) : value}); retry in ${RETRY_AFTER_SECONDS} s`));
+    },
+  });
   await app.register(rateLimit, {
-    max: options.rateLimit ?? Number(process.env.RATE_LIMIT_MAX ?? 600),
+    max: options.rateLimit ?? 600,
     timeWindow: 60_000,
-    allowList: (req) => req.url === '/healthz' || req.url === '/readyz',
+    allowList: (req) => req.url === '/healthz' || req.url === '/readyz' || req.url === '/metrics',
     keyGenerator: (req) => {
       let token: string | null = null;
       try {
@@ -98,7 +140,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
   });
   await app.register(swagger, {
     openapi: {
-      info: { title: 'Wargame service', version: '0.1.0', description: 'REST mirror of the GraphQL API at /graphql. See API.md.' },
+      info: { title: 'Wargame service', version: '0.1.0', description: 'REST mirror of the GraphQL API at /graphql: the same operations, error codes and seat tokens (Authorization: Bearer <token>).' },
       components: { securitySchemes: { seatToken: { type: 'http', scheme: 'bearer' } } },
     },
     hideUntagged: true,
@@ -113,7 +155,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
   });
 
   await app.register(restRoutes, { application, verifyBodyLimit: options.verifyBodyLimit ?? 64 * 1024 * 1024 });
-  await app.register(mercurius, graphqlOptions(application, { graphiql: options.graphiql ?? false, queryDepth: options.queryDepth ?? 12 }) as never);
+  // mercurius' own GraphiQL page loads its scripts from a CDN: ours serves them (graphiql.ts).
+  await app.register(mercurius, graphqlOptions(application, { graphiql: false, queryDepth: options.queryDepth ?? 12 }) as never);
+  observeGraphql(app);
+  if (options.graphiql) await app.register(graphiqlRoutes);
 
   app.decorate('application', application);
   app.decorate('bots', bots);

@@ -8,7 +8,7 @@ import { SPECTATOR, type Actor } from '../app/actors.ts';
 import { encodeCursor, type Application, type GameRead } from '../app/application.ts';
 import type { LobbyCreateInput } from '../app/lobby.ts';
 import type { Players, PlayerOut } from '../app/players.ts';
-import { AppError } from '../app/errors.ts';
+import { AppError, isUnavailable } from '../app/errors.ts';
 import { actorFor } from './auth.ts';
 import { viewTypes } from './views/index.ts';
 
@@ -250,6 +250,9 @@ export function graphqlOptions(app: Application, opts: { graphiql: boolean; quer
     resolvers: resolvers as never,
     graphiql: opts.graphiql,
     queryDepth: opts.queryDepth,
+    // Compile a query to JavaScript once it has been seen once (graphql-jit): the same few
+    // queries come back on every turn.
+    jit: 1,
     path: '/graphql',
     context: (request: FastifyRequest): Context => {
       let actor: Promise<Actor> | null = null;
@@ -288,7 +291,9 @@ function formatErrors(execution: { data?: unknown; errors: readonly GraphQLError
   });
   // graphql-over-http: a request that could not run is a 400; one that ran answers 200.
   const ran = execution.data !== undefined && execution.data !== null;
-  const status = ran ? 200 : errors.some((e) => e.extensions.code === 'INTERNAL') ? 500 : errors.some((e) => e.extensions.code === 'BAD_REQUEST') ? 400 : 200;
+  const code = (c: string) => errors.some((e) => e.extensions.code === c);
+  // Unavailable is worth a retry whether or not part of the query ran: say so with 503.
+  const status = code('UNAVAILABLE') ? 503 : ran ? 200 : code('INTERNAL') ? 500 : code('BAD_REQUEST') ? 400 : 200;
   return { statusCode: status, response: { data: execution.data ?? null, errors } };
 }
 
@@ -298,6 +303,9 @@ function toClientError(error: GraphQLError | Error, fallback: 'BAD_REQUEST' | un
   const original = gql.originalError ?? (error instanceof GraphQLError ? undefined : error);
   const base = { message: error.message, ...(gql.locations ? { locations: gql.locations } : {}), ...(gql.path ? { path: gql.path } : {}) };
   if (original instanceof AppError) return { ...base, extensions: original.details };
+  if (original && isUnavailable(original)) {
+    return { ...base, message: 'The service cannot reach its database right now; retry shortly', extensions: { code: 'UNAVAILABLE' } };
+  }
   if (original && (original as { code?: string }).code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
     return { ...base, extensions: { code: 'BAD_REQUEST' } };
   }

@@ -10,7 +10,7 @@ export type Actor =
   /** No token: sees what anyone may see, submits nothing. */
   | { kind: 'spectator' }
   /** A seat token: that seat, in that game only. */
-  | { kind: 'seat'; gameId: string; seat: string }
+  | { kind: 'seat'; gameId: string; seat: string; /** tokenFingerprint of the token */ token?: string }
   /** A player token: every seat that player holds, in any game. */
   | { kind: 'player'; playerId: string }
   /** The service playing a bot seat: that seat, in that game only. */
@@ -32,8 +32,14 @@ export interface SeatedGame {
 /** Every seat `actor` holds in the game, in seat order. */
 export function seatsHeld(actor: Actor, game: SeatedGame): string[] {
   switch (actor.kind) {
-    case 'seat':
-      return actor.gameId === game.id ? [actor.seat] : [];
+    case 'seat': {
+      if (actor.gameId !== game.id) return [];
+      // A seat left in the lobby (and perhaps taken again) no longer answers to the old token,
+      // even from a process that remembers what the token stood for.
+      const entry = (game.seats ?? []).find((s) => s.seat === actor.seat);
+      if (entry && (entry.kind !== 'token' || (entry.token && actor.token && entry.token !== actor.token))) return [];
+      return [actor.seat];
+    }
     case 'bot':
       return actor.gameId === game.id && (game.seats ?? []).some((s) => s.seat === actor.seat && s.kind === 'bot') ? [actor.seat] : [];
     case 'player':
@@ -79,6 +85,11 @@ export function commandSeat(actor: Actor, game: SeatedGame, requested?: string |
 
 /** Player tokens carry this prefix; seat tokens never do (they are 32 base64url characters). */
 export const PLAYER_TOKEN_PREFIX = 'wgp_';
+
+/** What a game's seats keep of the seat token holding one: a prefix of its hash. */
+export function tokenFingerprint(tokenHash: string): string {
+  return tokenHash.slice(0, 16);
+}
 
 /** Tokens are stored only as hashes. */
 export function hashToken(token: string): string {

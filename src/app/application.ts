@@ -28,17 +28,19 @@ import {
 } from '../domain/kernel/index.ts';
 import type { EventStore, GameRecord, NewEvent, OutboxEntry, StoredEvent } from '../persistence/event-store.ts';
 import type { Notifier } from '../persistence/notifier.ts';
-import { commandSeat, hashToken, PLAYER_TOKEN_PREFIX, seatIn, seatsHeld, SPECTATOR, type Actor } from './actors.ts';
+import { commandSeat, hashToken, PLAYER_TOKEN_PREFIX, seatIn, seatsHeld, SPECTATOR, tokenFingerprint, type Actor } from './actors.ts';
 import type { Lobby } from './lobby.ts';
 import type { Players } from './players.ts';
 import { AppError } from './errors.ts';
 import { EventFeed, FEED_PAGE } from './feed.ts';
 import { outboxFor, summaryOf } from './outbox.ts';
+import { metrics } from '../metrics.ts';
 
 /** A snapshot is written each time a game's version crosses a multiple of this. */
 export const SNAPSHOT_EVERY = 100;
 const MAX_RETRIES = 8;
-const CACHE_SIZE = 500;
+const CACHE_SIZE = 2_000;
+const TOKEN_CACHE_SIZE = 20_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface EventOut {
@@ -217,8 +219,38 @@ export class GameRead {
   }
 }
 
+interface Cached {
+  version: number;
+  state: MatchState;
+  /** The game's row as of `version` (what cannot change, the seed and type, included). */
+  record?: GameRecord;
+}
+
+/** A bounded map that forgets the least recently used entry first. */
+class Lru<K, V> extends Map<K, V> {
+  constructor(private readonly limit: number) {
+    super();
+  }
+  touch(key: K): V | undefined {
+    const value = super.get(key);
+    if (value !== undefined) {
+      this.delete(key);
+      super.set(key, value);
+    }
+    return value;
+  }
+  put(key: K, value: V): void {
+    this.delete(key);
+    super.set(key, value);
+    if (this.size > this.limit) this.delete(this.keys().next().value!);
+  }
+}
+
 export class Application {
-  private readonly cache = new Map<string, { version: number; state: MatchState }>();
+  /** The latest state this process folded or wrote, per game; checked against the version the database returns. */
+  private readonly cache = new Lru<string, Cached>(CACHE_SIZE);
+  /** What a seat token stands for never changes: one look-up per token and process. */
+  private readonly tokens = new Lru<string, Actor>(TOKEN_CACHE_SIZE);
   /** Players and their tokens (src/app/players.ts) and the lobby (src/app/lobby.ts); set by openApplication. */
   players: Players | null = null;
   lobby: Lobby | null = null;
@@ -246,9 +278,15 @@ export class Application {
   async authenticate(token: string | null): Promise<Actor> {
     if (token === null) return SPECTATOR;
     if (this.players && token.startsWith(PLAYER_TOKEN_PREFIX) && token.length > 32) return this.players.authenticate(token);
-    const seat = await this.store.seatForToken(hashToken(token));
+    const hash = hashToken(token);
+    const known = this.tokens.touch(hash);
+    if (known) return known;
+    const seat = await this.store.seatForToken(hash);
     if (!seat) throw new AppError('UNAUTHENTICATED', 'This token is not known');
-    return { kind: 'seat', ...seat };
+    // The token's fingerprint: a seat left in the lobby and taken again is no longer this token's.
+    const actor: Actor = { kind: 'seat', ...seat, token: tokenFingerprint(hash) };
+    this.tokens.put(hash, actor);
+    return actor;
   }
 
   private async record(id: string): Promise<GameRecord> {
@@ -318,22 +356,20 @@ export class Application {
 
   /** @internal After a commit: cache the state, wake subscribers, tell the workers. */
   committed(game: GameRecord, state: MatchState | null, outbox: OutboxEntry[]) {
-    if (state) this.remember(game.id, game.version, state);
+    if (state) this.remember(game.id, game.version, state, game);
     this.notifier?.publish(game.id, game.version);
     for (const listener of this.commits) listener({ game, outbox });
   }
 
-  private remember(gameId: string, version: number, state: MatchState) {
-    this.cache.delete(gameId);
-    this.cache.set(gameId, { version, state });
-    if (this.cache.size > CACHE_SIZE) this.cache.delete(this.cache.keys().next().value!);
+  private remember(gameId: string, version: number, state: MatchState, record?: GameRecord) {
+    this.cache.put(gameId, { version, state, record: record?.version === version ? record : undefined });
   }
 
   /** @internal The folded state at `version` (default: the record's). */
   async stateOf(game: GameRecord, version?: number): Promise<{ state: MatchState; version: number }> {
     const module = this.module(game.type);
     const target = version === undefined ? game.version : Math.max(0, Math.min(version, game.version));
-    const cached = this.cache.get(game.id);
+    const cached = this.cache.touch(game.id);
     // The common case: this process folded this version already, nothing to read.
     if (cached && cached.version === target) return cached;
     let base: { version: number; state: MatchState } | null = cached && cached.version < target ? cached : null;
@@ -346,7 +382,7 @@ export class Application {
     const events = await this.store.events(game.id, base.version, target);
     const state = fold(module, base.state, events.map(recordedOf));
     const reached = events.length ? events[events.length - 1]!.version : base.version;
-    if (reached === game.version && (!cached || cached.version < reached)) this.remember(game.id, reached, state);
+    if (reached === game.version && (!cached || cached.version < reached)) this.remember(game.id, reached, state, game);
     return { state, version: reached };
   }
 
@@ -357,7 +393,23 @@ export class Application {
    * first and no expectedVersion pins it.
    */
   async execute(actor: Actor, gameId: string, command: unknown, opts: ExecuteOptions = {}): Promise<{ game: GameRead; events: EventOut[] }> {
-    let game = await this.record(gameId);
+    try {
+      const outcome = await this.run(actor, gameId, command, opts);
+      metrics.commands.inc({ game_type: outcome.game.type, outcome: 'accepted' });
+      return outcome;
+    } catch (error) {
+      const type = this.cache.get(gameId)?.record?.type ?? 'unknown';
+      metrics.commands.inc({ game_type: type, outcome: error instanceof AppError ? error.code : 'INTERNAL' });
+      throw error;
+    }
+  }
+
+  private async run(actor: Actor, gameId: string, command: unknown, opts: ExecuteOptions): Promise<{ game: GameRead; events: EventOut[] }> {
+    // The hot path reads nothing when this process wrote the game last: it decides on the
+    // state it holds and lets the append's version guard say whether that was still current.
+    const held = typeof gameId === 'string' ? this.cache.touch(gameId) : undefined;
+    let game = held?.record ?? (await this.record(gameId));
+    let fresh = !held?.record;
     const seat = commandSeat(actor, game, opts.seat);
     const kernelActor: KernelActor = seat === null ? { kind: 'system' } : { kind: 'seat', seat };
 
@@ -370,7 +422,8 @@ export class Application {
     const module = this.module(game.type);
 
     // The same key already landed (perhaps our own earlier try, still in flight when we
-    // started): that is the outcome, unless the key now names another command.
+    // started): that is the outcome, unless the key now names another command. Looked up
+    // only when something went wrong: a new key costs no extra read.
     const landed = async () => {
       if (key === null || seat === null) return null;
       const previous = await this.store.findCommand(game.id, seat, key);
@@ -382,27 +435,40 @@ export class Application {
     };
 
     for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
-      if (attempt > 0) game = await this.record(game.id);
-      const first = await landed();
-      if (first) return first;
+      if (!fresh && (attempt > 0 || (expected !== null && expected !== game.version))) {
+        game = await this.record(game.id);
+        fresh = true;
+      } else if (attempt > 0) {
+        game = await this.record(game.id);
+      }
       const { state, version } = await this.stateOf(game);
       if (expected !== null && expected !== version) {
+        const first = await landed();
+        if (first) return first;
         throw new AppError('VERSION_CONFLICT', `The game is at version ${version}, not ${expected}`, { currentVersion: version });
       }
       const outcome = step(module, state, valid.value, kernelActor, { seed: game.seed });
       if (!outcome.ok) {
-        const again = await landed();
-        if (again) return again;
+        const first = await landed();
+        if (first) return first;
+        // Decided on a state held in memory: make sure it was the latest before refusing.
+        if (!fresh) {
+          fresh = true;
+          game = await this.record(game.id);
+          if (game.version !== version) continue;
+        }
         throw new AppError(outcome.code, outcome.reason, outcome.code === 'ILLEGAL_COMMAND' ? { reason: outcome.reason } : {});
       }
       const before = matchStatus(module, state);
       const outbox = outboxFor(before, outcome.status, seat, { first: version + 1, last: version + outcome.recorded.length });
+      const timer = metrics.appendSeconds.startTimer();
       const appended = await this.store.append({
         gameId: game.id, expectedVersion: version, seat, command: valid.value, idempotencyKey: key,
         events: outcome.recorded.map(toNewEvent),
         summary: summaryOf(outcome.status),
         outbox,
       });
+      timer();
       if (appended.ok) {
         this.committed(appended.game, outcome.state, outbox);
         if (Math.floor(appended.lastVersion / SNAPSHOT_EVERY) > Math.floor(version / SNAPSHOT_EVERY)) {
@@ -411,11 +477,10 @@ export class Application {
         const read = new GameRead(this, appended.game, actor, outcome.state);
         return { game: read, events: await read.redact(appended.events) };
       }
-      if (appended.conflict === 'IDEMPOTENCY') return this.outcomeOf(game.id, actor, appended.existing.firstVersion, appended.existing.lastVersion);
-      // Another writer got there first: perhaps our own retry with the same key.
-      const raced = await landed();
-      if (raced) return raced;
-      if (expected !== null) {
+      // The key landed first (our own retry?), or another writer got there first.
+      const first = await landed();
+      if (first) return first;
+      if (appended.conflict === 'VERSION' && expected !== null) {
         throw new AppError('VERSION_CONFLICT', `The game moved on to version ${appended.currentVersion} while your command was decided`, { currentVersion: appended.currentVersion });
       }
     }

@@ -4,6 +4,7 @@
  * "look again"; the feed always reads the store from the last version it delivered,
  * so nothing is skipped or repeated whichever process appended the events.
  */
+import { metrics } from '../metrics.ts';
 import type { Notifier } from '../persistence/notifier.ts';
 import type { EventOut } from './application.ts';
 
@@ -28,6 +29,7 @@ export class EventFeed implements AsyncIterableIterator<EventOut> {
   ) {
     // Listen before the first read, so an event committed in between still wakes us.
     this.unlisten = notifier.listen(gameId, () => this.pull());
+    metrics.subscriptions.inc();
     this.pull();
   }
 
@@ -84,6 +86,7 @@ export class EventFeed implements AsyncIterableIterator<EventOut> {
     if (this.done) return;
     this.done = true;
     this.unlisten();
+    metrics.subscriptions.dec();
   }
 
   /** Called when the client unsubscribes or disconnects: stop at once. */

@@ -35,7 +35,7 @@ export async function openApplication(opts: {
   await notifier.start();
   const application = new Application(new EventStore(opts.database.prisma), new GameRegistry(opts.games), opts.rulesFingerprint ?? domainFingerprint(), notifier);
   const lobbyStore = new LobbyStore(opts.database.prisma);
-  application.players = new Players(application, new PlayerStore(opts.database.prisma), lobbyStore, opts.registrationsPerMinute ?? Number(process.env.REGISTRATION_RATE_LIMIT ?? 10));
+  application.players = new Players(application, new PlayerStore(opts.database.prisma), lobbyStore, opts.registrationsPerMinute ?? 10);
   application.lobby = new Lobby(application, lobbyStore);
   // The migration files do not change while the process runs: read them once, not per probe.
   const migrations = listMigrations().map((m) => m.name);

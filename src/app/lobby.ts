@@ -9,7 +9,7 @@ import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypt
 import { BOT_KINDS, isBotKind, start } from '../domain/kernel/index.ts';
 import type { GameRecord, SeatEntry } from '../persistence/event-store.ts';
 import type { LobbyStore } from '../persistence/lobby-store.ts';
-import { hashToken, seatsHeld, SPECTATOR, type Actor } from './actors.ts';
+import { hashToken, seatsHeld, SPECTATOR, tokenFingerprint, type Actor } from './actors.ts';
 import { decodeCursor, encodeCursor, GameRead, type Application } from './application.ts';
 import { AppError } from './errors.ts';
 import { outboxFor, summaryOf } from './outbox.ts';
@@ -112,9 +112,10 @@ export class Lobby {
         players.push({ seat: s.seat, name: hasName ? validName(s.name, `Seat ${s.seat}'s name`) : `${s.bot} bot` });
       } else {
         const name = validName(s.name, `Seat ${s.seat}'s name`);
-        entries.push({ seat: s.seat, kind: 'token' });
+        const token = newToken();
+        entries.push({ seat: s.seat, kind: 'token', token: tokenFingerprint(hashToken(token)) });
         players.push({ seat: s.seat, name });
-        tokens.push({ seat: s.seat, name, token: newToken() });
+        tokens.push({ seat: s.seat, name, token });
       }
     }
     const options = this.app.registry.validateOptions(input.type, input.options ?? {});
@@ -179,7 +180,9 @@ export class Lobby {
       seat ??= game.seats.find((s) => s.kind === 'open')?.seat ?? null;
       if (seat === null || game.seats.find((s) => s.seat === seat)?.kind !== 'open') throw new AppError('SEAT_TAKEN', seat ? `Seat ${seat} is taken` : 'Every seat is taken');
       const token = player ? null : newToken();
-      const taken: SeatEntry = player ? { seat, kind: 'player', playerId: player.id, joined: true } : { seat, kind: 'token', joined: true };
+      const taken: SeatEntry = player
+        ? { seat, kind: 'player', playerId: player.id, joined: true }
+        : { seat, kind: 'token', joined: true, token: tokenFingerprint(hashToken(token!)) };
       const seats = game.seats.map((s) => (s.seat === seat ? taken : s));
       const players = game.players.map((p) => (p.seat === seat ? { seat, name } : p));
       const full = !seats.some((s) => s.kind === 'open');
@@ -195,7 +198,7 @@ export class Lobby {
       });
       if (!changed) continue; // the seats moved on meanwhile: look again
       if (setup) this.app.committed(changed, setup.started.state, setup.outbox);
-      const as: Actor = player ? actor : { kind: 'seat', gameId: game.id, seat };
+      const as: Actor = player ? actor : { kind: 'seat', gameId: game.id, seat, token: tokenFingerprint(hashToken(token!)) };
       return { game: new GameRead(this.app, changed, as, setup?.started.state), seatToken: token };
     }
     throw new AppError('VERSION_CONFLICT', 'The game is too busy right now; try again', { currentVersion: 0 });

@@ -13,30 +13,44 @@ export interface Database {
   prisma: PrismaClient;
   /** A plain pool for LISTEN/NOTIFY and health checks. */
   pool: pg.Pool;
+  /** The pool Prisma's queries run on (DATABASE_POOL_SIZE connections), here so its use can be reported. */
+  queryPool: pg.Pool;
   close(): Promise<void>;
 }
 
 export const DEFAULT_DATA_DIR = new URL('../../.data/pg', import.meta.url).pathname;
 
-export async function resolveDatabaseUrl(log: (msg: string) => void): Promise<{ url: string; stop?: () => Promise<void> }> {
-  if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL };
-  const dataDir = process.env.EMBEDDED_PG_DATA ?? DEFAULT_DATA_DIR;
+/** `databaseUrl` and `dataDir` come from the validated configuration (src/config.ts). */
+export async function resolveDatabaseUrl(
+  log: (msg: string) => void,
+  { databaseUrl, dataDir = DEFAULT_DATA_DIR }: { databaseUrl?: string; dataDir?: string } = {},
+): Promise<{ url: string; stop?: () => Promise<void> }> {
+  if (databaseUrl) return { url: databaseUrl };
   log(`DATABASE_URL is unset: starting the embedded PostgreSQL (data in ${dataDir})`);
   const embedded = await startEmbedded({ dataDir, log });
   return { url: embedded.url, stop: embedded.stop };
 }
 
-export async function openDatabase(url: string, log: (msg: string) => void = () => {}, stop?: () => Promise<void>): Promise<Database> {
+export async function openDatabase(
+  url: string,
+  log: (msg: string) => void = () => {},
+  stop?: () => Promise<void>,
+  { poolSize = 10 }: { poolSize?: number } = {},
+): Promise<Database> {
   await migrate(url, log);
   const pool = new pg.Pool({ connectionString: url, max: 4 });
   pool.on('error', (e) => log(`database pool: ${e.message}`));
-  const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: url, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) }) });
+  const queryPool = new pg.Pool({ connectionString: url, max: poolSize });
+  queryPool.on('error', (e) => log(`database pool: ${e.message}`));
+  const prisma = new PrismaClient({ adapter: new PrismaPg(queryPool) });
   return {
     url,
     prisma,
     pool,
+    queryPool,
     async close() {
       await prisma.$disconnect().catch(() => {});
+      await queryPool.end().catch(() => {});
       await pool.end().catch(() => {});
       await stop?.();
     },

@@ -64,6 +64,8 @@ export interface SeatEntry {
   bot?: string;
   /** Taken with joinGame rather than at creation. */
   joined?: boolean;
+  /** For a seat token: the start of its hash (a later holder of the seat has another). */
+  token?: string;
 }
 
 /** The lobby's part of a game row, given at creation (defaults: no lobby). */
@@ -190,6 +192,30 @@ SELECT g.*, (SELECT id FROM c)::text AS command_id, now() AS at,
   (SELECT count(*) FROM o)::int AS outboxed
 FROM g`;
 
+/** A new game with its seat tokens (hashes), setup events and outbox rows, in one statement. */
+const CREATE_SQL = `
+WITH g AS (
+  INSERT INTO games (id, type, options, players, seed_commitment, seed, status, version, awaiting, result, rules,
+    seats, player_ids, bots, visibility, invite_code_hash, created_by)
+  VALUES ($1::uuid, $2, $3::jsonb, $4::jsonb, $5, $6, $7, $8::int, ARRAY(SELECT jsonb_array_elements_text($9::jsonb)), $10::jsonb, $11,
+    $15::jsonb, $16::uuid[], $17::text[], $18, $19, $20::uuid)
+  RETURNING *
+), t AS (
+  INSERT INTO seat_tokens (token_hash, game_id, seat, name)
+  SELECT x->>'tokenHash', g.id, x->>'seat', x->>'name' FROM g, jsonb_array_elements($12::jsonb) AS x
+  RETURNING 1
+), e AS (
+  INSERT INTO game_events (game_id, version, type, seat, data, rolls)
+  SELECT g.id, x.ord::int, x.e->>'type', x.e->>'seat', x.e->'data', NULLIF(x.e->'rolls', 'null'::jsonb)
+  FROM g, jsonb_array_elements($13::jsonb) WITH ORDINALITY AS x(e, ord)
+  RETURNING 1
+), o AS (
+  INSERT INTO outbox (game_id, version, kind, seat, data)
+  SELECT g.id, $8::int, x->>'kind', x->>'seat', COALESCE(x->'data', '{}'::jsonb) FROM g, jsonb_array_elements($14::jsonb) AS x
+  RETURNING 1
+)
+SELECT g.*, (SELECT count(*) FROM t) + (SELECT count(*) FROM e) + (SELECT count(*) FROM o) AS written FROM g`;
+
 function toCommand(row: { id: bigint; seat: string | null; command: unknown; idempotencyKey: string | null; firstVersion: number; lastVersion: number }): CommandRecord {
   return { ...row, id: row.id.toString(), command: row.command as Record<string, unknown> };
 }
@@ -207,30 +233,17 @@ export class EventStore {
     outbox?: OutboxEntry[];
   }): Promise<GameRecord> {
     const { game, tokens, events } = input;
-    const row = await this.prisma.$transaction(async (tx) => {
-      const created = await tx.game.create({
-        data: {
-          id: game.id, type: game.type, options: json(game.options), players: json(game.players), seedCommitment: game.seedCommitment,
-          seed: game.seed, status: game.status, awaiting: game.awaiting, result: game.result ? json(game.result) : Prisma.DbNull,
-          version: events.length, rules: game.rules,
-          ...(game.seats?.length ? { seats: json(game.seats) } : {}),
-          ...(game.playerIds ? { playerIds: game.playerIds } : {}),
-          ...(game.bots ? { bots: game.bots } : {}),
-          ...(game.visibility ? { visibility: game.visibility } : {}),
-          ...(game.inviteCodeHash ? { inviteCodeHash: game.inviteCodeHash } : {}),
-          ...(game.createdBy ? { createdBy: game.createdBy } : {}),
-        },
-      });
-      await tx.seatToken.createMany({ data: tokens.map((t) => ({ ...t, gameId: game.id })) });
-      if (events.length) await tx.gameEvent.createMany({
-        data: events.map((e, i) => ({ gameId: game.id, version: i + 1, type: e.type, seat: e.seat, data: json(e.data), rolls: e.rolls ? json(e.rolls) : Prisma.DbNull })),
-      });
-      if (input.outbox?.length) {
-        await tx.outbox.createMany({ data: input.outbox.map((o) => ({ gameId: game.id, version: events.length, kind: o.kind, seat: o.seat, data: json(o.data ?? {}) })) });
-      }
-      return created;
-    });
-    return toGame(row);
+    // One statement, like the append: no interactive transaction to wait for under load.
+    const rows = await this.prisma.$queryRawUnsafe<GameRow[]>(
+      CREATE_SQL,
+      game.id, game.type, JSON.stringify(game.options ?? null), JSON.stringify(game.players), game.seedCommitment, game.seed, game.status,
+      events.length, JSON.stringify(game.awaiting), game.result ? JSON.stringify(game.result) : null, game.rules,
+      JSON.stringify(tokens),
+      JSON.stringify(events.map((e) => ({ type: e.type, seat: e.seat, data: e.data, rolls: e.rolls ?? null }))),
+      JSON.stringify(input.outbox ?? []),
+      JSON.stringify(game.seats ?? []), game.playerIds ?? [], game.bots ?? [], game.visibility ?? 'PRIVATE', game.inviteCodeHash ?? null, game.createdBy ?? null,
+    );
+    return fromRow(rows[0]!);
   }
 
   /**
@@ -329,7 +342,7 @@ export class EventStore {
     return this.prisma.seatToken.findUnique({ where: { tokenHash }, select: { gameId: true, seat: true } });
   }
 
-  /** `rules` names the rules code that folded the state (see GameService). */
+  /** `rules` names the rules code that folded the state (see Application). */
   async saveSnapshot(gameId: string, version: number, state: unknown, rules = ''): Promise<void> {
     await this.prisma.snapshot.upsert({
       where: { gameId_version: { gameId, version } },

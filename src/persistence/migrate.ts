@@ -1,6 +1,7 @@
 /**
- * Applies pending migrations from prisma/migrations at startup. The Prisma schema engine
- * cannot be downloaded on these machines (STACK-NOTES), so this runner does what
+ * Applies pending migrations from prisma/migrations at startup. The Prisma schema engine is
+ * a binary Prisma downloads from its own servers, which the machines this is built and tested
+ * on cannot reach (they reach the npm registry only), so this runner does what
  * `prisma migrate deploy` does: each folder's migration.sql, in name order, recorded in
  * _prisma_migrations with Prisma's columns and checksum (sha256 of the file), under an
  * advisory lock so that several server processes starting together apply each once.

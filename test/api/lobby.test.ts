@@ -236,6 +236,26 @@ describe('the lobby', () => {
     expect((await a.rest('POST', `/api/games/${third.body.game.id}/cancel`, undefined, host)).body.game.status).toBe('ABANDONED');
   });
 
+  it('a seat token that left its seat no longer acts for it, once someone else has taken it', async () => {
+    const created = await create(a, { seats: [{ seat: 'north', name: 'Stays' }, { seat: 'east', open: true }] });
+    const id = created.game.id;
+    const first = (await a.gql(JOIN, { id, name: 'First', code: created.inviteCode })).data.joinGame.seatToken;
+    // A query with it, so this process has looked the token up (and may remember it).
+    expect((await a.gql(`query($id: ID!) { game(id: $id) { yourSeat } }`, { id }, first)).data.game.yourSeat).toBe('east');
+    // Joining filled the game: start again with one that stays open.
+    const open = await create(a, { seats: [{ seat: 'north', name: 'Stays' }, { seat: 'east', open: true }, { seat: 'south', open: true }] });
+    const oid = open.game.id;
+    const leaver = (await a.gql(JOIN, { id: oid, seat: 'east', name: 'Leaver', code: open.inviteCode })).data.joinGame.seatToken;
+    expect((await a.gql(`query($id: ID!) { game(id: $id) { yourSeat } }`, { id: oid }, leaver)).data.game.yourSeat).toBe('east');
+    expect((await a.gql(`mutation($id: ID!) { leaveGame(gameId: $id) { id } }`, { id: oid }, leaver)).errors).toBeUndefined();
+    await a.gql(JOIN, { id: oid, seat: 'east', name: 'Newcomer', code: open.inviteCode });
+    await a.gql(JOIN, { id: oid, seat: 'south', name: 'Third', code: open.inviteCode });
+    const q = await a.gql(`query($id: ID!) { game(id: $id) { status yourSeat } }`, { id: oid }, leaver);
+    expect(q.data?.game?.yourSeat ?? null).toBeNull();
+    const r = await a.gql(SUBMIT, { id: oid, c: { type: 'guess', number: 1 } }, leaver);
+    expect(['FORBIDDEN', 'UNAUTHENTICATED']).toContain(r.errors?.[0].extensions.code);
+  });
+
   it('refuses bad lobby input with clear errors', async () => {
     const host = await player(a, 'Picky');
     const bad: [Record<string, unknown>, string | undefined, string, string][] = [

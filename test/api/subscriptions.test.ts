@@ -67,7 +67,7 @@ describe('gameEvents subscription', () => {
     await one.gql(SUBMIT, { id, c: guess(1) }, tokens.north);
     const client = wsClient(one, tokens.north);
     const feed = collect(client, id);
-    // No acknowledgement says a subscription is registered (STACK-NOTES): give it time.
+    // graphql-transport-ws has no message saying a subscription is registered: give it time.
     await new Promise((resolve) => setTimeout(resolve, 1000));
     await two.gql(SUBMIT, { id, c: guess(1) }, tokens.east);
     await feed.until(2);

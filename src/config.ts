@@ -1,0 +1,159 @@
+/**
+ * The service's configuration: every environment variable it reads, validated once at start
+ * (env-schema, a JSON Schema) so that a wrong value stops the process before anything starts,
+ * with a message that names the variable. The README's "Configuration" table documents each.
+ */
+import addFormats from 'ajv-formats';
+import envSchema from 'env-schema';
+import { isIP } from 'node:net';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export interface Config {
+  port: number;
+  host: string;
+  /** Unset: the embedded PostgreSQL. */
+  databaseUrl: string | undefined;
+  databasePoolSize: number;
+  /** Where the embedded PostgreSQL keeps its data; unset: the default folder (.data/pg). */
+  embeddedPgData: string | undefined;
+  logLevel: LogLevel;
+  rateLimitMax: number;
+  /** Player registrations a minute per address. */
+  registrationRateLimit: number;
+  nodeEnv: string | undefined;
+  /** GraphiQL is served unless NODE_ENV is production. */
+  graphiql: boolean;
+  /** Server processes to run (reserved: one process today). */
+  webConcurrency: number;
+  /** fastify's trustProxy: false, true, a number of hops, or a list of addresses and CIDR ranges. */
+  trustProxy: boolean | number | string[];
+  /** Run the job queue's workers in this process. */
+  workers: boolean;
+  /** The service's public base URL, for links it sends out (mail, webhooks). */
+  publicUrl: string | undefined;
+  smtpUrl: string | undefined;
+  mailFrom: string | undefined;
+  /** Allow webhooks to private, loopback and link-local addresses. */
+  webhookAllowPrivate: boolean;
+}
+
+/** The variables as they come from the environment: strings, or unset. */
+const schema = {
+  type: 'object',
+  properties: {
+    PORT: { type: 'integer', minimum: 0, maximum: 65535, default: 4000 },
+    HOST: { type: 'string', minLength: 1, default: '127.0.0.1' },
+    DATABASE_URL: { type: 'string', format: 'uri', pattern: '^postgres(ql)?://' },
+    DATABASE_POOL_SIZE: { type: 'integer', minimum: 1, maximum: 1000, default: 10 },
+    EMBEDDED_PG_DATA: { type: 'string', minLength: 1 },
+    LOG_LEVEL: { type: 'string', enum: [...LOG_LEVELS], default: 'info' },
+    RATE_LIMIT_MAX: { type: 'integer', minimum: 1, default: 600 },
+    REGISTRATION_RATE_LIMIT: { type: 'integer', minimum: 1, default: 10 },
+    NODE_ENV: { type: 'string' },
+    WEB_CONCURRENCY: { type: 'integer', minimum: 1, maximum: 256, default: 1 },
+    TRUST_PROXY: { type: 'string', default: 'false' },
+    WORKERS: { type: 'boolean', default: true },
+    PUBLIC_URL: { type: 'string', format: 'uri', pattern: '^https?://' },
+    SMTP_URL: { type: 'string', format: 'uri', pattern: '^smtps?://' },
+    // An address, or a display name and an address in angle brackets.
+    MAIL_FROM: { type: 'string', pattern: '^([^<>]*<[^\\s@<>]+@[^\\s@<>]+>|[^\\s@<>]+@[^\\s@<>]+)$' },
+    WEBHOOK_ALLOW_PRIVATE: { type: 'boolean', default: false },
+  },
+} as const;
+
+/** Values that may carry a password are never repeated in an error message. */
+const SECRET = new Set(['DATABASE_URL', 'SMTP_URL']);
+
+const HINT: Record<string, string> = {
+  DATABASE_URL: 'a postgresql:// URL, e.g. postgresql://user:pass@host:5432/wargames',
+  PUBLIC_URL: 'an http:// or https:// URL',
+  SMTP_URL: 'an smtp:// or smtps:// URL',
+  MAIL_FROM: 'an address, or "Name <address>"',
+  LOG_LEVEL: LOG_LEVELS.join(', '),
+  WORKERS: 'true or false',
+  WEBHOOK_ALLOW_PRIVATE: 'true or false',
+};
+
+export class ConfigError extends Error {
+  constructor(readonly problems: { variable: string; message: string }[]) {
+    super(`Invalid configuration: ${problems.map((p) => `${p.variable} ${p.message}`).join('; ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Raw = Record<string, string | number | boolean | undefined>;
+
+function parseTrustProxy(value: string): Config['trustProxy'] | null {
+  const v = value.trim().toLowerCase();
+  if (v === 'false' || v === '0') return false;
+  if (v === 'true') return true;
+  if (/^[0-9]+$/.test(v)) return Number(v); // hops
+  const list = value.split(',').map((s) => s.trim());
+  const ok = list.every((entry) => {
+    const [address, bits, ...rest] = entry.split('/');
+    if (rest.length || !isIP(address)) return false;
+    if (bits === undefined) return true;
+    return /^[0-9]{1,3}$/.test(bits) && Number(bits) <= (isIP(address) === 4 ? 32 : 128);
+  });
+  return ok ? list : null;
+}
+
+/** Validates `env` (default: process.env); throws a ConfigError naming each wrong variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // An empty value (`PORT=` in a compose file) means unset, as the defaults say.
+  const data = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  let raw: Raw;
+  try {
+    raw = envSchema<Raw>({
+      schema: structuredClone(schema) as never,
+      data,
+      env: false,
+      ajv: { customOptions: (ajv) => (addFormats as unknown as (a: typeof ajv) => typeof ajv)(ajv) },
+    });
+  } catch (error) {
+    const errors = (error as { errors?: { instancePath: string; message?: string; params?: { missingProperty?: string } }[] }).errors;
+    if (!errors) throw error;
+    const seen = new Set<string>();
+    const problems = errors
+      .map((e) => {
+        const variable = e.instancePath.replace(/^\//, '') || e.params?.missingProperty || '(environment)';
+        const given = data[variable];
+        const got = given === undefined || SECRET.has(variable) ? '' : ` (got ${JSON.stringify(given.length > 60 ? `${given.slice(0, 60)}…` : given)})`;
+        const hint = HINT[variable] ? `: expected ${HINT[variable]}` : '';
+        return { variable, message: `${e.message ?? 'is invalid'}${hint}${got}` };
+      })
+      .filter((p) => !seen.has(p.variable) && seen.add(p.variable));
+    throw new ConfigError(problems);
+  }
+  const trustProxy = parseTrustProxy(String(raw.TRUST_PROXY));
+  if (trustProxy === null) {
+    throw new ConfigError([
+      {
+        variable: 'TRUST_PROXY',
+        message: `must be true, false, a number of hops or a comma-separated list of addresses or CIDR ranges (got ${JSON.stringify(raw.TRUST_PROXY)})`,
+      },
+    ]);
+  }
+  const nodeEnv = raw.NODE_ENV as string | undefined;
+  return {
+    port: raw.PORT as number,
+    host: raw.HOST as string,
+    databaseUrl: raw.DATABASE_URL as string | undefined,
+    databasePoolSize: raw.DATABASE_POOL_SIZE as number,
+    embeddedPgData: raw.EMBEDDED_PG_DATA as string | undefined,
+    logLevel: raw.LOG_LEVEL as LogLevel,
+    rateLimitMax: raw.RATE_LIMIT_MAX as number,
+    registrationRateLimit: raw.REGISTRATION_RATE_LIMIT as number,
+    nodeEnv,
+    graphiql: nodeEnv !== 'production',
+    webConcurrency: raw.WEB_CONCURRENCY as number,
+    trustProxy,
+    workers: raw.WORKERS as boolean,
+    publicUrl: raw.PUBLIC_URL as string | undefined,
+    smtpUrl: raw.SMTP_URL as string | undefined,
+    mailFrom: raw.MAIL_FROM as string | undefined,
+    webhookAllowPrivate: raw.WEBHOOK_ALLOW_PRIVATE as boolean,
+  };
+}

@@ -1,0 +1,136 @@
+/**
+ * The configuration is validated before anything starts, and a wrong value names its variable.
+ */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.ts';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+function problem(env: Record<string, string>): string {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as Error).message;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadConfig', () => {
+  it('gives the documented defaults for an empty environment', () => {
+    expect(loadConfig({})).toEqual({
+      port: 4000,
+      host: '127.0.0.1',
+      databaseUrl: undefined,
+      databasePoolSize: 10,
+      embeddedPgData: undefined,
+      logLevel: 'info',
+      rateLimitMax: 600,
+      nodeEnv: undefined,
+      graphiql: true,
+      webConcurrency: 1,
+      trustProxy: false,
+      workers: true,
+      publicUrl: undefined,
+      smtpUrl: undefined,
+      mailFrom: undefined,
+      webhookAllowPrivate: false,
+    });
+  });
+
+  it('reads every variable, typed', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      HOST: '0.0.0.0',
+      DATABASE_URL: 'postgresql://user:pass@db:5432/wargames',
+      DATABASE_POOL_SIZE: '20',
+      EMBEDDED_PG_DATA: '/var/lib/pg',
+      LOG_LEVEL: 'debug',
+      RATE_LIMIT_MAX: '100',
+      NODE_ENV: 'production',
+      WEB_CONCURRENCY: '4',
+      TRUST_PROXY: '10.0.0.0/8,::1',
+      WORKERS: 'false',
+      PUBLIC_URL: 'https://wargames.example.org',
+      SMTP_URL: 'smtps://mailer:secret@smtp.example.org:465',
+      MAIL_FROM: 'Wargames <no-reply@example.org>',
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+    });
+    expect(config).toMatchObject({ port: 8080, host: '0.0.0.0', databasePoolSize: 20, logLevel: 'debug', rateLimitMax: 100, graphiql: false });
+    expect(config).toMatchObject({ webConcurrency: 4, trustProxy: ['10.0.0.0/8', '::1'], workers: false, webhookAllowPrivate: true });
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+  });
+
+  it('treats an empty value as unset', () => {
+    expect(loadConfig({ PORT: '', LOG_LEVEL: '' })).toMatchObject({ port: 4000, logLevel: 'info' });
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['LOG_LEVEL', 'bogus'],
+    ['RATE_LIMIT_MAX', 'abc'],
+    ['RATE_LIMIT_MAX', '0'],
+    ['DATABASE_URL', 'not-a-url'],
+    ['DATABASE_URL', 'mysql://db/wargames'],
+    ['DATABASE_POOL_SIZE', '-1'],
+    ['WEB_CONCURRENCY', 'many'],
+    ['TRUST_PROXY', 'yes'],
+    ['TRUST_PROXY', '10.0.0.0/99'],
+    ['WORKERS', 'maybe'],
+    ['PUBLIC_URL', 'wargames.example.org'],
+    ['SMTP_URL', 'http://smtp.example.org'],
+    ['MAIL_FROM', 'nobody'],
+    ['WEBHOOK_ALLOW_PRIVATE', 'sometimes'],
+  ])('refuses %s=%s and names the variable', (variable, value) => {
+    expect(problem({ [variable]: value })).toMatch(new RegExp(`^Invalid configuration: ${variable} `));
+  });
+
+  it('names every wrong variable at once', () => {
+    const message = problem({ PORT: 'abc', LOG_LEVEL: 'bogus' });
+    expect(message).toContain('PORT');
+    expect(message).toContain('LOG_LEVEL');
+  });
+
+  it('never repeats a value that may hold a password', () => {
+    expect(problem({ DATABASE_URL: 'mysql://user:hunter2@db/x' })).not.toContain('hunter2');
+  });
+});
+
+describe('npm start with a bad environment', () => {
+  function start(env: Record<string, string>): Promise<{ code: number | null; stderr: string; ms: number }> {
+    const began = Date.now();
+    return new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+        cwd: root,
+        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.on('data', (chunk) => (stderr += chunk));
+      const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+      child.on('error', reject);
+      child.on('exit', (code) => {
+        clearTimeout(timer);
+        resolve({ code, stderr, ms: Date.now() - began });
+      });
+    });
+  }
+
+  it.each([
+    ['PORT', 'abc'],
+    ['LOG_LEVEL', 'bogus'],
+    ['RATE_LIMIT_MAX', 'abc'],
+    ['DATABASE_URL', 'not-a-url'],
+  ])('%s=%s exits non-zero at once, before any database starts, naming the variable', async (variable, value) => {
+    const { code, stderr, ms } = await start({ [variable]: value });
+    expect(code).toBe(1);
+    expect(stderr).toMatch(new RegExp(`Invalid configuration: ${variable} `));
+    expect(stderr).not.toContain('embedded PostgreSQL');
+    // Loading tsx and the config module only, no database: well under the 7 s it took before.
+    expect(ms).toBeLessThan(10_000);
+  });
+});
