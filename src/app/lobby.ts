@@ -122,7 +122,7 @@ export class Lobby {
     if (!options.ok) throw new AppError('BAD_REQUEST', options.reason);
     const module = this.app.module(input.type);
     const seed = randomBytes(32).toString('hex');
-    let started;
+    let started: ReturnType<typeof start>;
     try {
       started = start(module, { options: options.value, players: ids }, seed);
     } catch (error) {
