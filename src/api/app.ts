@@ -15,6 +15,7 @@ import { AppError, isUnavailable, RETRY_AFTER_SECONDS } from '../app/errors.ts';
 import { openApplication } from '../app/index.ts';
 import type { GameModule } from '../domain/kernel/index.ts';
 import type { Database } from '../persistence/database.ts';
+import { BotWorker, type BotWorkerOptions } from '../workers/bots.ts';
 import { trackPool } from '../metrics.ts';
 import { bearerToken } from './auth.ts';
 import { graphiqlRoutes } from './graphiql.ts';
@@ -41,6 +42,10 @@ export interface AppOptions {
   corsOrigin?: string | boolean;
   /** Tags games and snapshots; default: a fingerprint of src/domain. */
   rulesFingerprint?: string;
+  /** Player registrations a minute per address (default 10; REGISTRATION_RATE_LIMIT in main.ts). */
+  registrationsPerMinute?: number;
+  /** The bots' worker (default: on, sweeping every second); false: this process plays no bot. */
+  bots?: boolean | BotWorkerOptions;
 }
 
 function errorPayload(request: { url: string }, code: string, message: string, extra: Record<string, unknown> = {}) {
@@ -50,7 +55,7 @@ function errorPayload(request: { url: string }, code: string, message: string, e
     : { error: { code, message, ...extra } };
 }
 
-export async function buildApp(options: AppOptions): Promise<FastifyInstance & { application: Application }> {
+export async function buildApp(options: AppOptions): Promise<FastifyInstance & { application: Application; bots: BotWorker }> {
   const app = Fastify({
     ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? { level: 'info' } }),
     bodyLimit: options.bodyLimit ?? 256 * 1024,
@@ -60,9 +65,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
     // An incoming x-request-id is kept (and echoed, observability.ts), or one is made.
     genReqId: requestId,
   });
-  const core = await openApplication({ database: options.database, games: options.games, rulesFingerprint: options.rulesFingerprint, log: (msg) => app.log.warn(msg) });
+  const core = await openApplication({
+    database: options.database, games: options.games, rulesFingerprint: options.rulesFingerprint, log: (msg) => app.log.warn(msg),
+    registrationsPerMinute: options.registrationsPerMinute,
+  });
   const { application } = core;
-  app.addHook('onClose', async () => core.close()); // mercurius does not close what it did not open
+  const bots = new BotWorker(application, { log: (msg) => app.log.warn(msg), ...(typeof options.bots === 'object' ? options.bots : {}) });
+  if (options.bots !== false) bots.start();
+  app.addHook('onClose', async () => {
+    await bots.stop();
+    await core.close();
+  }); // mercurius does not close what it did not open
   const untrack = [trackPool('queries', options.database.queryPool), trackPool('notify', options.database.pool)];
   app.addHook('onClose', async () => {
     for (const off of untrack) off();
@@ -148,6 +161,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
   if (options.graphiql) await app.register(graphiqlRoutes);
 
   app.decorate('application', application);
-  return app as unknown as FastifyInstance & { application: Application };
+  app.decorate('bots', bots);
+  return app as unknown as FastifyInstance & { application: Application; bots: BotWorker };
 }
 

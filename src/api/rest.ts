@@ -4,14 +4,16 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Application, ExportDocument, GameRead } from '../app/application.ts';
+import type { LobbyCreateInput } from '../app/lobby.ts';
 import { actorFor } from './auth.ts';
+import { playerRoutes } from './rest-players.ts';
 
 const errorBody = {
   type: 'object',
   properties: { error: { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' } }, additionalProperties: true } },
 };
-const errors = Object.fromEntries([400, 401, 403, 404, 409, 422, 429].map((s) => [s, errorBody]));
-const idParam = { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] };
+export const errors = Object.fromEntries([400, 401, 403, 404, 409, 422, 429].map((s) => [s, errorBody]));
+export const idParam = { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] };
 const anyObject = { type: 'object', additionalProperties: true };
 
 export async function gameJson(game: GameRead, withView = false) {
@@ -32,6 +34,7 @@ export async function gameJson(game: GameRead, withView = false) {
     seed: game.seed,
     yourSeat: game.yourSeat,
     isYourTurn: game.isYourTurn,
+    visibility: game.visibility,
     ...(withView ? { view: (await game.view()).view, legalCommands: await game.legalCommands() } : {}),
   };
 }
@@ -48,24 +51,32 @@ export async function restRoutes(app: FastifyInstance, { application, verifyBody
     {
       schema: {
         tags: ['games'],
-        summary: 'Create a game; returns one secret token per seat',
+        summary: 'Create a game; a seat token per named seat, an invite code when a seat is open',
         body: {
           type: 'object',
           required: ['type', 'seats'],
           properties: {
             type: { type: 'string' },
             options: anyObject,
-            seats: { type: 'array', items: { type: 'object', required: ['seat', 'name'], properties: { seat: { type: 'string' }, name: { type: 'string' } } } },
+            seats: {
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['seat'],
+                properties: { seat: { type: 'string' }, name: { type: 'string' }, me: { type: 'boolean' }, open: { type: 'boolean' }, bot: { type: 'string' } },
+                additionalProperties: false,
+              },
+            },
+            visibility: { enum: ['PUBLIC', 'PRIVATE'] },
           },
         },
         response: { ...errors },
       },
     },
     async (req, reply) => {
-      const body = req.body as { type: string; options?: unknown; seats: { seat: string; name: string }[] };
-      const created = await application.create(body);
+      const created = await application.lobby!.create(await actor(req), req.body as LobbyCreateInput);
       reply.code(201);
-      return { game: await gameJson(created.game), seatTokens: created.seatTokens };
+      return { game: await gameJson(created.game), seatTokens: created.seatTokens, inviteCode: created.inviteCode };
     },
   );
 
@@ -111,25 +122,26 @@ export async function restRoutes(app: FastifyInstance, { application, verifyBody
         body: {
           type: 'object',
           required: ['command'],
-          properties: { command: anyObject, expectedVersion: { type: 'integer' }, idempotencyKey: { type: 'string' } },
+          properties: { command: anyObject, expectedVersion: { type: 'integer' }, idempotencyKey: { type: 'string' }, seat: { type: 'string' } },
           additionalProperties: false,
         },
         response: { ...errors },
       },
     },
     async (req) => {
-      const body = req.body as { command: unknown; expectedVersion?: number; idempotencyKey?: string };
+      const body = req.body as { command: unknown; expectedVersion?: number; idempotencyKey?: string; seat?: string };
       const header = req.headers['idempotency-key'];
       const outcome = await application.execute(await actor(req), (req.params as { id: string }).id, body.command, {
         expectedVersion: body.expectedVersion,
         idempotencyKey: body.idempotencyKey ?? (typeof header === 'string' ? header : undefined),
+        seat: body.seat,
       });
       return { game: await gameJson(outcome.game), events: outcome.events };
     },
   );
 
-  app.post('/api/games/:id/resign', { schema: { tags: ['commands'], summary: 'Resign the token\'s seat', params: idParam } }, async (req) => {
-    const outcome = await application.execute(await actor(req), (req.params as { id: string }).id, { type: 'resign' });
+  app.post('/api/games/:id/resign', { schema: { tags: ['commands'], summary: 'Resign the token\'s seat (?seat= for a player holding several)', params: idParam, querystring: { type: 'object', properties: { seat: { type: 'string' } } } } }, async (req) => {
+    const outcome = await application.execute(await actor(req), (req.params as { id: string }).id, { type: 'resign' }, { seat: (req.query as { seat?: string }).seat });
     return { game: await gameJson(outcome.game), events: outcome.events };
   });
 
@@ -156,4 +168,6 @@ export async function restRoutes(app: FastifyInstance, { application, verifyBody
     },
     async (req) => application.verify(req.body as ExportDocument),
   );
+
+  await app.register(playerRoutes, { application });
 }
