@@ -17,6 +17,7 @@ import type { Database } from '../persistence/database.ts';
 import { bearerToken } from './auth.ts';
 import { graphqlOptions } from './graphql.ts';
 import { restRoutes } from './rest.ts';
+import { webRoutes } from './web.ts';
 
 export interface AppOptions {
   database: Database;
@@ -102,6 +103,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
   await app.register(restRoutes, { application, verifyBodyLimit: options.verifyBodyLimit ?? 64 * 1024 * 1024 });
   await app.register(mercurius, graphqlOptions(application, { graphiql: options.graphiql ?? false, queryDepth: options.queryDepth ?? 12 }) as never);
 
+  await app.register(webRoutes);
   app.decorate('application', application);
   return app as unknown as FastifyInstance & { application: Application };
 }
