@@ -47,6 +47,7 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
   let message: { text: string; kind: 'error' | 'info' } | null = null;
   let confirmResign = false;
   let disposed = false;
+  let seatChosenAt = -1; // hot seat: the version at which the player last picked a seat by hand
 
   // Layout: the board and, beside it (below on a phone), status, actions, log.
   const title = h('h1', { class: 'game-title' });
@@ -203,6 +204,9 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
     drawSeats();
   }
 
+  const openDetails = new Set<string>();
+  const remember = (key: string, e: Event) => ((e.target as HTMLDetailsElement).open ? openDetails.add(key) : openDetails.delete(key));
+
   function button(label: string, onclick: () => void, attrs: Record<string, string> = {}) {
     return h('button', { type: 'button', onclick, ...(busy ? { disabled: true } : {}), ...attrs }, label);
   }
@@ -256,7 +260,7 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
       )));
     }
     // Every legal command as a plain list: the fallback for anything the board does not draw.
-    const details = h('details', { class: 'all-commands' },
+    const details = h('details', { class: 'all-commands', open: openDetails.has('commands'), ontoggle: (e: Event) => remember('commands', e) },
       h('summary', {}, `Every legal command (${all.length})`),
       h('ul', {}, all.map((c) => h('li', {}, button(describe(c), () => run(c)), ' ', h('code', {}, JSON.stringify(c))))),
       rawCommandForm(),
@@ -280,27 +284,22 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
   }
 
   let replayTimer: ReturnType<typeof setTimeout> | undefined;
+  const slider = h('input', { type: 'range', min: 1, max: 1, value: 1, step: 1, 'aria-label': 'Replay: version', oninput: (e: Event) => {
+    const v = Number((e.target as HTMLInputElement).value);
+    clearTimeout(replayTimer);
+    replayTimer = setTimeout(() => void showVersion(v), 120);
+  } });
+  const replayLabel = h('span', { class: 'replay-label', 'aria-live': 'polite' });
+  const liveButton = h('span');
+  replayBox.append(h('label', { class: 'replay-row' }, 'Replay ', slider), replayLabel, liveButton);
   function drawReplay() {
     if (!game) return;
     const max = game.version;
     const at = replay?.version ?? max;
-    const existing = replayBox.querySelector('input');
-    const label = h('span', { class: 'replay-label' }, replay ? `Version ${at} of ${max}: ${lineFor(events.find((e) => e.version === at))}` : `Live: version ${max}`);
-    if (existing && document.activeElement === existing) {
-      existing.max = String(max);
-      replayBox.querySelector('.replay-label')?.replaceWith(label);
-      return;
-    }
-    const slider = h('input', { type: 'range', min: 1, max, value: at, step: 1, 'aria-label': 'Replay: version', oninput: (e: Event) => {
-      const v = Number((e.target as HTMLInputElement).value);
-      clearTimeout(replayTimer);
-      replayTimer = setTimeout(() => void showVersion(v), 120);
-    } });
-    replayBox.replaceChildren(
-      h('label', { class: 'replay-row' }, 'Replay ', slider),
-      label,
-      replay ? button('Back to the live game', () => ((replay = null), draw()), { class: 'live-btn' }) : '',
-    );
+    slider.max = String(max);
+    if (document.activeElement !== slider || !replay) slider.value = String(at);
+    replayLabel.textContent = replay ? `Version ${at} of ${max}: ${lineFor(events.find((e) => e.version === at))}` : `Live: version ${max}`;
+    liveButton.replaceChildren(replay ? button('Back to the live game', () => ((replay = null), draw()), { class: 'live-btn' }) : '');
   }
 
   async function showVersion(v: number) {
@@ -334,10 +333,14 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
       h('h2', {}, 'Seats'),
       h('ul', {}, game.seats.map((s) => h('li', {}, h('span', { class: 'dot', style: `background:${seatColour(s.id)}` }), ` ${s.name} — ${pretty(s.id)}`, s.mustAct ? ' (to act)' : '', held[s.id] ? ' · held in this browser' : ''))),
       mine.length
-        ? h('details', {}, h('summary', {}, 'Links that hand a seat to another player'),
+        ? h('details', { open: openDetails.has('links'), ontoggle: (e: Event) => remember('links', e) }, h('summary', {}, 'Links that hand a seat to another player'),
             h('p', { class: 'muted' }, 'Whoever opens a link plays that seat. Send each to its player only.'),
-            h('ul', {}, mine.map(([s, t]) => h('li', {}, `${pretty(s)}: `, h('input', { readonly: true, value: seatLink(gameId, s, t), 'aria-label': `Link for ${s}`, class: 'link', onfocus: (e: Event) => (e.target as HTMLInputElement).select() })))))
+            h('ul', {}, mine.map(([s, t]) => h('li', {}, `${pretty(s)}: `,
+              h('input', { readonly: true, value: seatLink(gameId, s, t), 'aria-label': `Link for ${s}`, class: 'link', onfocus: (e: Event) => (e.target as HTMLInputElement).select() }),
+              mine.length > 1 ? button(`Hand ${pretty(s)} over (forget it here)`, () => void handOver(s, t), { class: 'hand-over', 'data-seat': s }) : '',
+            ))))
         : '',
+      handedOver.length ? h('div', { class: 'handed' }, h('p', {}, 'Handed over (copy the link now, this browser no longer keeps it):'), h('ul', {}, handedOver.map(([s, link]) => h('li', {}, `${pretty(s)}: `, h('input', { readonly: true, value: link, 'aria-label': `Handed-over link for ${s}`, class: 'link' }))))) : '',
       tokenForm(),
     );
   }
@@ -361,6 +364,15 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
     } }, h('label', {}, 'Add a seat with its token '), input, h('button', { type: 'submit' }, 'Add'));
   }
 
+  const handedOver: [string, string][] = [];
+  async function handOver(s: string, t: string) {
+    handedOver.push([s, seatLink(gameId, s, t)]);
+    store.forgetSeat(gameId, s);
+    held = store.get(gameId)?.seats ?? {};
+    if (seat === s) await switchSeat(Object.keys(held)[0]!);
+    else draw();
+  }
+
   async function switchSeat(s: string) {
     if (s === seat) return;
     seat = s;
@@ -373,6 +385,7 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
     lastSeen = 0;
     logCount = -1;
     connect();
+    seatChosenAt = game?.version ?? 0; // the player chose this seat: follow the turn again only once the game moves on
     await refresh();
   }
 
@@ -389,7 +402,7 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
         game = await loadGame(gameId, type!, token());
         // Hot seat: when the seat shown is not awaited and exactly one other seat held here is, play it.
         const heldAwaited = game.seats.filter((x) => held[x.id] && x.mustAct).map((x) => x.id);
-        if (seat && !heldAwaited.includes(seat) && heldAwaited.length === 1 && Object.keys(held).length > 1) {
+        if (game.version > seatChosenAt && seat && !heldAwaited.includes(seat) && heldAwaited.length === 1 && Object.keys(held).length > 1) {
           seat = heldAwaited[0]!;
           store.setLastSeat(gameId, seat);
           events = [];

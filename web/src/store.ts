@@ -33,6 +33,11 @@ export const store = {
     g.seats[seat] = token;
     write(all);
   },
+  forgetSeat(id: string, seat: string) {
+    const all = read();
+    if (all[id]) delete all[id].seats[seat];
+    write(all);
+  },
   forget(id: string) {
     const all = read();
     delete all[id];
