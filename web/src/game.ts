@@ -245,6 +245,11 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
         ...placeOnly.map((c) => button(describe(c), () => run(c))),
       ));
     }
+    const mustAct = game.seats.find((x) => x.id === seat)?.mustAct;
+    if (!mustAct && game.status !== 'FINISHED') {
+      const waiting = [...new Set(game.awaiting.map((p) => p.seat))].map(seatName).join(', ');
+      actions.append(h('p', { class: 'muted' }, `Not your turn${waiting ? `: waiting for ${waiting}` : ''}. Their moves appear here as they happen.`));
+    }
     const general = boardCmds.filter((c) => board.pieceOf(c, view) === null && board.placeOf(c, view) === null);
     if (general.length) actions.append(h('div', { class: 'general' }, ...general.map((c) => button(describe(c), () => run(c), { class: 'primary' }))));
     if (ctx.selectable.size && !selection) actions.append(h('p', { class: 'hint muted' }, 'Pick a highlighted piece on the board, then where it goes.'));
@@ -459,6 +464,17 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
     client = c;
   }
 
+  // Boards lay themselves out for the screen's width (phones get a vertical map).
+  let resizeTimer: ReturnType<typeof setTimeout> | undefined;
+  let lastNarrow = window.innerWidth < 700;
+  const onResize = () => {
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(() => {
+      if ((window.innerWidth < 700) !== lastNarrow) (lastNarrow = !lastNarrow), draw();
+    }, 150);
+  };
+  window.addEventListener('resize', onResize);
+
   try {
     await refresh();
   } catch (e) {
@@ -468,6 +484,7 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
   connect();
   return () => {
     disposed = true;
+    window.removeEventListener('resize', onResize);
     unsubscribe?.();
     void client?.dispose();
     setConnection('', true);

@@ -105,7 +105,11 @@ export const chineseWarlords: Board = {
   summary(view, game) {
     const players = view.players as { seat: string; treasury: number; ability: string; abilityText: string; out: boolean; unavailable: string[]; upkeepLossesToChoose: number }[];
     const a = view.attack, d = view.defense;
+    const legend = document.createElement('span');
+    legend.className = 'legend';
+    for (const [t, c] of Object.entries(TERRAIN_FILL)) legend.insertAdjacentHTML('beforeend', `<span><i style="background:${c}"></i>${t}</span> `);
     return [
+      legend,
       `Turn ${view.turn}${view.turnLimit ? ` of ${view.turnLimit}` : ''} · ${pretty(view.phase)}${view.activeSeat ? ` · ${pretty(view.activeSeat)}` : ''} · ${view.map.name}`,
       ...players.map((p) => `${game.seats.find((x) => x.id === p.seat)?.name ?? p.seat} (${p.seat}): treasury ${p.treasury}; ${p.ability} — ${p.abilityText}${p.out ? '; out' : ''}${p.unavailable.length ? `; unavailable: ${p.unavailable.map(pretty).join(', ')}` : ''}${p.upkeepLossesToChoose ? `; ${p.upkeepLossesToChoose} upkeep losses to choose` : ''}`),
       ...(a ? [`Attack forming: ${pretty(a.attacker)} on ${a.target} (${a.units.length} units)`] : []),
@@ -136,7 +140,7 @@ export const chineseWarlords: Board = {
         const top = here.filter((u) => !u.carriedBy);
         const carried = here.length - top.length;
         const sel = ctx.selection && (ctx.selection === `stack:${hx.id}` || here.some((u) => u.id === ctx.selection));
-        g.append(s('rect', { x: x - 18, y: y - 7, width: 36, height: 17, rx: 4, fill: seatColour(owner), stroke: sel ? '#000' : '#fff', 'stroke-width': sel ? 2.5 : 1, class: 'stack' }));
+        g.append(s('rect', { x: x - 20, y: y - 7, width: 40, height: 17, rx: 4, fill: seatColour(owner), stroke: sel ? '#000' : '#fff', 'stroke-width': sel ? 2.5 : 1, class: 'stack' }));
         const types = [...new Set(top.map((u) => ABBR[u.type] ?? u.type))].slice(0, 3).join('');
         g.append(s('text', { x, y: y + 5, class: 'stack-text', 'text-anchor': 'middle' }, `${here.length}${types ? ' ' + types : ''}`.slice(0, 7)));
         if (top.some((u) => CARRIERS.has(u.type))) g.append(s('text', { x, y: y + R - 6, class: 'carrier-text', 'text-anchor': 'middle' }, `${top.some((u) => u.type === 'boats') ? 'boat' : 'truck'}${carried ? ` +${carried}` : ''}`));

@@ -18,6 +18,15 @@ function layout(spaces: Space[], boxH: number): { pos: Record<string, { x: numbe
     const zones = [...new Set(spaces.map((sp) => sp.id[0]!))].sort();
     const per = zones.map((z) => spaces.filter((sp) => sp.id[0] === z).sort((a, b) => Number(a.id.slice(1)) - Number(b.id.slice(1))));
     const tallest = Math.max(...per.map((p) => p.length));
+    if (narrow()) {
+      // A phone: zones run down the screen, A at the top.
+      const width = tallest * (BOX_W + 16) - 16 + 40;
+      per.forEach((row, i) => {
+        const left = (width - (row.length * (BOX_W + 16) - 16)) / 2;
+        row.forEach((sp, j) => (pos[sp.id] = { x: left + j * (BOX_W + 16), y: 20 + i * (boxH + ROW_GAP) }));
+      });
+      return { pos, width, height: 40 + zones.length * (boxH + ROW_GAP) - ROW_GAP };
+    }
     const height = tallest * (boxH + ROW_GAP) - ROW_GAP + 40;
     per.forEach((col, i) => {
       const top = (height - (col.length * (boxH + ROW_GAP) - ROW_GAP)) / 2;
@@ -34,6 +43,7 @@ function layout(spaces: Space[], boxH: number): { pos: Record<string, { x: numbe
 }
 
 const units = (view: any) => view.units as Unit[];
+const narrow = () => window.innerWidth < 700;
 const unit = (view: any, id: string) => units(view).find((u) => u.id === id);
 const stats = (u: Unit) => `${u.attackIsDie ? 'D6' : u.attack}-${u.defense}-${u.move}`;
 
@@ -153,7 +163,7 @@ function token(ctx: BoardContext, u: Unit, x: number, y: number, w: number, plac
   const g = s('g', { class: `piece${selected ? ' selected' : ''}${can ? ' can' : ''}`, 'data-piece': u.id });
   const colour = seatColour(u.side);
   g.append(s('rect', { x, y, width: w, height: ROW_H - 2, rx: 3, fill: u.state === 'reduced' ? '#fff' : colour, stroke: colour, 'stroke-width': 1.5, 'stroke-dasharray': u.state === 'reduced' ? '3 2' : null }));
-  g.append(s('text', { x: x + 4, y: y + 11.5, class: 'piece-text', fill: u.state === 'reduced' ? colour : '#fff' }, short(`${u.special ? '★ ' : ''}${u.name}`, 16)));
+  g.append(s('text', { x: x + 4, y: y + 11.5, class: 'piece-text', fill: u.state === 'reduced' ? colour : '#fff' }, short(`${u.special ? '★ ' : ''}${u.name}`, 12)));
   g.append(s('text', { x: x + w - 4, y: y + 11.5, class: 'piece-text', 'text-anchor': 'end', fill: u.state === 'reduced' ? colour : '#fff' }, stats(u)));
   if (can || place) svgButton(g, `${label}${can ? '' : ''}`, () => ctx.clickPiece(u.id, place));
   return g;

@@ -102,11 +102,13 @@ export const warchon: Board = {
     const live = units(view).filter((u) => !u.destroyed && u.spread !== null);
     const maxUnits = Math.max(3, ...spreads.map((sp) => live.filter((u) => u.spread === sp.number).length));
     const cardH = 62 + maxUnits * ROW;
-    const pos = (n: number) => ({ x: 10 + (n - 1) * STEP, y: 10 + ((n - 1) % 2) * (cardH + 40) });
-    const width = 20 + (spreads.length - 1) * STEP + CARD_W;
+    // Desktop: spreads left to right in a zigzag; a phone: top to bottom.
+    const narrow = window.innerWidth < 700;
+    const pos = (n: number) => (narrow ? { x: 10 + ((n - 1) % 2) * (CARD_W + 24), y: 10 + (n - 1) * (cardH / 2 + 22) } : { x: 10 + (n - 1) * STEP, y: 10 + ((n - 1) % 2) * (cardH + 40) });
+    const width = narrow ? 20 + 2 * CARD_W + 24 : 20 + (spreads.length - 1) * STEP + CARD_W;
     const roster = ((view.unplaced as { army: string; units: string[] | null }[]).find((u) => u.army === view.viewer)?.units ?? []);
-    const trayTop = 20 + 2 * cardH + 40;
-    const trayH = roster.length ? 30 + Math.ceil(roster.length / 4) * 24 : 0;
+    const trayTop = narrow ? pos(spreads.length).y + cardH + 20 : 20 + 2 * cardH + 40;
+    const trayH = roster.length ? 30 + Math.ceil(roster.length / (narrow ? 2 : 4)) * 24 : 0;
     const svg = s('svg', { viewBox: `0 0 ${width} ${trayTop + trayH}`, class: 'board-svg', role: 'group', 'aria-label': 'Warchon spreads' });
     const mid = (n: number) => ({ x: pos(n).x + CARD_W / 2, y: pos(n).y + cardH / 2 });
     const drawn = new Set<string>();
@@ -139,7 +141,8 @@ export const warchon: Board = {
       roster.forEach((r, i) => {
         const key = `roster:${r}`;
         const can = ctx.selectable.has(key);
-        const x = 10 + (i % 4) * (CARD_W + 8), y = trayTop + 22 + Math.floor(i / 4) * 24;
+        const perRow = narrow ? 2 : 4;
+        const x = 10 + (i % perRow) * (CARD_W + 8), y = trayTop + 22 + Math.floor(i / perRow) * 24;
         const g = s('g', { class: `piece${can ? ' can' : ''}${ctx.selection === key ? ' selected' : ''}`, 'data-piece': key });
         g.append(s('rect', { x, y, width: CARD_W, height: 20, rx: 3, fill: seatColour(view.viewer) }));
         g.append(s('text', { x: x + 5, y: y + 14, class: 'piece-text', fill: '#fff' }, pretty(r).slice(0, 26)));
