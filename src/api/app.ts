@@ -22,6 +22,7 @@ import { graphiqlRoutes } from './graphiql.ts';
 import { graphqlOptions } from './graphql.ts';
 import { observability, observeGraphql, REQUEST_ID_HEADER, requestId } from './observability.ts';
 import { restRoutes } from './rest.ts';
+import { webRoutes } from './web.ts';
 
 export interface AppOptions {
   database: Database;
@@ -160,6 +161,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
   observeGraphql(app);
   if (options.graphiql) await app.register(graphiqlRoutes);
 
+  await app.register(webRoutes);
   app.decorate('application', application);
   app.decorate('bots', bots);
   return app as unknown as FastifyInstance & { application: Application; bots: BotWorker };
