@@ -37,6 +37,8 @@ export interface Config {
   mailFrom: string | undefined;
   /** Allow webhooks to private, loopback and link-local addresses. */
   webhookAllowPrivate: boolean;
+  /** 32 bytes: encrypts webhook secrets, signs unsubscribe links (unset: see src/server.ts). */
+  webhookSecretKey: Buffer | undefined;
 }
 
 /** The variables as they come from the environment: strings, or unset. */
@@ -60,11 +62,13 @@ const schema = {
     // An address, or a display name and an address in angle brackets.
     MAIL_FROM: { type: 'string', pattern: '^([^<>]*<[^\\s@<>]+@[^\\s@<>]+>|[^\\s@<>]+@[^\\s@<>]+)$' },
     WEBHOOK_ALLOW_PRIVATE: { type: 'boolean', default: false },
+    // 32 bytes, as 64 hex digits or 43/44 base64 characters.
+    WEBHOOK_SECRET_KEY: { type: 'string', pattern: '^([0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{43}=?)$' },
   },
 } as const;
 
 /** Values that may carry a password are never repeated in an error message. */
-const SECRET = new Set(['DATABASE_URL', 'SMTP_URL']);
+const SECRET = new Set(['DATABASE_URL', 'SMTP_URL', 'WEBHOOK_SECRET_KEY']);
 
 const HINT: Record<string, string> = {
   DATABASE_URL: 'a postgresql:// URL, e.g. postgresql://user:pass@host:5432/wargames',
@@ -74,6 +78,7 @@ const HINT: Record<string, string> = {
   LOG_LEVEL: LOG_LEVELS.join(', '),
   WORKERS: 'true or false',
   WEBHOOK_ALLOW_PRIVATE: 'true or false',
+  WEBHOOK_SECRET_KEY: '32 random bytes as 64 hex digits or base64 (e.g. `openssl rand -base64 32`)',
 };
 
 export class ConfigError extends Error {
@@ -155,5 +160,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: raw.SMTP_URL as string | undefined,
     mailFrom: raw.MAIL_FROM as string | undefined,
     webhookAllowPrivate: raw.WEBHOOK_ALLOW_PRIVATE as boolean,
+    webhookSecretKey: raw.WEBHOOK_SECRET_KEY === undefined ? undefined : parseKey(String(raw.WEBHOOK_SECRET_KEY)),
   };
+}
+
+function parseKey(value: string): Buffer {
+  return /^[0-9a-fA-F]{64}$/.test(value) ? Buffer.from(value, 'hex') : Buffer.from(value.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
 }

@@ -34,6 +34,29 @@ export async function startService(loadGames: () => Promise<GameModule[]>): Prom
 
   const log = pino({ level: config.logLevel });
 
+  /**
+   * The webhook secrets' key. Unset in development: one is made once and kept in
+   * .data/webhook-secret-key (next to the embedded database), so `npm start` works and
+   * webhooks survive restarts; in production (NODE_ENV=production) webhooks and mail stay
+   * off until WEBHOOK_SECRET_KEY is set.
+   */
+  async function secretKey(): Promise<Buffer | null> {
+    if (config.webhookSecretKey) return config.webhookSecretKey;
+    if (config.nodeEnv === 'production') {
+      log.warn('WEBHOOK_SECRET_KEY is unset: webhooks and mail are off (set it to 32 random bytes, e.g. `openssl rand -base64 32`)');
+      return null;
+    }
+    const { existsSync, mkdirSync, readFileSync, writeFileSync } = await import('node:fs');
+    const { randomBytes } = await import('node:crypto');
+    const file = new URL('../.data/webhook-secret-key', import.meta.url).pathname;
+    if (existsSync(file)) return Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
+    const key = randomBytes(32);
+    mkdirSync(new URL('../.data/', import.meta.url).pathname, { recursive: true });
+    writeFileSync(file, `${key.toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
+    log.warn(`WEBHOOK_SECRET_KEY is unset: made one for development in ${file}; set WEBHOOK_SECRET_KEY in production (a database dump alone cannot sign webhooks)`);
+    return key;
+  }
+
   async function serve(url: string, stop?: () => Promise<void>) {
     const database = await openDatabase(url, (msg) => log.info(msg), stop, { poolSize: config.databasePoolSize });
     const app = await buildApp({
@@ -45,6 +68,13 @@ export async function startService(loadGames: () => Promise<GameModule[]>): Prom
       registrationsPerMinute: config.registrationRateLimit,
       bots: config.workers,
       queue: config.workers,
+      notifications: {
+        secretKey: await secretKey(),
+        publicUrl: config.publicUrl ?? `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`,
+        smtpUrl: config.smtpUrl,
+        mailFrom: config.mailFrom,
+        allowPrivate: config.webhookAllowPrivate,
+      },
     });
     closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
       if (err) log.error({ err }, 'shutting down after an error');
@@ -58,6 +88,7 @@ export async function startService(loadGames: () => Promise<GameModule[]>): Prom
   /** The primary of several server processes: the database is its own, the serving theirs. */
   async function primary(url: string, processes: number, stop?: () => Promise<void>) {
     await migrate(url, (msg) => log.info(msg)); // once, before any server process starts
+    await secretKey(); // made once here, read by every server process
     let stopping = false;
     const fork = () => cluster.fork({ DATABASE_URL: url, WEB_CONCURRENCY: '1' });
     cluster.on('exit', (worker, code, signal) => {

@@ -17,6 +17,9 @@ import type { GameModule } from '../domain/kernel/index.ts';
 import type { Database } from '../persistence/database.ts';
 import { BotWorker, type BotWorkerOptions } from '../workers/bots.ts';
 import { Queue, type QueueOptions } from '../workers/queue.ts';
+import { defineNotificationTasks } from '../workers/notifications.ts';
+import type { NotificationOptions } from '../app/notifications.ts';
+import { notificationRoutes } from './rest-notifications.ts';
 import { trackPool } from '../metrics.ts';
 import { bearerToken } from './auth.ts';
 import { graphiqlRoutes } from './graphiql.ts';
@@ -52,6 +55,11 @@ export interface AppOptions {
   queue?: boolean | Omit<QueueOptions, 'connectionString'>;
   /** Called with the queue before its runner starts: define tasks here (`queue.define`). */
   tasks?: (queue: Queue) => void;
+  /**
+   * Webhooks and mail. secretKey: WEBHOOK_SECRET_KEY (default: a key made for this process;
+   * null: webhooks and mail off); smtpUrl unset: no mail; publicUrl: the base of links.
+   */
+  notifications?: Partial<Omit<NotificationOptions, 'mail'>> & { smtpUrl?: string; mailFrom?: string };
 }
 
 function errorPayload(request: { url: string }, code: string, message: string, extra: Record<string, unknown> = {}) {
@@ -76,16 +84,22 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const core = await openApplication({
     database: options.database, games: options.games, rulesFingerprint: options.rulesFingerprint, log: (msg) => app.log.warn(msg),
     registrationsPerMinute: options.registrationsPerMinute,
+    notifications: { ...options.notifications, mail: Boolean(options.notifications?.smtpUrl) },
   });
   const { application } = core;
+  const smtpUrl = options.notifications?.smtpUrl;
+  if (!smtpUrl) app.log.info('SMTP_URL is unset: mail is off (no verification codes, no "your turn" mail)');
+  if (options.notifications?.secretKey === null) app.log.warn('WEBHOOK_SECRET_KEY is unset: webhooks and mail are off');
   const bots = new BotWorker(application, { log: (msg) => app.log.warn(msg), ...(typeof options.bots === 'object' ? options.bots : {}) });
   if (options.bots !== false) bots.start();
   const queue = new Queue({ connectionString: options.database.url, log: (msg) => app.log.warn(msg), ...(typeof options.queue === 'object' ? options.queue : {}) });
   application.queue = queue;
+  const mailer = defineNotificationTasks(queue, application.notifications!, smtpUrl ? { smtpUrl, from: options.notifications?.mailFrom ?? 'Wargame service <no-reply@localhost>' } : null, (msg) => app.log.warn(msg));
   options.tasks?.(queue);
   app.addHook('onClose', async () => {
     await bots.stop();
     await queue.stop();
+    mailer.close();
     await core.close();
   }); // mercurius does not close what it did not open
   const untrack = [trackPool('queries', options.database.queryPool), trackPool('notify', options.database.pool)];
@@ -167,6 +181,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   });
 
   await app.register(restRoutes, { application, verifyBodyLimit: options.verifyBodyLimit ?? 64 * 1024 * 1024 });
+  await app.register(notificationRoutes, { application });
   // mercurius' own GraphiQL page loads its scripts from a CDN: ours serves them (graphiql.ts).
   await app.register(mercurius, graphqlOptions(application, { graphiql: false, queryDepth: options.queryDepth ?? 12 }) as never);
   observeGraphql(app);

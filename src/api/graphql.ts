@@ -11,6 +11,7 @@ import type { Players, PlayerOut } from '../app/players.ts';
 import { AppError, isUnavailable } from '../app/errors.ts';
 import { actorFor } from './auth.ts';
 import { viewTypes } from './views/index.ts';
+import { notificationResolvers, notificationSchema } from './graphql-notifications.ts';
 
 const baseSchema = /* GraphQL */ `
   scalar JSON
@@ -158,7 +159,7 @@ const baseSchema = /* GraphQL */ `
 
 export function buildSchema(): string {
   const members = ['GenericView', ...viewTypes.map((v) => v.typeName)];
-  return [baseSchema, ...viewTypes.map((v) => v.sdl), `union GameView = ${members.join(' | ')}`].join('\n');
+  return [baseSchema, notificationSchema, ...viewTypes.map((v) => v.sdl), `union GameView = ${members.join(' | ')}`].join('\n');
 }
 
 interface Context {
@@ -245,9 +246,12 @@ export function graphqlOptions(app: Application, opts: { graphiql: boolean; quer
     },
   };
 
+  const extra = notificationResolvers(app);
+  Object.assign(resolvers.Player, extra.Player);
+  Object.assign(resolvers.Mutation, extra.Mutation);
   return {
     schema: buildSchema(),
-    resolvers: resolvers as never,
+    resolvers: { ...resolvers, Webhook: extra.Webhook } as never,
     graphiql: opts.graphiql,
     queryDepth: opts.queryDepth,
     // Compile a query to JavaScript once it has been seen once (graphql-jit): the same few

@@ -31,6 +31,7 @@ import type { Notifier } from '../persistence/notifier.ts';
 import { commandSeat, hashToken, PLAYER_TOKEN_PREFIX, seatIn, seatsHeld, SPECTATOR, tokenFingerprint, type Actor } from './actors.ts';
 import type { Lobby } from './lobby.ts';
 import type { Players } from './players.ts';
+import type { Notifications } from './notifications.ts';
 import { AppError } from './errors.ts';
 import { EventFeed, FEED_PAGE } from './feed.ts';
 import { outboxFor, summaryOf } from './outbox.ts';
@@ -255,6 +256,8 @@ export class Application {
   /** Players and their tokens (src/app/players.ts) and the lobby (src/app/lobby.ts); set by openApplication. */
   players: Players | null = null;
   lobby: Lobby | null = null;
+  /** Webhooks and mail (src/app/notifications.ts); set by openApplication. */
+  notifications: Notifications | null = null;
   /** Told of every commit (the bot worker listens); keep this the one place workers hear from. */
   readonly commits = new Set<(commit: Commit) => void>();
   /** Turn a commit's outbox rows into jobs written in the commit's own statement (src/app/jobs.ts). */

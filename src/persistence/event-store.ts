@@ -191,10 +191,12 @@ WITH g AS (
   RETURNING 1
 ), j AS (
   ${jobsSql('$12', 'g')}
+), n AS (
+  SELECT notify_commit(g.id, g.version, g.status, g.player_ids, $13::boolean) AS n FROM g
 )
 SELECT g.*, (SELECT id FROM c)::text AS command_id, now() AS at,
   (SELECT json_agg(position::text ORDER BY version) FROM e) AS positions,
-  (SELECT count(*) FROM o)::int AS outboxed, (SELECT count(*) FROM j)::int AS queued
+  (SELECT count(*) FROM o)::int AS outboxed, (SELECT count(*) FROM j)::int AS queued, (SELECT n FROM n) AS notified
 FROM g`;
 
 /** A new game with its seat tokens (hashes), setup events and outbox rows, in one statement. */
@@ -220,8 +222,11 @@ WITH g AS (
   RETURNING 1
 ), j AS (
   ${jobsSql('$21', 'g')}
+), n AS (
+  SELECT notify_commit(g.id, g.version, g.status, g.player_ids, $22::boolean) AS n FROM g WHERE g.version > 0
 )
-SELECT g.*, (SELECT count(*) FROM t) + (SELECT count(*) FROM e) + (SELECT count(*) FROM o) + (SELECT count(*) FROM j) AS written FROM g`;
+SELECT g.*, (SELECT count(*) FROM t) + (SELECT count(*) FROM e) + (SELECT count(*) FROM o) + (SELECT count(*) FROM j) AS written,
+  (SELECT n FROM n) AS notified FROM g`;
 
 function toCommand(row: { id: bigint; seat: string | null; command: unknown; idempotencyKey: string | null; firstVersion: number; lastVersion: number }): CommandRecord {
   return { ...row, id: row.id.toString(), command: row.command as Record<string, unknown> };
@@ -230,6 +235,13 @@ function toCommand(row: { id: bigint; seat: string | null; command: unknown; ide
 const json = (v: unknown) => v as Prisma.InputJsonValue;
 
 export class EventStore {
+  /**
+   * Whether a player who wants mail is a listener: each commit adds the job that turns its
+   * outbox rows into deliveries when a webhook or (with this) a mail wants them, in the
+   * commit's own statement (the SQL function notify_commit).
+   */
+  mailListeners = false;
+
   constructor(private readonly prisma: PrismaClient) {}
 
   /** Creates the game with its seat tokens (hashes) and setup events, all or nothing. */
@@ -251,7 +263,7 @@ export class EventStore {
       JSON.stringify(events.map((e) => ({ type: e.type, seat: e.seat, data: e.data, rolls: e.rolls ?? null }))),
       JSON.stringify(input.outbox ?? []),
       JSON.stringify(game.seats ?? []), game.playerIds ?? [], game.bots ?? [], game.visibility ?? 'PRIVATE', game.inviteCodeHash ?? null, game.createdBy ?? null,
-      JSON.stringify((input.jobs ?? []).map(jobJson)),
+      JSON.stringify((input.jobs ?? []).map(jobJson)), this.mailListeners,
     );
     return fromRow(rows[0]!);
   }
@@ -271,7 +283,7 @@ export class EventStore {
         input.seat, JSON.stringify(input.command), input.idempotencyKey,
         JSON.stringify(events.map((e) => ({ type: e.type, seat: e.seat, data: e.data, rolls: e.rolls ?? null }))),
         JSON.stringify(input.outbox),
-        JSON.stringify((input.jobs ?? []).map(jobJson)),
+        JSON.stringify((input.jobs ?? []).map(jobJson)), this.mailListeners,
       );
       const row = rows[0];
       if (!row) return { ok: false, conflict: 'VERSION', currentVersion: await this.currentVersion(gameId, expectedVersion) };

@@ -34,6 +34,9 @@ export interface GameFilter {
 const json = (v: unknown) => JSON.stringify(v);
 
 export class LobbyStore {
+  /** See EventStore.mailListeners. */
+  mailListeners = false;
+
   constructor(private readonly prisma: PrismaClient) {}
 
   /** Applies the change unless the game's seats or status moved on meanwhile (then null). */
@@ -62,6 +65,7 @@ export class LobbyStore {
         await tx.outbox.createMany({
           data: start.outbox.map((o) => ({ gameId: change.gameId, version: start.events.length, kind: o.kind, seat: o.seat, data: (o.data ?? {}) as Prisma.InputJsonValue })),
         });
+        await tx.$queryRawUnsafe('SELECT notify_commit($1::uuid, $2::int, $3, $4::uuid[], $5::boolean) AS n', change.gameId, start.events.length, start.summary.status, change.playerIds, this.mailListeners);
         if (start.jobs?.length) await tx.$queryRawUnsafe(`WITH j AS (${jobsSql('$1', '(SELECT 1) AS one')}) SELECT count(*)::int AS n FROM j`, json(start.jobs.map(jobJson)));
       }
       return fromRow(row);

@@ -98,6 +98,7 @@ export async function migrationsApplied(query: (sql: string) => Promise<{ migrat
 async function installQueueSchema(url: string, log: (msg: string) => void): Promise<void> {
   const pool = new pg.Pool({ connectionString: url, max: 1 });
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   try {
     await runMigrations({
       pgPool: pool,

@@ -47,7 +47,9 @@ export interface QueueOptions {
   /** How often a runner looks for jobs whose NOTIFY it missed, and for due scheduled jobs (ms). */
   pollInterval?: number;
   log?: (msg: string) => void;
-  /** A runner's process not seen for this long is taken for dead: its jobs run again elsewhere (ms). */
+  /** How often this process says its runners live (ms, default 10 s). */
+  heartbeatMs?: number;
+  /** A runner not heard of for this long (default one minute; well above every process's heartbeatMs) is taken for dead: its jobs run again elsewhere (ms). */
   deadAfterMs?: number;
 }
 
@@ -67,6 +69,7 @@ export class Queue {
     this.log = options.log ?? (() => {});
     this.pool = new pg.Pool({ connectionString: options.connectionString, max: (options.concurrency ?? 4) + 2 });
     this.pool.on('error', (e) => this.log(`job queue pool: ${e.message}`));
+    this.pool.on('connect', (client) => client.on('error', (e) => this.log(`job queue connection: ${e.message}`)));
   }
 
   /** Registers a task (before start). */
@@ -97,7 +100,7 @@ export class Queue {
       logger: quietLogger(this.log),
     });
     this.runner = runner;
-    this.heartbeat = setInterval(() => void this.beat().then(() => this.reclaim()), 10_000);
+    this.heartbeat = setInterval(() => void this.beat().then(() => this.reclaim()), this.options.heartbeatMs ?? 10_000);
     this.heartbeat.unref();
     await this.beat();
     await this.reclaim();
@@ -131,7 +134,8 @@ export class Queue {
   /** Pending jobs of a task (for tests and operators). */
   async pending(task?: string): Promise<Pick<Job, 'id' | 'task_identifier' | 'payload' | 'attempts' | 'key' | 'run_at'>[]> {
     const { rows } = await this.pool.query(
-      'SELECT id::text, task_identifier, payload, attempts, key, run_at FROM graphile_worker.jobs WHERE $1::text IS NULL OR task_identifier = $1',
+      `SELECT j.id::text, t.identifier AS task_identifier, j.payload, j.attempts, j.key, j.run_at
+       FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id WHERE $1::text IS NULL OR t.identifier = $1`,
       [task ?? null],
     );
     return rows;

@@ -38,7 +38,15 @@ describe('loadConfig', () => {
       smtpUrl: undefined,
       mailFrom: undefined,
       webhookAllowPrivate: false,
+      webhookSecretKey: undefined,
     });
+  });
+
+  it('reads WEBHOOK_SECRET_KEY as 32 bytes, hex or base64', () => {
+    const key = Buffer.alloc(32, 7);
+    expect(loadConfig({ WEBHOOK_SECRET_KEY: key.toString('hex') }).webhookSecretKey).toEqual(key);
+    expect(loadConfig({ WEBHOOK_SECRET_KEY: key.toString('base64') }).webhookSecretKey).toEqual(key);
+    expect(loadConfig({ WEBHOOK_SECRET_KEY: key.toString('base64url') }).webhookSecretKey).toEqual(key);
   });
 
   it('reads every variable, typed', () => {
@@ -86,6 +94,7 @@ describe('loadConfig', () => {
     ['SMTP_URL', 'http://smtp.example.org'],
     ['MAIL_FROM', 'nobody'],
     ['WEBHOOK_ALLOW_PRIVATE', 'sometimes'],
+    ['WEBHOOK_SECRET_KEY', 'short'],
   ])('refuses %s=%s and names the variable', (variable, value) => {
     expect(problem({ [variable]: value })).toMatch(new RegExp(`^Invalid configuration: ${variable} `));
   });
@@ -98,6 +107,7 @@ describe('loadConfig', () => {
 
   it('never repeats a value that may hold a password', () => {
     expect(problem({ DATABASE_URL: 'mysql://user:hunter2@db/x' })).not.toContain('hunter2');
+    expect(problem({ WEBHOOK_SECRET_KEY: 'hunter2hunter2' })).not.toContain('hunter2');
   });
 });
 

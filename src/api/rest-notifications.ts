@@ -1,0 +1,72 @@
+/**
+ * The REST mirror of webhooks (docs/api.md, "Notifications") and the unsubscribe link of
+ * mails. It only translates: every handler calls the application layer.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Application } from '../app/application.ts';
+import { AppError } from '../app/errors.ts';
+import type { Notifications, WebhookOut } from '../app/notifications.ts';
+import { WEBHOOK_EVENTS } from '../app/notifications.ts';
+import { actorFor } from './auth.ts';
+import { errors, idParam } from './rest.ts';
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+export async function notificationRoutes(app: FastifyInstance, { application }: { application: Application }) {
+  const notifications = (): Notifications => application.notifications ?? (() => { throw new AppError('INTERNAL', 'this process does not host notifications'); })();
+  const player = async (req: FastifyRequest) => {
+    const actor = await actorFor(application, req.headers.authorization);
+    const p = await application.players!.playerOf(actor); // 401 without a player token
+    return { actor, player: p };
+  };
+  const withDeliveries = async (w: WebhookOut, first?: number) => ({ ...w, deliveries: await notifications().deliveries(w.id, first ?? 20) });
+
+  app.post(
+    '/api/me/webhooks',
+    {
+      schema: {
+        tags: ['notifications'],
+        summary: 'Create a webhook (all your games, or one): its secret is shown once',
+        body: {
+          type: 'object', required: ['url', 'events'], additionalProperties: false,
+          properties: { url: { type: 'string' }, events: { type: 'array', items: { type: 'string', enum: [...WEBHOOK_EVENTS] } }, gameId: { type: ['string', 'null'] } },
+        },
+        response: { ...errors },
+      },
+    },
+    async (req, reply) => {
+      const { actor } = await player(req);
+      const created = await notifications().createWebhook(actor, req.body as Record<string, unknown>);
+      reply.code(201);
+      return created;
+    },
+  );
+
+  app.get(
+    '/api/me/webhooks',
+    { schema: { tags: ['notifications'], summary: 'Your webhooks and their latest deliveries', querystring: { type: 'object', properties: { first: { type: 'integer' } } } } },
+    async (req) => {
+      const { player: p } = await player(req);
+      const first = (req.query as { first?: number }).first;
+      return { webhooks: await Promise.all((await notifications().webhooks(p.id)).map((w) => withDeliveries(w, first))) };
+    },
+  );
+
+  app.delete('/api/me/webhooks/:id', { schema: { tags: ['notifications'], summary: 'Delete one of your webhooks', params: idParam } }, async (req) => {
+    const { actor } = await player(req);
+    return { deleted: await notifications().deleteWebhook(actor, (req.params as { id: string }).id) };
+  });
+
+  // The mail's unsubscribe link: a GET with no login turns that player's mail off; a POST
+  // does the same for mail programs' one-click unsubscribe (List-Unsubscribe-Post).
+  const unsubscribe = async (req: FastifyRequest, reply: import('fastify').FastifyReply) => {
+    const q = req.query as { player?: string; token?: string };
+    const done = await notifications().unsubscribe(q.player, q.token);
+    reply.header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store');
+    if (!done) return reply.code(404).send('<!doctype html><title>Unsubscribe</title><p>This unsubscribe link is not valid.</p>');
+    return `<!doctype html><title>Unsubscribed</title><p>Mail is off for ${escapeHtml(done.name)}: no more mails about your games. Turn it on again with notifyByEmail.</p>`;
+  };
+  const query = { type: 'object', properties: { player: { type: 'string' }, token: { type: 'string' } } };
+  app.get('/unsubscribe', { schema: { tags: ['notifications'], summary: 'The unsubscribe link of a mail: turns that player\'s mail off', querystring: query } }, unsubscribe);
+  app.post('/unsubscribe', { schema: { hide: true, querystring: query } }, unsubscribe);
+}

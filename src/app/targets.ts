@@ -1,0 +1,80 @@
+/**
+ * Where a webhook may POST: http(s) to a public address. Loopback, private, link-local,
+ * shared (CGNAT), multicast and reserved addresses are refused (the service must not be a
+ * way into its own network) unless WEBHOOK_ALLOW_PRIVATE=true. Checked when the webhook is
+ * created, and again on every attempt on the address the name resolves to then (the name
+ * may have changed: DNS rebinding); redirects are never followed.
+ */
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { BlockList, isIP } from 'node:net';
+import { AppError } from './errors.ts';
+
+const blocked = new BlockList();
+for (const [net, bits] of [
+  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.0.0.0', 24],
+  ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
+] as const) blocked.addSubnet(net, bits, 'ipv4');
+for (const [net, bits] of [['::', 128], ['::1', 128], ['64:ff9b::', 96], ['100::', 64], ['2001:db8::', 32], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8]] as const) {
+  blocked.addSubnet(net, bits, 'ipv6');
+}
+
+/** True for an address a webhook may not reach (IPv4-mapped IPv6 is judged as its IPv4). */
+export function isPrivateAddress(address: string): boolean {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return isPrivateAddress(mapped[1]!);
+  const family = isIP(address);
+  if (family === 0) return true;
+  return blocked.check(address, family === 4 ? 'ipv4' : 'ipv6');
+}
+
+/** The URL, checked for its form: http(s), a host, at most 2000 characters. */
+export function parseTarget(url: unknown): URL {
+  if (typeof url !== 'string' || url.length > 2000) throw new AppError('BAD_REQUEST', 'A webhook url is an http:// or https:// URL of at most 2000 characters');
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new AppError('BAD_REQUEST', `"${url.slice(0, 80)}" is not a URL`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new AppError('BAD_REQUEST', 'A webhook url starts with http:// or https://');
+  if (!parsed.hostname) throw new AppError('BAD_REQUEST', 'A webhook url names a host');
+  return parsed;
+}
+
+function hostOf(url: URL): string {
+  return url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+}
+
+/** Refuses a target that is, or resolves to, a private address (unless allowed). */
+export async function checkTarget(url: URL, allowPrivate: boolean): Promise<void> {
+  if (allowPrivate) return;
+  const host = hostOf(url);
+  let addresses: string[];
+  if (isIP(host)) addresses = [host];
+  else {
+    try {
+      addresses = (await new Promise<LookupAddress[]>((resolve, reject) => dnsLookup(host, { all: true }, (e, a) => (e ? reject(e) : resolve(a))))).map((a) => a.address);
+    } catch (error) {
+      throw new AppError('BAD_REQUEST', `The webhook's host ${host} does not resolve (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    }
+  }
+  const bad = addresses.find(isPrivateAddress);
+  if (bad) throw new AppError('BAD_REQUEST', `The webhook's host ${host} is a loopback or private address (${bad}): webhooks go to public addresses only`);
+}
+
+/**
+ * A `lookup` for http.request that refuses private addresses: the check happens on the very
+ * address the connection is made to.
+ */
+export function guardedLookup(allowPrivate: boolean) {
+  return (hostname: string, options: object, callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void) => {
+    dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
+      if (error) return callback(error, []);
+      const list = addresses as LookupAddress[];
+      const bad = allowPrivate ? undefined : list.find((a) => isPrivateAddress(a.address));
+      if (bad) return callback(Object.assign(new Error(`${hostname} resolves to a private address (${bad.address}): not delivered`), { code: 'EPRIVATE' }), []);
+      if ((options as { all?: boolean }).all) return callback(null, list);
+      callback(null, list[0]!.address, list[0]!.family);
+    });
+  };
+}

@@ -1,0 +1,117 @@
+/**
+ * The notifications' workers, as tasks of the job queue (src/workers/queue.ts):
+ *   notify           a commit's outbox rows → its deliveries (added by the commit's own statement)
+ *   notify-deadline  DEADLINE_SOON for a game's seat → its deliveries
+ *   webhook          one POST of a delivery, signed as Standard Webhooks do; retried with
+ *                    the queue's backoff (the same webhook-id) until a 2xx or the last attempt
+ *   mail             one mail over SMTP (nodemailer)
+ * Each attempt of a webhook has 10 seconds; the address it connects to is checked again
+ * (no private address unless allowed) and redirects are not followed.
+ */
+import http from 'node:http';
+import https from 'node:https';
+import { isIP } from 'node:net';
+import nodemailer from 'nodemailer';
+import type { Notifications } from '../app/notifications.ts';
+import { signWebhook, TASKS } from '../app/notifications.ts';
+import { guardedLookup, isPrivateAddress } from '../app/targets.ts';
+import type { Queue } from './queue.ts';
+
+export const WEBHOOK_TIMEOUT_MS = 10_000;
+const USER_AGENT = 'wargame-service-webhooks/1';
+
+export interface MailerOptions {
+  smtpUrl: string;
+  from: string;
+}
+
+/** POSTs `body` to `url`: the status, or why it failed. Never follows a redirect. */
+export function post(url: string, headers: Record<string, string>, body: string, opts: { allowPrivate: boolean; timeoutMs?: number }): Promise<{ status: number } | { error: string }> {
+  return new Promise((resolve) => {
+    const target = new URL(url);
+    const host = target.hostname.replace(/^\[|\]$/g, '');
+    if (!opts.allowPrivate && isIP(host) && isPrivateAddress(host)) return resolve({ error: `${host} is a private address: not delivered` });
+    const client = target.protocol === 'https:' ? https : http;
+    const timeoutMs = opts.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
+    let done = false;
+    const finish = (r: { status: number } | { error: string }) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      resolve(r);
+    };
+    const req = client.request(
+      target,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'user-agent': USER_AGENT, 'content-length': String(Buffer.byteLength(body)), ...headers },
+        lookup: guardedLookup(opts.allowPrivate) as never,
+        agent: false,
+      },
+      (res) => {
+        res.resume(); // the answer's body is not read, only drained
+        res.on('end', () => finish({ status: res.statusCode ?? 0 }));
+        res.on('error', (e) => finish({ error: e.message }));
+      },
+    );
+    const timer = setTimeout(() => {
+      req.destroy();
+      finish({ error: `no answer within ${timeoutMs / 1000} s` });
+    }, timeoutMs);
+    req.on('error', (e) => finish({ error: e.message }));
+    req.end(body);
+  });
+}
+
+export function defineNotificationTasks(queue: Queue, notifications: Notifications, mailer: MailerOptions | null, log: (msg: string) => void = () => {}): { close(): void } {
+  const transport = mailer ? nodemailer.createTransport(mailer.smtpUrl) : null;
+
+  queue.define(TASKS.notify, async (p) => {
+    await notifications.fanOut(String(p.gameId), Number(p.version), String(p.status));
+  });
+
+  queue.define(TASKS.deadline, async (p) => {
+    await notifications.fanOutDeadline(String(p.gameId), String(p.seat), Number(p.version), new Date(String(p.deadline)));
+  });
+
+  queue.define(TASKS.webhook, async (p, helpers) => {
+    const found = await notifications.webhookDelivery(String(p.id));
+    if (!found) return;
+    const { delivery, webhook, secret } = found;
+    const body = JSON.stringify(delivery.body);
+    const timestamp = Math.floor(Date.now() / 1000);
+    const headers = { 'webhook-id': delivery.id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signWebhook(secret, delivery.id, timestamp, body) };
+    const outcome = await post(webhook.url, headers, body, { allowPrivate: notifications.options.allowPrivate });
+    const ok = 'status' in outcome && outcome.status >= 200 && outcome.status < 300;
+    const error = ok ? undefined : 'error' in outcome ? outcome.error : outcome.status >= 300 && outcome.status < 400 ? `answered ${outcome.status}: redirects are not followed` : `answered ${outcome.status}`;
+    const last = helpers.job.attempts >= helpers.job.max_attempts;
+    await notifications.webhookAttempted(delivery, webhook, { ok, error, last });
+    // Thrown, the queue tries again later (exponential backoff, the same delivery id).
+    if (!ok && !last) throw new Error(`webhook ${webhook.id} delivery ${delivery.id}: ${error}`);
+  });
+
+  queue.define(TASKS.mail, async (p) => {
+    if (!transport || !mailer) return;
+    const message = p.message as { to: string; subject: string; text: string; html: string } | undefined;
+    if (message) {
+      await transport.sendMail({ from: mailer.from, ...message });
+      return;
+    }
+    const found = await notifications.mailOf(String(p.id));
+    if (!found) return;
+    try {
+      await transport.sendMail({
+        from: mailer.from, to: found.to, subject: found.mail.subject, text: found.mail.text, html: found.mail.html,
+        headers: { 'List-Unsubscribe': `<${found.unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+        messageId: `<${found.delivery.id}@wargame-service>`,
+      });
+    } catch (error) {
+      await notifications.store.attempted(found.delivery.id, { status: 'PENDING', error: (error as Error).message });
+      log(`mail ${found.delivery.id} failed: ${(error as Error).message}`);
+      throw error;
+    }
+    await notifications.store.attempted(found.delivery.id, { status: 'DELIVERED', error: null });
+  });
+
+  return { close: () => transport?.close() };
+}

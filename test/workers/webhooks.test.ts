@@ -1,0 +1,175 @@
+/**
+ * Webhooks against a real receiver on 127.0.0.1 that verifies every delivery with the
+ * `standardwebhooks` library: the events of a player's games, signed; a 500 is retried
+ * with the same webhook-id within 30 s; a webhook that keeps failing is disabled and says
+ * so; private targets refused (at creation, after DNS, at delivery) unless allowed; no
+ * redirect followed; a commit nobody listens to adds no job.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { post } from '../../src/workers/notifications.ts';
+import { startReceiver, until, type Receiver } from '../support/receivers.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
+
+let server: TestServer;
+let strict: TestServer;
+let receiver: Receiver;
+beforeAll(async () => {
+  receiver = await startReceiver();
+  [server, strict] = await Promise.all([
+    startTestServer({ rateLimit: 100_000, registrationsPerMinute: 10_000, notifications: { allowPrivate: true, webhookAttempts: 2 }, queue: { pollInterval: 200 } }),
+    startTestServer({ rateLimit: 100_000, registrationsPerMinute: 10_000, queue: false }),
+  ]);
+});
+afterAll(async () => {
+  await Promise.all([server?.close(), strict?.close()]);
+  await receiver?.close();
+});
+
+const CREATE_WEBHOOK = `mutation($i: CreateWebhookInput!) { createWebhook(input: $i) { webhook { id url events gameId enabled } secret } }`;
+const ME = `{ me { webhooks { id enabled disabledReason deliveries(first: 50) { id event status attempts lastError at seat version } } } }`;
+
+async function player(s: TestServer, name: string) {
+  const r = await s.gql(`mutation($n: String!) { registerPlayer(input: { name: $n }) { player { id } token } }`, { n: name });
+  expect(r.errors).toBeUndefined();
+  return { id: r.data.registerPlayer.player.id as string, token: r.data.registerPlayer.token as string };
+}
+
+async function webhook(s: TestServer, token: string, path: string, events: string[], gameId?: string) {
+  const r = await s.gql(CREATE_WEBHOOK, { i: { url: `${receiver.url}${path}`, events, ...(gameId ? { gameId } : {}) } }, token);
+  expect(r.errors).toBeUndefined();
+  receiver.secrets.set(path, r.data.createWebhook.secret);
+  return r.data.createWebhook as { webhook: { id: string }; secret: string };
+}
+
+/** Ada (north) and Bob (east) in a guessing game; both are awaited once it starts. */
+async function game(s: TestServer, ada: { token: string }, bob: { token: string }) {
+  const created = await s.gql(`mutation($i: CreateGameInput!) { createGame(input: $i) { game { id } } }`, {
+    i: { type: 'guessing-game', options: { target: 5 }, seats: [{ seat: 'north', me: true }, { seat: 'east', open: true }], visibility: 'PUBLIC' },
+  }, ada.token);
+  const id = created.data.createGame.game.id as string;
+  const joined = await s.gql(`mutation($id: ID!) { joinGame(gameId: $id) { game { version } } }`, { id }, bob.token);
+  expect(joined.errors).toBeUndefined();
+  return id;
+}
+
+const guess = (s: TestServer, token: string, id: string, n: number) =>
+  s.gql(`mutation($id: ID!, $c: JSON!) { submitCommand(gameId: $id, command: $c) { game { version } } }`, { id, c: { type: 'guess', number: n } }, token);
+
+describe('webhooks', () => {
+  it('POST the events of a player\'s games, signed as Standard Webhooks; a 500 is retried with the same id within 30 s', async () => {
+    const ada = await player(server, 'Ada');
+    const bob = await player(server, 'Bob');
+    const path = `/ada-${randomUUID()}`;
+    const created = await webhook(server, ada.token, path, ['YOUR_TURN', 'GAME_STARTED', 'EVENT_APPENDED', 'GAME_OVER']);
+    expect(created.secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
+    // The first attempt of every delivery fails.
+    receiver.answer = ({ path: p, nth }) => (p === path && nth === 1 ? 500 : 200);
+    const id = await game(server, ada, bob);
+    const mine = () => receiver.received.filter((r) => r.path === path);
+    const started = await until(() => mine().filter((r) => r.body?.type === 'GAME_STARTED').length >= 2 && mine().filter((r) => r.body?.type === 'GAME_STARTED'), 30_000, 'the retry');
+    expect(started.every((r) => r.verified)).toBe(true);
+    expect(started[0]!.id).toBe(started[1]!.id);
+    expect(started.map((r) => r.status)).toEqual([500, 200]);
+    expect(started[0]!.raw).toBe(started[1]!.raw);
+    expect(started[0]!.body).toEqual({ type: 'GAME_STARTED', gameId: id, version: started[0]!.body.version, seat: null, game: { id, type: 'guessing-game', status: 'ACTIVE', version: started[0]!.body.version }, at: expect.any(String) });
+    // YOUR_TURN for Ada's seat only, never Bob's.
+    const yourTurn = () => mine().filter((r) => r.body?.type === 'YOUR_TURN' && r.status === 200);
+    const turns = await until(() => yourTurn().length > 0 && yourTurn(), 30_000, 'your turn');
+    expect(turns.map((r) => r.body.seat)).toEqual(['north']);
+
+    await guess(server, bob.token, id, 1);
+    const appended = await until(() => mine().find((r) => r.body?.type === 'EVENT_APPENDED' && r.status === 200 && r.body.version > started[0]!.body.version), 30_000, 'events appended');
+    expect(appended.verified).toBe(true);
+    expect(appended.body.seat).toBeNull();
+
+    const me = await server.gql(ME, {}, ada.token);
+    const hook = me.data.me.webhooks.find((w: { id: string }) => w.id === created.webhook.id);
+    expect(hook.enabled).toBe(true);
+    const startedDelivery = hook.deliveries.find((d: { id: string }) => d.id === started[0]!.id);
+    expect(startedDelivery).toMatchObject({ event: 'GAME_STARTED', status: 'DELIVERED', attempts: 2, lastError: 'answered 500' });
+
+    // REST mirror.
+    const rest = await server.rest('GET', '/api/me/webhooks', undefined, ada.token);
+    expect(rest.status).toBe(200);
+    expect(rest.body.webhooks.find((w: { id: string }) => w.id === created.webhook.id).deliveries.map((d: { id: string }) => d.id)).toContain(started[0]!.id);
+    expect(await server.gql(ME, {}, bob.token)).toMatchObject({ data: { me: { webhooks: [] } } });
+
+    // Deleted: no more deliveries.
+    expect((await server.gql(`mutation($id: ID!) { deleteWebhook(id: $id) }`, { id: created.webhook.id }, ada.token)).data.deleteWebhook).toBe(true);
+    const before = mine().length;
+    await guess(server, ada.token, id, 1);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(mine().length).toBe(before);
+  });
+
+  it('disables a webhook that keeps failing, and says why', async () => {
+    const ada = await player(server, 'Ada');
+    const bob = await player(server, 'Bob');
+    const path = `/down-${randomUUID()}`;
+    receiver.answer = ({ path: p }) => (p === path ? 503 : 200);
+    const created = await webhook(server, ada.token, path, ['GAME_STARTED']);
+    await game(server, ada, bob);
+    const hook = await until(async () => {
+      const me = await server.gql(ME, {}, ada.token);
+      const w = me.data.me.webhooks.find((x: { id: string }) => x.id === created.webhook.id);
+      return !w.enabled && w;
+    }, 30_000, 'the webhook to be disabled');
+    expect(hook.disabledReason).toMatch(/failed 2 times.*answered 503/);
+    expect(hook.deliveries[0]).toMatchObject({ status: 'FAILED', attempts: 2, lastError: 'answered 503' });
+  });
+
+  it('refuses private and loopback targets unless allowed, also after DNS resolution', async () => {
+    const ada = await player(strict, 'Ada');
+    for (const url of ['http://127.0.0.1:9/x', 'http://10.1.2.3/x', 'http://[::1]/x', 'http://169.254.169.254/latest', 'http://localhost:9/x', 'http://[::ffff:127.0.0.1]/x']) {
+      const r = await strict.gql(CREATE_WEBHOOK, { i: { url, events: ['YOUR_TURN'] } }, ada.token);
+      expect(r.errors?.[0]?.extensions?.code, url).toBe('BAD_REQUEST');
+      expect(r.errors?.[0]?.message, url).toMatch(/private|loopback/);
+    }
+    for (const [input, code] of [
+      [{ url: 'ftp://example.org/x', events: ['YOUR_TURN'] }, 'BAD_REQUEST'],
+      [{ url: 'https://example.org/x', events: [] }, 'BAD_REQUEST'],
+      [{ url: 'https://example.org/x', events: ['YOUR_TURN'], gameId: randomUUID() }, 'NOT_FOUND'],
+    ] as const) {
+      expect((await strict.gql(CREATE_WEBHOOK, { i: input }, ada.token)).errors?.[0]?.extensions?.code).toBe(code);
+    }
+    expect((await strict.gql(CREATE_WEBHOOK, { i: { url: 'https://example.org/x', events: ['YOUR_TURN'] } })).errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+    const rest = await strict.rest('POST', '/api/me/webhooks', { url: 'http://127.0.0.1/x', events: ['YOUR_TURN'] }, ada.token);
+    expect(rest.status).toBe(400);
+    // A game that is not yours.
+    const other = await player(strict, 'Other');
+    const bob = await player(strict, 'Bob');
+    const id = await game(strict, other, bob);
+    expect((await strict.gql(CREATE_WEBHOOK, { i: { url: 'https://example.org/x', events: ['YOUR_TURN'], gameId: id } }, ada.token)).errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+
+    // At delivery the address connected to is checked again, and redirects are not followed.
+    expect(await post(`${receiver.url}/x`, {}, '{}', { allowPrivate: false })).toEqual({ error: expect.stringMatching(/private address/) });
+    const port = new URL(receiver.url).port;
+    expect(await post(`http://localhost:${port}/x`, {}, '{}', { allowPrivate: false })).toEqual({ error: expect.stringMatching(/private address/) });
+    const path = `/redirect-${randomUUID()}`;
+    receiver.answer = ({ path: p }) => (p === path ? { redirect: `${receiver.url}/elsewhere` } : 200);
+    expect(await post(`${receiver.url}${path}`, {}, '{}', { allowPrivate: true })).toEqual({ status: 302 });
+    expect(receiver.received.some((r) => r.path === '/elsewhere')).toBe(false);
+  });
+
+  it('adds no job for a commit nobody listens to, and one for a game with a webhook', async () => {
+    const jobsFor = async (id: string) => (await strict.app.queue.pending('notify')).filter((j) => (j.payload as { gameId?: string }).gameId === id).length;
+    // Seat tokens, no players: nobody listens.
+    const quiet = await strict.rest('POST', '/api/games', { type: 'guessing-game', options: { target: 5 }, seats: [{ seat: 'north', name: 'N' }, { seat: 'east', name: 'E' }] });
+    const token = quiet.body.seatTokens[0].token;
+    await guess(strict, token, quiet.body.game.id, 2);
+    expect(await jobsFor(quiet.body.game.id)).toBe(0);
+    // A player with a webhook: each commit of their game adds one (this process runs none).
+    const ada = await player(strict, 'Ada');
+    const bob = await player(strict, 'Bob');
+    const r = await strict.rest('POST', '/api/me/webhooks', { url: 'https://93.184.215.14/hook', events: ['YOUR_TURN'] }, ada.token);
+    expect(r.status).toBe(201);
+    const id = await game(strict, ada, bob);
+    expect(await jobsFor(id)).toBe(1);
+    await guess(strict, bob.token, id, 3);
+    expect(await jobsFor(id)).toBe(2);
+    // A refused command stores nothing and adds no job.
+    expect((await guess(strict, bob.token, id, 3)).errors?.[0]?.extensions?.code).toBe('NOT_YOUR_TURN');
+    expect(await jobsFor(id)).toBe(2);
+  });
+});
