@@ -90,7 +90,7 @@ export function defineNotificationTasks(queue: Queue, notifications: Notificatio
     if (!ok && !last) throw new Error(`webhook ${webhook.id} delivery ${delivery.id}: ${error}`);
   });
 
-  queue.define(TASKS.mail, async (p) => {
+  queue.define(TASKS.mail, async (p, helpers) => {
     if (!transport || !mailer) return;
     const message = p.message as { to: string; subject: string; text: string; html: string } | undefined;
     if (message) {
@@ -106,7 +106,8 @@ export function defineNotificationTasks(queue: Queue, notifications: Notificatio
         messageId: `<${found.delivery.id}@wargame-service>`,
       });
     } catch (error) {
-      await notifications.store.attempted(found.delivery.id, { status: 'PENDING', error: (error as Error).message });
+      const last = helpers.job.attempts >= helpers.job.max_attempts;
+      await notifications.store.attempted(found.delivery.id, { status: last ? 'FAILED' : 'PENDING', error: (error as Error).message });
       log(`mail ${found.delivery.id} failed: ${(error as Error).message}`);
       throw error;
     }
