@@ -103,7 +103,7 @@ export interface CommandRecord {
 }
 
 export type AppendOutcome =
-  | { ok: true; firstVersion: number; lastVersion: number; commandId: string; game: GameRecord; events: StoredEvent[] }
+  | { ok: true; firstVersion: number; lastVersion: number; commandId: string; game: GameRecord; events: StoredEvent[]; /** 1: the statement added the notification job (someone listens) */ notified?: number }
   | { ok: false; conflict: 'VERSION'; currentVersion: number }
   | { ok: false; conflict: 'IDEMPOTENCY'; existing: CommandRecord };
 
@@ -277,7 +277,7 @@ export class EventStore {
     const { gameId, expectedVersion, events, summary } = input;
     const lastVersion = expectedVersion + events.length;
     try {
-      const rows = await this.prisma.$queryRawUnsafe<(GameRow & { command_id: string; at: Date; positions: string[] })[]>(
+      const rows = await this.prisma.$queryRawUnsafe<(GameRow & { command_id: string; at: Date; positions: string[]; notified: number })[]>(
         APPEND_SQL,
         gameId, expectedVersion, lastVersion, summary.status, JSON.stringify(summary.awaiting), summary.result ? JSON.stringify(summary.result) : null,
         input.seat, JSON.stringify(input.command), input.idempotencyKey,
@@ -289,7 +289,7 @@ export class EventStore {
       if (!row) return { ok: false, conflict: 'VERSION', currentVersion: await this.currentVersion(gameId, expectedVersion) };
       const commandId = row.command_id;
       return {
-        ok: true, firstVersion: expectedVersion + 1, lastVersion, commandId, game: fromRow(row),
+        ok: true, firstVersion: expectedVersion + 1, lastVersion, commandId, game: fromRow(row), notified: row.notified,
         events: events.map((e, i) => ({
           version: expectedVersion + 1 + i, type: e.type, seat: e.seat, data: e.data as Record<string, unknown>,
           rolls: e.rolls ?? null, commandId, at: row.at, position: row.positions[i],

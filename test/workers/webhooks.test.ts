@@ -103,6 +103,25 @@ describe('webhooks', () => {
     expect(mine().length).toBe(before);
   });
 
+  it('sends DEADLINE_SOON for a seat when the clocks say so, to the webhooks of the seat\'s player', async () => {
+    const ada = await player(server, 'Ada');
+    const bob = await player(server, 'Bob');
+    const path = `/deadline-${randomUUID()}`;
+    const bobPath = `/deadline-bob-${randomUUID()}`;
+    receiver.answer = () => 200;
+    await webhook(server, ada.token, path, ['DEADLINE_SOON']);
+    await webhook(server, bob.token, bobPath, ['DEADLINE_SOON']);
+    const id = await game(server, ada, bob);
+    await server.app.application.notifications!.deadlineSoon(id, 'north', { version: 1, deadline: new Date(Date.now() + 3600_000) });
+    await server.app.application.notifications!.deadlineSoon(id, 'north', { version: 1, deadline: new Date(Date.now() + 3600_000) }); // once per seat and version
+    const got = await until(() => receiver.received.find((r) => r.path === path), 20_000, 'deadline soon');
+    expect(got.verified).toBe(true);
+    expect(got.body).toMatchObject({ type: 'DEADLINE_SOON', gameId: id, seat: 'north', version: 1 });
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(receiver.received.filter((r) => r.path === path)).toHaveLength(1);
+    expect(receiver.received.filter((r) => r.path === bobPath)).toHaveLength(0);
+  });
+
   it('disables a webhook that keeps failing, and says why', async () => {
     const ada = await player(server, 'Ada');
     const bob = await player(server, 'Bob');
@@ -152,24 +171,30 @@ describe('webhooks', () => {
     expect(receiver.received.some((r) => r.path === '/elsewhere')).toBe(false);
   });
 
-  it('adds no job for a commit nobody listens to, and one for a game with a webhook', async () => {
-    const jobsFor = async (id: string) => (await strict.app.queue.pending('notify')).filter((j) => (j.payload as { gameId?: string }).gameId === id).length;
-    // Seat tokens, no players: nobody listens.
-    const quiet = await strict.rest('POST', '/api/games', { type: 'guessing-game', options: { target: 5 }, seats: [{ seat: 'north', name: 'N' }, { seat: 'east', name: 'E' }] });
-    const token = quiet.body.seatTokens[0].token;
-    await guess(strict, token, quiet.body.game.id, 2);
-    expect(await jobsFor(quiet.body.game.id)).toBe(0);
-    // A player with a webhook: each commit of their game adds one (this process runs none).
+  it('adds the notification job in the append only when someone listens, never for an append that was not stored', async () => {
+    const store = strict.app.application.store;
+    const newGame = async (playerIds: string[]) => {
+      const id = randomUUID();
+      await store.createGame({
+        game: { id, type: 'guessing-game', options: {}, players: [{ seat: 'north', name: 'N' }], seedCommitment: 'c', seed: 's', status: 'ACTIVE', awaiting: ['north'], result: null, rules: 'r', playerIds, seats: playerIds.map((p) => ({ seat: 'north', kind: 'player' as const, playerId: p })) },
+        tokens: [],
+        events: [{ type: 'Setup', seat: null, data: { type: 'Setup' } }],
+      });
+      return id;
+    };
+    const append = (gameId: string, expectedVersion = 1) =>
+      store.append({ gameId, expectedVersion, seat: 'north', command: { type: 'x' }, idempotencyKey: null, events: [{ type: 'E', seat: 'north', data: { type: 'E' } }], summary: { status: 'ACTIVE', awaiting: ['north'], result: null }, outbox: [{ kind: 'EVENTS_APPENDED', seat: null }] });
+    // Nobody listens (seat tokens; a player without webhook or mail): no job, no NOTIFY.
+    const cid = await player(strict, 'Cid');
+    expect(await append(await newGame([]))).toMatchObject({ ok: true, notified: 0 });
+    expect(await append(await newGame([cid.id]))).toMatchObject({ ok: true, notified: 0 });
+    // A player with a webhook on all their games: one job with the append.
     const ada = await player(strict, 'Ada');
-    const bob = await player(strict, 'Bob');
     const r = await strict.rest('POST', '/api/me/webhooks', { url: 'https://93.184.215.14/hook', events: ['YOUR_TURN'] }, ada.token);
     expect(r.status).toBe(201);
-    const id = await game(strict, ada, bob);
-    expect(await jobsFor(id)).toBe(1);
-    await guess(strict, bob.token, id, 3);
-    expect(await jobsFor(id)).toBe(2);
-    // A refused command stores nothing and adds no job.
-    expect((await guess(strict, bob.token, id, 3)).errors?.[0]?.extensions?.code).toBe('NOT_YOUR_TURN');
-    expect(await jobsFor(id)).toBe(2);
+    const id = await newGame([ada.id]);
+    expect(await append(id)).toMatchObject({ ok: true, notified: 1 });
+    // A losing append (the version moved on) stores nothing and adds nothing.
+    expect(await append(id, 1)).toMatchObject({ ok: false, conflict: 'VERSION' });
   });
 });
