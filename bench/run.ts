@@ -12,7 +12,7 @@ import { games as hostedGames } from '../src/domain/games.ts';
 import { openDatabase, type Database } from '../src/persistence/database.ts';
 import { startEmbedded, type EmbeddedDatabase } from '../src/persistence/embedded.ts';
 import { runFold, type FoldResult } from './fold.ts';
-import { burst, graphqlRaid, newGuessingGame, restLoop, sequential, type Burst, type Load } from './scenarios.ts';
+import { burst, graphqlRaid, newGuessingGame, restLoop, sequential, webhookLoop, type Burst, type Load, type WebhookLoad } from './scenarios.ts';
 import { postgresCpuSince, postgresTicks, startServer, type ServerProcess } from './server.ts';
 import { round, table } from './stats.ts';
 
@@ -40,6 +40,8 @@ const config = {
   repeats: positiveInt(process.env.BENCH_REPEATS, 7, 'BENCH_REPEATS'),
   processes: intList(process.env.BENCH_PROCESSES, [1, 2], 'BENCH_PROCESSES'),
   burst: positiveInt(process.env.BENCH_BURST, 200, 'BENCH_BURST'),
+  webhookGames: positiveInt(process.env.BENCH_WEBHOOK_GAMES, 8, 'BENCH_WEBHOOK_GAMES'),
+  webhookCommands: positiveInt(process.env.BENCH_WEBHOOK_COMMANDS, 100, 'BENCH_WEBHOOK_COMMANDS'),
   warmupCommands: 200,
 };
 
@@ -99,6 +101,7 @@ async function main() {
     let length: { newGame: { p50Ms: number; p99Ms: number }; longGame: { p50Ms: number; p99Ms: number; events: number } } | null = null;
     let fold: (FoldResult & { gameId: string }) | null = null;
     let bursts: Burst[] = [];
+    const webhooks: (Measured & WebhookLoad)[] = [];
 
     for (const processes of config.processes) {
       server = await startServer(url, processes);
@@ -124,13 +127,19 @@ async function main() {
         const longGame = await sequential(server.url, { id: fold.gameId, tokens: (fold as unknown as { tokens: Record<string, string> }).tokens }, 200, (fold as unknown as { nextSeat: number }).nextSeat);
         if (longGame.errors || newGame.errors) log(`(refused commands: long game ${longGame.errors}, new game ${newGame.errors})`);
         length = { newGame, longGame: { ...longGame, events: fold.events } };
+        for (const hooks of [0, 2]) {
+          log(`webhooks: ${config.webhookGames} games of a player, ${hooks} webhook(s) each, ${config.webhookCommands} commands each`);
+          let detail: WebhookLoad | undefined;
+          const m = await measured(server, async () => (detail = await webhookLoop(server!.url, config.webhookGames, config.webhookCommands, hooks)));
+          webhooks.push({ ...detail!, ...m });
+        }
         log(`saturation: ${config.burst} concurrent createGame, then ${config.burst} concurrent commands`);
         bursts = await burst(server.url, config.burst);
       }
       await server.stop();
       server = undefined;
     }
-    report({ loads, graphql, length, fold: fold!, bursts, databaseKind });
+    report({ loads, graphql, length, fold: fold!, bursts, webhooks, databaseKind });
   } finally {
     await server?.stop();
     await database?.close();
@@ -145,6 +154,7 @@ function report(r: {
   length: { newGame: { p50Ms: number; p99Ms: number }; longGame: { p50Ms: number; p99Ms: number; events: number } } | null;
   fold: FoldResult & { gameId: string };
   bursts: Burst[];
+  webhooks: (Measured & WebhookLoad)[];
   databaseKind: string;
 }) {
   const row = (m: Measured) => [
@@ -182,6 +192,18 @@ function report(r: {
   console.log('4. Saturation: requests arriving all at once');
   console.log(table(['what', 'requests', 'answers by status', '500s', '503s', 'seconds'], r.bursts.map((b) => [b.what, b.requests, Object.entries(b.byStatus).map(([k, v]) => `${k}: ${v}`).join(', '), b.internalErrors, b.unavailable, b.seconds.toFixed(2)])));
 
+  if (r.webhooks.length) {
+    console.log('');
+    console.log('5. Notifications: REST commands in a player\'s games with 0 and 2 webhooks per game (EVENT_APPENDED, to a receiver in the bench process)');
+    console.log('   delivery: from the command\'s acknowledgement (stored by then) to its POST arriving, through the job queue');
+    console.log(
+      table(
+        ['webhooks/game', 'games', 'commands', 'errors', 'commands/s', 'p50 ms', 'p99 ms', 'deliveries', 'delivery p50 ms', 'delivery p99 ms', 'server CPU ms/cmd', 'PostgreSQL CPU ms/cmd'],
+        r.webhooks.map((w) => [w.webhooksPerGame, w.games, w.commands, w.errors, w.commandsPerSecond.toFixed(0), w.p50Ms.toFixed(2), w.p99Ms.toFixed(2), w.deliveries, w.webhooksPerGame ? w.deliveryP50Ms.toFixed(1) : '-', w.webhooksPerGame ? w.deliveryP99Ms.toFixed(1) : '-', w.serverCpuMsPerCommand.toFixed(2), w.postgresCpuMsPerCommand.toFixed(2)]),
+      ),
+    );
+  }
+
   const results = {
     generatedAt: new Date().toISOString(),
     note: 'Shared, noisy machine: compare runs on the same machine only; prefer medians and ratios.',
@@ -193,6 +215,7 @@ function report(r: {
     length: r.length,
     fold: { ...r.fold, gameId: undefined, tokens: undefined },
     saturation: r.bursts,
+    webhooks: r.webhooks,
   };
   const dir = new URL('./results/', import.meta.url).pathname;
   mkdirSync(dir, { recursive: true });

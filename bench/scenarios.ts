@@ -231,3 +231,93 @@ export async function burst(url: string, n: number): Promise<Burst[]> {
   });
   return [creates, commands];
 }
+
+export interface WebhookLoad extends Load {
+  webhooksPerGame: number;
+  deliveries: number;
+  /** From a command's acknowledgement to its EVENT_APPENDED delivery arriving at the receiver. */
+  deliveryP50Ms: number;
+  deliveryP99Ms: number;
+}
+
+/**
+ * Commands per second with `hooks` webhooks per game (0: none), and how long from a
+ * command's acknowledgement (it is stored by then) to its EVENT_APPENDED POST reaching a
+ * receiver in this process. The games are a player's (north, player token) against a seat
+ * token (east), so the commit's notify check runs either way.
+ */
+export async function webhookLoop(url: string, games: number, commandsPerGame: number, hooks: number): Promise<WebhookLoad> {
+  const { createServer } = await import('node:http');
+  const acked = new Map<string, number>();
+  const early = new Set<string>();
+  const delays: number[] = [];
+  let deliveries = 0;
+  const receiver = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      const now = performance.now();
+      res.writeHead(204).end();
+      try {
+        const body = JSON.parse(Buffer.concat(chunks).toString());
+        deliveries++;
+        const key = `${body.gameId}:${body.version}`;
+        const at = acked.get(key);
+        if (body.type === 'EVENT_APPENDED' && req.url === '/0') {
+          if (at !== undefined) delays.push(Math.max(0, now - at));
+          else early.add(key); // before the answer reached the client: no delay to speak of
+        }
+      } catch {
+        /* not ours */
+      }
+    });
+  });
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', () => r()));
+  const hookUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}`;
+  const setup = async () => {
+    const p = await gql(url, `mutation($n: String!) { registerPlayer(input: { name: $n }) { token } }`, { n: 'bench' });
+    const player = p.body.data.registerPlayer.token as string;
+    const g = await gql(url, `mutation { createGame(input: { type: "guessing-game", options: { target: 1000000 }, seats: [{ seat: "north", me: true }, { seat: "east", name: "east" }] }) { game { id } seatTokens { seat token } } }`, {}, player);
+    const id = g.body.data.createGame.game.id as string;
+    for (let i = 0; i < hooks; i++) {
+      const h = await gql(url, `mutation($i: CreateWebhookInput!) { createWebhook(input: $i) { webhook { id } } }`, { i: { url: `${hookUrl}/${i}`, events: ['EVENT_APPENDED'], gameId: id } }, player);
+      if (h.body.errors) throw new Error(`createWebhook: ${JSON.stringify(h.body.errors)}`);
+    }
+    return { id, tokens: { north: player, east: g.body.data.createGame.seatTokens[0].token as string } };
+  };
+  const created = await Promise.all(Array.from({ length: games }, setup));
+  const latencies: number[] = [];
+  const counts = { requests: 0, errors: 0, internal: 0, unavailable: 0 };
+  const loop = async (game: { id: string; tokens: Record<string, string> }) => {
+    for (let i = 0; i < commandsPerGame; i++) {
+      const seat = SEATS[i % 2]!;
+      const start = process.hrtime.bigint();
+      const r = await request(url, 'POST', `/api/games/${game.id}/commands`, { command: { type: 'guess', number: 1 } }, game.tokens[seat]);
+      counts.requests++;
+      if (r.status !== 200) {
+        counts.errors++;
+        if (r.status >= 500 && r.status !== 503) counts.internal++;
+        if (r.status === 503) counts.unavailable++;
+        return;
+      }
+      const key = `${game.id}:${r.json().game.version}`;
+      if (early.delete(key)) delays.push(0);
+      else acked.set(key, performance.now());
+      latencies.push(msSince(start));
+    }
+  };
+  const start = process.hrtime.bigint();
+  await Promise.all(created.map(loop));
+  const seconds = msSince(start) / 1000;
+  // Let the last deliveries arrive (at most 10 s).
+  const expected = hooks * latencies.length;
+  for (let waited = 0; hooks > 0 && deliveries < expected && waited < 10_000; waited += 100) await new Promise((r) => setTimeout(r, 100));
+  await new Promise<void>((r) => receiver.close(() => r()));
+  return {
+    ...summary(`REST with ${hooks} webhook(s) per game, ${games} games`, games, latencies, seconds, counts),
+    webhooksPerGame: hooks,
+    deliveries,
+    deliveryP50Ms: round(quantile(delays, 0.5)),
+    deliveryP99Ms: round(quantile(delays, 0.99)),
+  };
+}

@@ -4,6 +4,7 @@
  * of /metrics says how long its commands waited on the database.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { request } from './client.ts';
@@ -104,6 +105,10 @@ export async function startServer(databaseUrl: string, processes: number): Promi
       RATE_LIMIT_MAX: '1000000000',
       WEB_CONCURRENCY: String(processes),
       NODE_ENV: 'production',
+      // Webhooks on (to the bench's own receiver on 127.0.0.1), players registered freely.
+      WEBHOOK_SECRET_KEY: process.env.WEBHOOK_SECRET_KEY ?? randomBytes(32).toString('hex'),
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+      REGISTRATION_RATE_LIMIT: '1000000',
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
