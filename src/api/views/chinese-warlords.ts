@@ -58,7 +58,7 @@ type ChineseWarlordsUnit {
   attacked: Boolean!
   "Its stack has retreated this turn"
   retreated: Boolean!
-  "Its stack was attacked this turn or last turn (so it may attack without a Warlord or Lieutenant)"
+  "Its stack was attacked last turn (so it may attack this turn without a Warlord or Lieutenant)"
   attackedRecently: Boolean!
 }
 

@@ -7,7 +7,7 @@ import { COMBAT_RESOLUTION_TABLE, CRT_COLUMNS, TERRAIN, UNIT_TYPES, type CrtColu
 import type { WarlordsEvent } from './events.ts';
 import { distance, neighbours, terrainAt } from './map.ts';
 import { canStand } from './movement.ts';
-import { liveStrongholds, passengersOf, unitsAt, type Unit, type WarlordsState } from './state.ts';
+import { attackedLastTurn, liveStrongholds, passengersOf, unitsAt, type Unit, type WarlordsState } from './state.ts';
 
 /**
  * Force ratio column, "rounded in the defender's favour to the printed columns" (RULINGS):
@@ -38,12 +38,11 @@ export function terrainDefense(s: WarlordsState, hex: string): number {
 
 /**
  * "A stack cannot attack unless it contains a warlord or lieutenant or it was attacked last
- * turn." RULINGS (ours): attacked in this turn or the previous one.
+ * turn": attacked in turn T, a leaderless stack may attack in turn T+1, not back in turn T (ruling).
  */
 export function stackMayAttack(s: WarlordsState, hex: string): boolean {
   const stack = unitsAt(s, hex);
-  // targetedTurn 0: never attacked (in turn 1 that is not "the previous turn").
-  return stack.some((u) => u.type === 'warlord' || u.type === 'lieutenant' || (u.targetedTurn > 0 && u.targetedTurn >= s.turn - 1));
+  return stack.some((u) => u.type === 'warlord' || u.type === 'lieutenant' || attackedLastTurn(u, s.turn));
 }
 
 /** Units of the stack in `hex` that can fire at `target`: in range and not yet attacked this turn. */

@@ -19,7 +19,7 @@ export function evolve(s: WarlordsState, e: WarlordsEvent): WarlordsState {
         control[p.stronghold] = p.seat;
         if (p.village) control[p.village] = p.seat;
       }
-      const units = e.units.map((u) => ({ ...u, carriedBy: null, mpUsed: 0, rode: false, attackedTurn: 0, targetedTurn: 0, retreatedTurn: 0 }));
+      const units = e.units.map((u) => ({ ...u, carriedBy: null, mpUsed: 0, rode: false, attackedTurn: 0, targetedTurn: 0, previousTargetedTurn: 0, retreatedTurn: 0 }));
       return { ...s, map: e.map, turnLimit: e.turnLimit, players, control, units, nextUnit: units.length + 1 };
     }
     case 'TurnBegan': {
@@ -58,7 +58,7 @@ export function evolve(s: WarlordsState, e: WarlordsEvent): WarlordsState {
       if (e.available) return s;
       return { ...s, players: { ...s.players, [e.seat]: { ...s.players[e.seat]!, exhausted: [...s.players[e.seat]!.exhausted, e.unitType] } } };
     case 'UnitRecruited': {
-      const fresh: Unit[] = e.units.map((id) => ({ id, type: e.unitType, owner: e.seat, hex: e.hex, carriedBy: null, mpUsed: 0, rode: false, attackedTurn: 0, targetedTurn: 0, retreatedTurn: 0 }));
+      const fresh: Unit[] = e.units.map((id) => ({ id, type: e.unitType, owner: e.seat, hex: e.hex, carriedBy: null, mpUsed: 0, rode: false, attackedTurn: 0, targetedTurn: 0, previousTargetedTurn: 0, retreatedTurn: 0 }));
       return { ...s, units: [...s.units, ...fresh], nextUnit: s.nextUnit + e.units.length, players: { ...s.players, [e.seat]: { ...s.players[e.seat]!, treasury: e.treasury } } };
     }
     case 'RecruitmentEnded':
@@ -88,7 +88,7 @@ export function evolve(s: WarlordsState, e: WarlordsEvent): WarlordsState {
       };
     }
     case 'CombatResolved': {
-      const units = updateUnits(s, e.defenders, (u) => ({ ...u, targetedTurn: s.turn }));
+      const units = updateUnits(s, e.defenders, (u) => (u.targetedTurn === s.turn ? u : { ...u, targetedTurn: s.turn, previousTargetedTurn: u.targetedTurn }));
       const r = e.result;
       const defense =
         r === 'K2' || r === 'K' || r === 'R'

@@ -2,7 +2,7 @@
 import type { Json, Viewer } from '../kernel/index.ts';
 import { ABILITIES, UNIT_TYPES } from './data.ts';
 import { movementLeft } from './movement.ts';
-import type { WarlordsState } from './state.ts';
+import { attackedLastTurn, type WarlordsState } from './state.ts';
 
 export function view(s: WarlordsState, _viewer: Viewer): Json {
   return {
@@ -44,7 +44,7 @@ export function view(s: WarlordsState, _viewer: Viewer): Json {
       movementLeft: movementLeft(u),
       attacked: u.attackedTurn === s.turn,
       retreated: u.retreatedTurn === s.turn,
-      attackedRecently: u.targetedTurn > 0 && u.targetedTurn >= s.turn - 1,
+      attackedRecently: attackedLastTurn(u, s.turn),
     })),
     attack: s.attack ? { attacker: s.attack.attacker, defender: s.attack.defender, target: s.attack.target, stacks: s.attack.stacks, units: s.attack.units } : null,
     defense: s.defense ? { attacker: s.defense.attacker, defender: s.defense.defender, hex: s.defense.hex, result: s.defense.result, lossesToChoose: s.defense.losses, afterLosses: s.defense.then } : null,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { COMBAT_RESOLUTION_TABLE, CRT_COLUMNS } from '../../../src/domain/chinese-warlords/data.ts';
 import { combatResult, forceRatioColumn } from '../../../src/domain/chinese-warlords/combat.ts';
+import { chineseWarlords } from '../../../src/domain/chinese-warlords/index.ts';
 import { status } from '../../support/play.ts';
 import { act, legalOf, position, refusal, rows, state, unitsIn, type Game } from './helpers.ts';
 
@@ -136,6 +137,35 @@ describe('COMBAT: who attacks', () => {
     expect(legalOf(g, 'red')).toContainEqual({ type: 'attack', stack: '6,2', target: '5,2' });
     state(g).units.find((u) => u.id === 'red-2')!.targetedTurn = 3;
     expect(legalOf(g, 'red')).not.toContainEqual({ type: 'attack', stack: '6,2', target: '5,2' });
+  });
+
+  it('... last turn: a leaderless stack attacked in turn T may attack in turn T+1, not back in turn T', () => {
+    // Blue moves first this turn and attacks red's stack of Thugs and Bodyguards, which has no leader.
+    const g = position({ map: field, phase: 'combat', seat: 'blue', turn: 3, order: ['blue', 'red'], units: ['red-1 warlord 0,0', 'red-2 thugs 6,2', 'red-3 bodyguards 6,2', 'blue-1 warlord 5,2', 'blue-2 thugs 5,2'] });
+    act(g, 'blue', { type: 'attack', stack: '5,2', target: '6,2' });
+    act(g, 'blue', { type: 'resolveAttack' }, [10]); // '-'
+    act(g, 'blue', { type: 'endCombat' });
+    // Turn 3, red's combat: it was attacked this turn, not last turn.
+    expect(status(g).awaiting).toMatchObject([{ seat: 'red', kind: 'ATTACK' }]);
+    expect(refusal(g, 'red', { type: 'attack', stack: '6,2', target: '5,2' })).toMatch(/no Warlord or Lieutenant and was not attacked last turn/);
+    expect(legalOf(g, 'red')).toEqual([{ type: 'endCombat' }]);
+    expect(chineseWarlords.view(state(g), { seat: 'red' } as never)).toMatchObject({ units: expect.arrayContaining([expect.objectContaining({ id: 'red-2', attackedRecently: false })]) });
+    act(g, 'red', { type: 'endCombat' }, [6, 1]); // turn 4: initiative red 6, blue 1
+    expect(state(g).turn).toBe(4);
+    for (const [seat, type] of [['red', 'endRecruitment'], ['blue', 'endRecruitment'], ['red', 'endMovement'], ['blue', 'endMovement']] as const) act(g, seat, { type });
+    // Turn 4: attacked last turn, so it may attack.
+    expect(chineseWarlords.view(state(g), { seat: 'red' } as never)).toMatchObject({ units: expect.arrayContaining([expect.objectContaining({ id: 'red-2', attackedRecently: true })]) });
+    expect(legalOf(g, 'red')).toContainEqual({ type: 'attack', stack: '6,2', target: '5,2' });
+    act(g, 'red', { type: 'attack', stack: '6,2', target: '5,2' });
+  });
+
+  it('... last turn: attacked in turn T-1 and again in turn T, it may still attack in turn T', () => {
+    const g = position({ map: field, phase: 'combat', seat: 'blue', turn: 4, order: ['blue', 'red'], units: ['red-1 warlord 0,0', 'red-2 thugs 6,2', 'red-3 bodyguards 6,2', 'blue-1 warlord 5,2', 'blue-2 thugs 5,2'] });
+    state(g).units.find((u) => u.id === 'red-2')!.targetedTurn = 3;
+    act(g, 'blue', { type: 'attack', stack: '5,2', target: '6,2' });
+    act(g, 'blue', { type: 'resolveAttack' }, [10]); // '-'
+    act(g, 'blue', { type: 'endCombat' });
+    expect(legalOf(g, 'red')).toContainEqual({ type: 'attack', stack: '6,2', target: '5,2' });
   });
 
   it('carried units may attack', () => {

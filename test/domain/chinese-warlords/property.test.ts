@@ -78,7 +78,7 @@ function violations(prev: WarlordsState, s: WarlordsState, e: GameEvent): string
       for (const id of ev.units) fail(prev.units.find((u) => u.id === id)!.attackedTurn !== prev.turn, `${id} attacks twice in a turn`);
       const stack = prev.units.filter((u) => u.hex === ev.stack);
       const led = stack.some((u) => u.type === 'warlord' || u.type === 'lieutenant');
-      const attacked = stack.some((u) => u.targetedTurn > 0 && u.targetedTurn >= prev.turn - 1);
+      const attacked = prev.turn > 1 && stack.some((u) => u.targetedTurn === prev.turn - 1 || u.previousTargetedTurn === prev.turn - 1);
       fail(led || attacked, `the stack in ${ev.stack} attacks with no Warlord or Lieutenant, not attacked last turn`);
       for (const id of ev.units) fail(distance(ev.stack, ev.target) <= UNIT_TYPES[prev.units.find((u) => u.id === id)!.type].range, `${id} attacks out of range`);
       break;
