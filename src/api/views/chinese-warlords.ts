@@ -54,7 +54,7 @@ type ChineseWarlordsUnit {
   force: Int!
   range: Int!
   movementLeft: Int!
-  "Has attacked this turn"
+  "Its stack has made its attack this turn (units out of range of that target included)"
   attacked: Boolean!
   "Its stack has retreated this turn"
   retreated: Boolean!

@@ -45,6 +45,15 @@ export function stackMayAttack(s: WarlordsState, hex: string): boolean {
   return stack.some((u) => u.type === 'warlord' || u.type === 'lieutenant' || attackedLastTurn(u, s.turn));
 }
 
+/**
+ * The stack has made its attack this turn. Its units out of range of that target lost their
+ * attack with it. (Only a retreat can bring units together in a combat phase, and a player's
+ * units retreat only in other players' phases.)
+ */
+export function stackAttacked(s: WarlordsState, hex: string): boolean {
+  return unitsAt(s, hex).some((u) => u.attackedTurn === s.turn);
+}
+
 /** Units of the stack in `hex` that can fire at `target`: in range and not yet attacked this turn. */
 export function attackersFrom(s: WarlordsState, hex: string, target: string): Unit[] {
   const d = distance(hex, target);
@@ -58,6 +67,8 @@ export function attackRefusal(s: WarlordsState, seat: string, stack: string, tar
   if (!enemy.length || enemy[0]!.owner === seat) return `There is no enemy stack in ${target}`;
   if (s.attack && s.attack.target !== target) return `Resolve the attack on ${s.attack.target} first`;
   if (s.attack?.stacks.includes(stack)) return `The stack in ${stack} already takes part in this attack`;
+  // "Attacks by units in the same stack must be combined": one attack per stack and turn (ruling).
+  if (stackAttacked(s, stack)) return `The stack in ${stack} has already attacked this turn`;
   if (!stackMayAttack(s, stack)) return `The stack in ${stack} cannot attack: it has no Warlord or Lieutenant and was not attacked last turn`;
   if (!attackersFrom(s, stack, target).length) return `No unit in ${stack} can attack ${target}: out of range (${distance(stack, target)}) or already attacked this turn`;
   return null;

@@ -84,7 +84,8 @@ export function evolve(s: WarlordsState, e: WarlordsEvent): WarlordsState {
       return {
         ...s,
         attack: { ...a, stacks: [...a.stacks, e.stack], units: [...a.units, ...e.units] },
-        units: updateUnits(s, e.units, (u) => ({ ...u, attackedTurn: s.turn })),
+        // The whole stack has made its attack, units out of range included ("must be combined").
+        units: s.units.map((u) => (e.units.includes(u.id) || u.hex === e.stack ? { ...u, attackedTurn: s.turn } : u)),
       };
     }
     case 'CombatResolved': {

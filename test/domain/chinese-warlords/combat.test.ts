@@ -112,6 +112,24 @@ describe('COMBAT: who attacks', () => {
     expect(resolved).toMatchObject({ attackForce: 14 });
   });
 
+  it('attacks by units in the same stack must be combined: a stack attacks at most once a turn', () => {
+    // The armored vehicle reaches 3,2 (2 hexes); the rest of its stack reaches only 1,1 next door.
+    const g = position({
+      map: field,
+      phase: 'combat',
+      seat: 'red',
+      turn: 2,
+      units: ['red-1 warlord 1,2', 'red-2 armoredVehicle 1,2', 'red-3 thugs 1,2', 'blue-1 warlord 8,0', 'blue-2 thugs 3,2', 'blue-3 thugs 1,1'],
+    });
+    expect(act(g, 'red', { type: 'attack', stack: '1,2', target: '3,2' })[0]).toMatchObject({ units: ['red-2'] });
+    act(g, 'red', { type: 'resolveAttack' }, [10]);
+    // The Warlord and the Thugs were out of range: they do not attack this turn.
+    expect(refusal(g, 'red', { type: 'attack', stack: '1,2', target: '1,1' })).toBe('The stack in 1,2 has already attacked this turn');
+    expect(legalOf(g, 'red')).toEqual([{ type: 'endCombat' }]);
+    const view = chineseWarlords.view(state(g), { seat: 'red' } as never) as { units: { id: string; attacked: boolean }[] };
+    expect(view.units.filter((u) => u.attacked).map((u) => u.id)).toEqual(['red-1', 'red-2', 'red-3']);
+  });
+
   it('a unit may attack once per turn', () => {
     const g = fighting([...redStack, ...blueStack]);
     attack(g, 10);

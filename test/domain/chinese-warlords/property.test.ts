@@ -77,6 +77,9 @@ function violations(prev: WarlordsState, s: WarlordsState, e: GameEvent): string
     case 'AttackDeclared': {
       for (const id of ev.units) fail(prev.units.find((u) => u.id === id)!.attackedTurn !== prev.turn, `${id} attacks twice in a turn`);
       const stack = prev.units.filter((u) => u.hex === ev.stack);
+      fail(stack.every((u) => u.attackedTurn !== prev.turn), `the stack in ${ev.stack} attacks twice in a turn`);
+      const inRange = stack.filter((u) => distance(ev.stack, ev.target) <= UNIT_TYPES[u.type].range).map((u) => u.id);
+      fail(JSON.stringify(inRange) === JSON.stringify(ev.units), `the attack from ${ev.stack} is not all its units in range`);
       const led = stack.some((u) => u.type === 'warlord' || u.type === 'lieutenant');
       const attacked = prev.turn > 1 && stack.some((u) => u.targetedTurn === prev.turn - 1 || u.previousTargetedTurn === prev.turn - 1);
       fail(led || attacked, `the stack in ${ev.stack} attacks with no Warlord or Lieutenant, not attacked last turn`);
