@@ -17,7 +17,8 @@ export function view(s: WarlordsState, _viewer: Viewer): Json {
       hexes: s.map.hexes.map((h) => ({ id: h.id, col: h.col, row: h.row, terrain: h.terrain, controller: s.control[h.id] ?? null })),
       strongholds: s.map.strongholds,
     },
-    players: s.seats.map((seat) => {
+    // Before GameSetUp (replay version 0) there are no players yet: the empty pre-setup view.
+    players: s.seats.filter((seat) => s.players[seat]).map((seat) => {
       const p = s.players[seat]!;
       const ability = ABILITIES[p.abilityRoll]!;
       return {

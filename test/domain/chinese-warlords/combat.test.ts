@@ -126,7 +126,7 @@ describe('COMBAT: who attacks', () => {
     // The Warlord and the Thugs were out of range: they do not attack this turn.
     expect(refusal(g, 'red', { type: 'attack', stack: '1,2', target: '1,1' })).toBe('The stack in 1,2 has already attacked this turn');
     expect(legalOf(g, 'red')).toEqual([{ type: 'endCombat' }]);
-    const view = chineseWarlords.view(state(g), { seat: 'red' } as never) as { units: { id: string; attacked: boolean }[] };
+    const view = chineseWarlords.view(state(g), 'red') as { units: { id: string; attacked: boolean }[] };
     expect(view.units.filter((u) => u.attacked).map((u) => u.id)).toEqual(['red-1', 'red-2', 'red-3']);
   });
 
@@ -167,12 +167,12 @@ describe('COMBAT: who attacks', () => {
     expect(status(g).awaiting).toMatchObject([{ seat: 'red', kind: 'ATTACK' }]);
     expect(refusal(g, 'red', { type: 'attack', stack: '6,2', target: '5,2' })).toMatch(/no Warlord or Lieutenant and was not attacked last turn/);
     expect(legalOf(g, 'red')).toEqual([{ type: 'endCombat' }]);
-    expect(chineseWarlords.view(state(g), { seat: 'red' } as never)).toMatchObject({ units: expect.arrayContaining([expect.objectContaining({ id: 'red-2', attackedRecently: false })]) });
+    expect(chineseWarlords.view(state(g), 'red')).toMatchObject({ units: expect.arrayContaining([expect.objectContaining({ id: 'red-2', attackedRecently: false })]) });
     act(g, 'red', { type: 'endCombat' }, [6, 1]); // turn 4: initiative red 6, blue 1
     expect(state(g).turn).toBe(4);
     for (const [seat, type] of [['red', 'endRecruitment'], ['blue', 'endRecruitment'], ['red', 'endMovement'], ['blue', 'endMovement']] as const) act(g, seat, { type });
     // Turn 4: attacked last turn, so it may attack.
-    expect(chineseWarlords.view(state(g), { seat: 'red' } as never)).toMatchObject({ units: expect.arrayContaining([expect.objectContaining({ id: 'red-2', attackedRecently: true })]) });
+    expect(chineseWarlords.view(state(g), 'red')).toMatchObject({ units: expect.arrayContaining([expect.objectContaining({ id: 'red-2', attackedRecently: true })]) });
     expect(legalOf(g, 'red')).toContainEqual({ type: 'attack', stack: '6,2', target: '5,2' });
     act(g, 'red', { type: 'attack', stack: '6,2', target: '5,2' });
   });
