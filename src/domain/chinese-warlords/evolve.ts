@@ -1,5 +1,6 @@
 /** Folding events into the state. Events are facts: nothing is checked or rolled here. */
-import { ABILITIES, type AbilityEffect } from './data.ts';
+import { ABILITIES, UNIT_TYPES, type AbilityEffect } from './data.ts';
+import { terrainAt } from './map.ts';
 import type { WarlordsEvent } from './events.ts';
 import { removePlayer } from './victory.ts';
 import { unitsAt, type Unit, type WarlordsState } from './state.ts';
@@ -67,7 +68,9 @@ export function evolve(s: WarlordsState, e: WarlordsEvent): WarlordsState {
       return { ...s, stepDone: true };
     case 'UnitMoved': {
       const to = e.path[e.path.length - 1]!;
-      let units = updateUnits(s, [e.unit], (u) => ({ ...u, hex: to, mpUsed: u.mpUsed + e.cost }));
+      // A boat that ends its move in a village moves no further that turn (ruling).
+      const ashore = (u: Unit) => UNIT_TYPES[u.type].mobility === 'boat' && terrainAt(s.map, to) !== 'water';
+      let units = updateUnits(s, [e.unit], (u) => ({ ...u, hex: to, mpUsed: ashore(u) ? Math.max(UNIT_TYPES[u.type].move, u.mpUsed + e.cost) : u.mpUsed + e.cost }));
       units = units.map((u) => (e.passengers.includes(u.id) ? { ...u, hex: to, rode: true } : u));
       return { ...s, units };
     }

@@ -11,7 +11,7 @@ export function entryCost(terrain: Terrain, mobility: Mobility): number | null {
   const t = TERRAIN[terrain];
   if (mobility === 'foot') return t.boatsOnly ? null : t.foot;
   if (mobility === 'vehicle') return t.boatsOnly ? null : t.vehicles;
-  // RULINGS: boats move only on water and may end in a village next to water.
+  // Boats move only on water and may end in a village next to water (ruling; see reachable).
   if (terrain === 'water') return t.vehicles;
   if (terrain === 'village') return t.vehicles;
   return null;
@@ -36,8 +36,8 @@ export interface Reach {
 
 /**
  * Every hex the unit can reach this turn by its cheapest path. A unit may not enter a hex
- * held by another player's units (RULINGS: stacks never mix); boats pass only over water
- * and may end in a village next to water.
+ * held by another player's units (ruling: stacks never mix). Boats (ruling): every step
+ * enters water, except a last step from water into a village next to water.
  */
 export function reachable(s: WarlordsState, u: Unit): Map<string, Reach> {
   const mobility = UNIT_TYPES[u.type].mobility;
@@ -60,6 +60,8 @@ export function reachable(s: WarlordsState, u: Unit): Map<string, Reach> {
           const step = entryCost(terrainAt(s.map, n)!, mobility);
           if (step === null) continue;
           if (mobility === 'boat' && !canStand(s.map, n, mobility)) continue;
+          // A boat reaches a village only from water: never village to village.
+          if (mobility === 'boat' && terrainAt(s.map, n) !== 'water' && terrainAt(s.map, cur) !== 'water') continue;
           const total = c + step;
           if (total > budget || total >= (cost.get(n) ?? Infinity)) continue;
           cost.set(n, total);
