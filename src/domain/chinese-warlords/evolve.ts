@@ -75,9 +75,9 @@ export function evolve(s: WarlordsState, e: WarlordsEvent): WarlordsState {
       return { ...s, units };
     }
     case 'UnitBoarded':
-      return { ...s, units: updateUnits(s, [e.unit], (u) => ({ ...u, carriedBy: e.carrier })) };
+      return { ...s, units: endMoveIfMoved(updateUnits(s, [e.unit], (u) => ({ ...u, carriedBy: e.carrier })), e.carrier) };
     case 'UnitUnloaded':
-      return { ...s, units: updateUnits(s, [e.unit], (u) => ({ ...u, carriedBy: null })) };
+      return { ...s, units: endMoveIfMoved(updateUnits(s, [e.unit], (u) => ({ ...u, carriedBy: null })), e.carrier) };
     case 'ControlTaken':
       return { ...s, control: { ...s.control, [e.hex]: e.seat } };
     case 'StrongholdCaptured':
@@ -107,6 +107,11 @@ export function evolve(s: WarlordsState, e: WarlordsEvent): WarlordsState {
     case 'TurnLimitReached':
       return { ...s, result: { winners: [], reason: `turn limit reached after turn ${e.turn} (draw)` } };
   }
+}
+
+/** Getting on or off a carrier that has moved is the end of its move (ruling): no points are left. */
+function endMoveIfMoved(units: Unit[], carrier: string): Unit[] {
+  return units.map((u) => (u.id === carrier && u.mpUsed > 0 ? { ...u, mpUsed: Math.max(u.mpUsed, UNIT_TYPES[u.type].move) } : u));
 }
 
 function withTreasury(s: WarlordsState, list: { seat: string; treasury: number }[]): WarlordsState {

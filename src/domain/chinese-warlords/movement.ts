@@ -102,6 +102,11 @@ export function destinations(s: WarlordsState, u: Unit): string[] {
   return [...reachable(s, u).keys()];
 }
 
+/**
+ * Passengers board or leave a carrier in its hex at the start or end of its move (ruling).
+ * Boarding or leaving after the carrier has moved ends its move (evolve), so no one gets on
+ * or off half-way.
+ */
 export function boardRefusal(s: WarlordsState, seat: string, u: Unit | undefined, carrier: Unit | undefined): string | null {
   if (!u || u.owner !== seat || !carrier || carrier.owner !== seat) return 'Both units must be yours';
   if (UNIT_TYPES[u.type].mobility !== 'foot') return `${unitName(u)} is a vehicle: only foot units are carried`;
@@ -109,7 +114,6 @@ export function boardRefusal(s: WarlordsState, seat: string, u: Unit | undefined
   if (u.carriedBy) return `${unitName(u)} is already aboard ${u.carriedBy}`;
   if (u.rode) return `${unitName(u)} has already ridden this turn`;
   if (u.hex !== carrier.hex) return `${unitName(u)} and ${unitName(carrier)} are not in the same hex`;
-  if (carrier.mpUsed > 0) return `${unitName(carrier)} has already moved: passengers board at the start of its move`;
   const aboard = passengersOf(s, carrier.id).length;
   if (aboard >= UNIT_TYPES[carrier.type].carry) return `${unitName(carrier)} carries ${UNIT_TYPES[carrier.type].carry} and is full`;
   return null;

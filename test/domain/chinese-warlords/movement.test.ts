@@ -131,10 +131,22 @@ describe('MOVEMENT: carrying (vehicles 1, armored vehicle 1, boats 2)', () => {
     expect(destinations(g, 'red-3')).toEqual([]);
   });
 
-  it('passengers board at the start of the carrier move, not after it has moved', () => {
+  it('passengers board in the carrier\'s hex at the end of its move; its move is then over', () => {
     const g = moving(['red-2 vehicles 1,2', 'red-3 peasants 2,2']);
-    act(g, 'red', { type: 'move', unit: 'red-2', to: '2,2' });
-    expect(refusal(g, 'red', { type: 'board', unit: 'red-3', carrier: 'red-2' })).toMatch(/already moved/);
+    act(g, 'red', { type: 'move', unit: 'red-2', to: '2,2' }); // 1 of its 6 points
+    expect(legalOf(g, 'red')).toContainEqual({ type: 'board', unit: 'red-3', carrier: 'red-2' });
+    expect(act(g, 'red', { type: 'board', unit: 'red-3', carrier: 'red-2' })).toEqual([{ type: 'UnitBoarded', seat: 'red', unit: 'red-3', carrier: 'red-2', hex: '2,2' }]);
+    expect(destinations(g, 'red-2')).toEqual([]);
+    expect(refusal(g, 'red', { type: 'move', unit: 'red-2', to: '3,2' })).toMatch(/no movement points left/);
+  });
+
+  it('passengers leave in the carrier\'s hex at the end of its move; it does not drive on', () => {
+    const g = moving(['red-2 vehicles 1,2', 'red-3 peasants 1,2']);
+    act(g, 'red', { type: 'board', unit: 'red-3', carrier: 'red-2' });
+    act(g, 'red', { type: 'move', unit: 'red-2', to: '3,2' }); // 2 of its 6 points
+    act(g, 'red', { type: 'unload', unit: 'red-3' });
+    expect(hexOf(g, 'red-3')).toBe('3,2');
+    expect(destinations(g, 'red-2')).toEqual([]);
   });
 
   it('a passenger that gets off before the carrier moves may still walk', () => {
