@@ -245,10 +245,19 @@ describe('COMBAT: results against the defending stack', () => {
   it('R: 1 unit killed if unable to retreat', () => {
     const g = position({ map: field, phase: 'combat', seat: 'red', turn: 2, units: ['red-1 warlord 1,4', 'red-2 thugs 0,3', 'blue-1 warlord 8,0', 'blue-2 thugs 0,4', 'blue-3 peasants 0,4'] });
     attack(g, 4, '1,4', '0,4'); // 9 : 4 -> 2:1, roll 4 -> R
-    expect(status(g).awaiting).toMatchObject([{ seat: 'blue', kind: 'RETREAT' }]);
+    // No retreat square: the prompt says what is left to do.
+    expect(status(g).awaiting).toEqual([{ seat: 'blue', kind: 'RETREAT', prompt: 'R: the stack in 0,4 cannot retreat: lose 1 unit' }]);
     expect(legalOf(g, 'blue')).toEqual([{ type: 'loseUnit', unit: 'blue-2' }, { type: 'loseUnit', unit: 'blue-3' }]);
     act(g, 'blue', { type: 'loseUnit', unit: 'blue-3' });
     expect(unitsIn(g, '0,4')).toEqual(['blue-2']);
+  });
+
+  it('K: a stack that cannot retreat is asked to lose another unit', () => {
+    const g = position({ map: field, phase: 'combat', seat: 'red', turn: 2, units: ['red-1 warlord 1,4', 'red-2 bodyguards 1,4', 'red-3 thugs 0,3', 'blue-1 warlord 8,0', 'blue-2 thugs 0,4', 'blue-3 peasants 0,4', 'blue-4 peasants 0,4'] });
+    attack(g, 2, '1,4', '0,4'); // 14 : 5 -> 2:1, roll 2 -> K
+    act(g, 'blue', { type: 'loseUnit', unit: 'blue-4' });
+    expect(status(g).awaiting).toEqual([{ seat: 'blue', kind: 'RETREAT', prompt: 'K: the stack in 0,4 cannot retreat: lose another unit' }]);
+    expect(legalOf(g, 'blue')).toEqual([{ type: 'loseUnit', unit: 'blue-2' }, { type: 'loseUnit', unit: 'blue-3' }]);
   });
 
   it('-: nothing happens', () => {

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { SeededRandom, type Command, type GameEvent } from '../../../src/domain/kernel/index.ts';
 import { chineseWarlords, type WarlordsState } from '../../../src/domain/chinese-warlords/index.ts';
-import { AVAILABILITY_FAILS_AT_OR_BELOW, UNIT_TYPES, RECRUITABLE } from '../../../src/domain/chinese-warlords/data.ts';
+import { AVAILABILITY_FAILS_AT_OR_BELOW, UNIT_TYPES, UNIT_TYPE_IDS, RECRUITABLE } from '../../../src/domain/chinese-warlords/data.ts';
 import { combatResult, forceRatioColumn } from '../../../src/domain/chinese-warlords/combat.ts';
 import { distance } from '../../../src/domain/chinese-warlords/map.ts';
 import { canStand, movementLeft } from '../../../src/domain/chinese-warlords/movement.ts';
@@ -105,7 +105,7 @@ function strayCommands(s: WarlordsState, seat: string, pick: (n: number) => numb
   const any = <T,>(xs: T[]) => xs[pick(xs.length)]!;
   return [
     { type: 'move', unit: any(units), to: any(hexes) },
-    { type: 'recruit', unitType: any(RECRUITABLE), hex: any(hexes) },
+    { type: 'recruit', unitType: any(UNIT_TYPE_IDS), hex: any(hexes) },
     { type: 'attack', stack: any(hexes), target: any(hexes) },
     { type: 'loseUnit', unit: any(units) },
     { type: 'retreat', to: any(hexes) },
