@@ -10,7 +10,7 @@ import { canStand } from './movement.ts';
 import { attackedLastTurn, liveStrongholds, passengersOf, unitsAt, type Unit, type WarlordsState } from './state.ts';
 
 /**
- * Force ratio column, "rounded in the defender's favour to the printed columns" (RULINGS):
+ * Force ratio column, rounded in the defender's favour to the printed columns (ruling):
  * attacker ahead: floor(attack / defence) : 1; defender ahead: 1 : ceil(defence / attack).
  */
 export function forceRatioColumn(attack: number, defence: number): CrtColumn {
@@ -141,7 +141,7 @@ export function stackRetreated(s: WarlordsState, hex: string): boolean {
 }
 
 /**
- * Where the attacked stack may retreat (RULINGS): an adjacent hex free of enemy units that
+ * Where the attacked stack may retreat (ruling): an adjacent hex free of enemy units that
  * every unit not carried may enter; not another player's stronghold.
  */
 export function retreatHexes(s: WarlordsState, hex: string): string[] {

@@ -126,7 +126,7 @@ export function unloadRefusal(s: WarlordsState, seat: string, u: Unit | undefine
   return null;
 }
 
-/** A move that ends in a player's stronghold captures it (RULINGS: "end a movement with a unit in their stronghold"). */
+/** A move that ends in a player's stronghold captures it (ruling: "capture his stronghold" is ending a move in it). */
 export function strongholdOwnerAt(s: WarlordsState, hex: string, mover: string): string | null {
   const owner = liveStrongholds(s)[hex];
   return owner && owner !== mover ? owner : null;

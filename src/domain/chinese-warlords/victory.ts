@@ -1,6 +1,6 @@
 /**
  * VICTORY CONDITIONS: "Kill opponents Warlord or capture his stronghold." With three or more
- * players the loser is out and the last one left wins (RULINGS).
+ * players the loser is out and the last one left wins (ruling).
  */
 import { activeSeats, type WarlordsState } from './state.ts';
 
