@@ -6,7 +6,7 @@ import type { Random } from '../kernel/index.ts';
 import { COMBAT_RESOLUTION_TABLE, CRT_COLUMNS, TERRAIN, UNIT_TYPES, type CrtColumn } from './data.ts';
 import type { WarlordsEvent } from './events.ts';
 import { distance, neighbours, terrainAt } from './map.ts';
-import { canStand } from './movement.ts';
+import { canStep } from './movement.ts';
 import { attackedLastTurn, liveStrongholds, passengersOf, unitsAt, type Unit, type WarlordsState } from './state.ts';
 
 /**
@@ -152,7 +152,8 @@ export function retreatHexes(s: WarlordsState, hex: string): string[] {
   return neighbours(s.map, hex)
     .filter((n) => !s.units.some((u) => u.hex === n && u.owner !== owner))
     .filter((n) => !strongholds[n] || strongholds[n] === owner)
-    .filter((n) => stack.filter((u) => !u.carriedBy).every((u) => canStand(s.map, n, UNIT_TYPES[u.type].mobility)))
+    // A retreat is a step: a boat in a village retreats only onto water (ruling).
+    .filter((n) => stack.filter((u) => !u.carriedBy).every((u) => canStep(s.map, hex, n, UNIT_TYPES[u.type].mobility)))
     .sort();
 }
 

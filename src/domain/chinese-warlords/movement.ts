@@ -25,6 +25,15 @@ export function canStand(map: MapData, hex: string, mobility: Mobility): boolean
   return true;
 }
 
+/**
+ * May a unit of this mobility step from `from` into the neighbouring `to`? Boats (ruling):
+ * every step enters water, except a step from water into a village next to water.
+ */
+export function canStep(map: MapData, from: string, to: string, mobility: Mobility): boolean {
+  if (!canStand(map, to, mobility)) return false;
+  return mobility !== 'boat' || terrainAt(map, to) === 'water' || terrainAt(map, from) === 'water';
+}
+
 export function movementLeft(u: Unit): number {
   return u.rode ? 0 : UNIT_TYPES[u.type].move - u.mpUsed;
 }
@@ -59,9 +68,8 @@ export function reachable(s: WarlordsState, u: Unit): Map<string, Reach> {
           if (enemyHeld.has(n)) continue;
           const step = entryCost(terrainAt(s.map, n)!, mobility);
           if (step === null) continue;
-          if (mobility === 'boat' && !canStand(s.map, n, mobility)) continue;
-          // A boat reaches a village only from water: never village to village.
-          if (mobility === 'boat' && terrainAt(s.map, n) !== 'water' && terrainAt(s.map, cur) !== 'water') continue;
+          // A boat reaches a village next to water only from water: never village to village.
+          if (mobility === 'boat' && !canStep(s.map, cur, n, mobility)) continue;
           const total = c + step;
           if (total > budget || total >= (cost.get(n) ?? Infinity)) continue;
           cost.set(n, total);

@@ -293,6 +293,16 @@ describe('COMBAT: results against the defending stack', () => {
     expect(unitsIn(k, '0,1')).toEqual(['blue-2', 'blue-3']);
   });
 
+  it('a boat in a village retreats onto water, not into the next village', () => {
+    const shore = rows('S ~ V V ~ S', ' . . . . . .');
+    const g = position({ map: shore, phase: 'combat', seat: 'blue', turn: 2, units: ['red-1 warlord 0,0', 'red-2 boats 2,0', 'blue-1 warlord 2,1'] });
+    act(g, 'blue', { type: 'attack', stack: '2,1', target: '2,0' });
+    const events = act(g, 'blue', { type: 'resolveAttack' }, [3]); // 9 : 1+5 -> 1:1, roll 3 -> R
+    // Its only way out is the water at 1,0 (3,0 is a village: a boat enters one only from water).
+    expect(events.map((e) => e.type)).toEqual(['CombatResolved', 'StackRetreated']);
+    expect(events[1]).toMatchObject({ from: '2,0', to: '1,0' });
+  });
+
   it('a choice with exactly one option is taken automatically', () => {
     const g = fighting([...redStack, 'blue-2 thugs 5,2']);
     const events = attack(g, 4); // 24 : 3 -> 5+:1, roll 4 -> K
