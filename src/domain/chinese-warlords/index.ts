@@ -201,8 +201,7 @@ export const chineseWarlords: GameModule<WarlordsState, WarlordsCommand, Warlord
 
   eliminate(state, seat) {
     // A resigning player is out; play moves on. No dice may be rolled here: if the turn has
-    // ended the next player in line is asked to roll initiative (BEGIN_TURN). A result already
-    // rolled against a defender stands (removePlayer keeps the defense).
+    // ended the next player in line is asked to roll initiative (BEGIN_TURN).
     if (state.players[seat]?.out) return state;
     return settle(removePlayer(state, seat, `${seat} resigned`), [], null).state;
   },
