@@ -12,7 +12,7 @@ import { activeSeats, unitById, unitsAt, type Phase, type WarlordsState } from '
 import { beginTurn } from './turn.ts';
 import { warlordsKilled } from './victory.ts';
 
-/** Units a player who could not pay upkeep may choose: anything but the Warlord, unless nothing else is left (RULINGS). */
+/** Units a player who could not pay upkeep may choose: anything but the Warlord, unless nothing else is left (ruling). */
 export function upkeepCandidates(s: WarlordsState, seat: string): string[] {
   const own = s.units.filter((u) => u.owner === seat);
   const others = own.filter((u) => u.type !== 'warlord');
