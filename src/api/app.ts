@@ -19,6 +19,7 @@ import { trackPool } from '../metrics.ts';
 import { bearerToken } from './auth.ts';
 import { graphiqlRoutes } from './graphiql.ts';
 import { graphqlOptions } from './graphql.ts';
+import { graphqlHttp, refuseSubscriptionsOverHttp } from './graphql-http.ts';
 import { observability, observeGraphql, REQUEST_ID_HEADER, requestId } from './observability.ts';
 import { restRoutes } from './rest.ts';
 
@@ -142,9 +143,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
   });
 
   await app.register(restRoutes, { application, verifyBodyLimit: options.verifyBodyLimit ?? 64 * 1024 * 1024 });
+  graphqlHttp(app);
   // mercurius' own GraphiQL page loads its scripts from a CDN: ours serves them (graphiql.ts).
   await app.register(mercurius, graphqlOptions(application, { graphiql: false, queryDepth: options.queryDepth ?? 12 }) as never);
   observeGraphql(app);
+  refuseSubscriptionsOverHttp(app);
   if (options.graphiql) await app.register(graphiqlRoutes);
 
   app.decorate('application', application);
