@@ -33,7 +33,7 @@ const log = pino({ level: config.logLevel });
 
 async function serve(url: string, stop?: () => Promise<void>) {
   const database = await openDatabase(url, (msg) => log.info(msg), stop, { poolSize: config.databasePoolSize });
-  const app = await buildApp({ database, games, loggerInstance: log, graphiql: config.graphiql, rateLimit: config.rateLimitMax });
+  const app = await buildApp({ database, games, loggerInstance: log, graphiql: config.graphiql, rateLimit: config.rateLimitMax, trustProxy: config.trustProxy });
   closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
     if (err) log.error({ err }, 'shutting down after an error');
     else log.info(`${signal} received: shutting down`);

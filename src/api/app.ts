@@ -16,7 +16,7 @@ import { openApplication } from '../app/index.ts';
 import type { GameModule } from '../domain/kernel/index.ts';
 import type { Database } from '../persistence/database.ts';
 import { trackPool } from '../metrics.ts';
-import { bearerToken } from './auth.ts';
+import { bearerToken, OPEN_ROUTES, refuseUnknownTokens, requestActor } from './auth.ts';
 import { graphiqlRoutes } from './graphiql.ts';
 import { graphqlOptions } from './graphql.ts';
 import { graphqlHttp, refuseSubscriptionsOverHttp } from './graphql-http.ts';
@@ -40,6 +40,8 @@ export interface AppOptions {
   graphiql?: boolean;
   queryDepth?: number;
   corsOrigin?: string | boolean;
+  /** fastify's trustProxy (TRUST_PROXY): whose X-Forwarded-For gives a client's address. */
+  trustProxy?: boolean | number | string[];
   /** Tags games and snapshots; default: a fingerprint of src/domain. */
   rulesFingerprint?: string;
 }
@@ -60,6 +62,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
     forceCloseConnections: true,
     // An incoming x-request-id is kept (and echoed, observability.ts), or one is made.
     genReqId: requestId,
+    // Behind a reverse proxy every client would share the proxy's address (and its rate limit).
+    trustProxy: (options.trustProxy ?? false) as boolean, // a number of hops works too (its types omit it)
   });
   const core = await openApplication({ database: options.database, games: options.games, rulesFingerprint: options.rulesFingerprint, log: (msg) => app.log.warn(msg) });
   const { application } = core;
@@ -114,18 +118,21 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
   await app.register(rateLimit, {
     max: options.rateLimit ?? 600,
     timeWindow: 60_000,
-    allowList: (req) => req.url === '/healthz' || req.url === '/readyz' || req.url === '/metrics',
-    keyGenerator: (req) => {
-      let token: string | null = null;
+    allowList: (req) => OPEN_ROUTES.has(req.url),
+    // A token earns its own budget only once it is known to stand for someone: a made-up
+    // token is counted under the address, and refused (refuseUnknownTokens).
+    keyGenerator: async (req) => {
       try {
-        token = bearerToken(req.headers.authorization);
+        const token = bearerToken(req.headers.authorization);
+        if (token && (await requestActor(application, req)).kind !== 'spectator') return `token:${hashToken(token)}`;
       } catch {
-        /* refused later, counted by address */
+        /* an unknown or malformed token: refused next, counted by address */
       }
-      return token ? `seat:${hashToken(token)}` : `addr:${req.ip}`;
+      return `addr:${req.ip}`;
     },
     errorResponseBuilder: (_req, ctx) => Object.assign(new Error(`Too many requests: at most ${ctx.max} a minute; retry in ${Math.ceil(ctx.ttl / 1000)} s`), { statusCode: 429 }),
   });
+  refuseUnknownTokens(app, application);
   await app.register(swagger, {
     openapi: {
       info: { title: 'Wargame service', version: '0.1.0', description: 'REST mirror of the GraphQL API at /graphql: the same operations, error codes and seat tokens (Authorization: Bearer <token>).' },
