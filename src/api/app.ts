@@ -22,6 +22,7 @@ import { graphqlOptions } from './graphql.ts';
 import { graphqlHttp, refuseSubscriptionsOverHttp } from './graphql-http.ts';
 import { observability, observeGraphql, REQUEST_ID_HEADER, requestId } from './observability.ts';
 import { restRoutes } from './rest.ts';
+import { DEFAULT_WEBSOCKET_LIMITS, registerWebSocket, withWebSocketLimits, type WebSocketLimits } from './websocket.ts';
 
 export interface AppOptions {
   database: Database;
@@ -42,6 +43,8 @@ export interface AppOptions {
   corsOrigin?: string | boolean;
   /** fastify's trustProxy (TRUST_PROXY): whose X-Forwarded-For gives a client's address. */
   trustProxy?: boolean | number | string[];
+  /** Subscription caps and the slow-consumer bounds of the WebSocket channel (websocket.ts). */
+  websocket?: Partial<WebSocketLimits>;
   /** Tags games and snapshots; default: a fingerprint of src/domain. */
   rulesFingerprint?: string;
 }
@@ -151,8 +154,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
 
   await app.register(restRoutes, { application, verifyBodyLimit: options.verifyBodyLimit ?? 64 * 1024 * 1024 });
   graphqlHttp(app);
+  await registerWebSocket(app);
   // mercurius' own GraphiQL page loads its scripts from a CDN: ours serves them (graphiql.ts).
-  await app.register(mercurius, graphqlOptions(application, { graphiql: false, queryDepth: options.queryDepth ?? 12 }) as never);
+  await app.register(mercurius, withWebSocketLimits(graphqlOptions(application, { graphiql: false, queryDepth: options.queryDepth ?? 12 }), application, { ...DEFAULT_WEBSOCKET_LIMITS, ...options.websocket }) as never);
   observeGraphql(app);
   refuseSubscriptionsOverHttp(app);
   if (options.graphiql) await app.register(graphiqlRoutes);
