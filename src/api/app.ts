@@ -62,7 +62,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
     bodyLimit: options.bodyLimit ?? 256 * 1024,
     // Requests from clients that come and go: never hang on to a slow one forever.
     requestTimeout: 30_000,
-    forceCloseConnections: true,
+    // On close, idle keep-alive connections go at once; a request in flight is let finish.
+    forceCloseConnections: 'idle',
     // An incoming x-request-id is kept (and echoed, observability.ts), or one is made.
     genReqId: requestId,
     // Behind a reverse proxy every client would share the proxy's address (and its rate limit).
