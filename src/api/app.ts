@@ -22,6 +22,7 @@ import { graphqlOptions } from './graphql.ts';
 import { graphqlHttp, refuseSubscriptionsOverHttp } from './graphql-http.ts';
 import { observability, observeGraphql, REQUEST_ID_HEADER, requestId } from './observability.ts';
 import { restRoutes } from './rest.ts';
+import { verifyRoute } from './verify.ts';
 import { DEFAULT_WEBSOCKET_LIMITS, registerWebSocket, withWebSocketLimits, type WebSocketLimits } from './websocket.ts';
 
 export interface AppOptions {
@@ -38,6 +39,10 @@ export interface AppOptions {
   bodyLimit?: number;
   /** Largest export POSTed to /api/games/verify, in bytes. */
   verifyBodyLimit?: number;
+  /** Exports verified per minute per token or address (verify runs on a worker thread). */
+  verifyRateLimit?: number;
+  /** URLs of modules exporting the hosted games, for the verify workers (default: src/domain/games.ts). */
+  gameModules?: string[];
   graphiql?: boolean;
   queryDepth?: number;
   corsOrigin?: string | boolean;
@@ -69,7 +74,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
     // Behind a reverse proxy every client would share the proxy's address (and its rate limit).
     trustProxy: (options.trustProxy ?? false) as boolean, // a number of hops works too (its types omit it)
   });
-  const core = await openApplication({ database: options.database, games: options.games, rulesFingerprint: options.rulesFingerprint, log: (msg) => app.log.warn(msg) });
+  const core = await openApplication({ database: options.database, games: options.games, gameModules: options.gameModules, rulesFingerprint: options.rulesFingerprint, log: (msg) => app.log.warn(msg) });
   const { application } = core;
   app.addHook('onClose', async () => core.close()); // mercurius does not close what it did not open
   const untrack = [trackPool('queries', options.database.queryPool), trackPool('notify', options.database.pool)];
@@ -153,7 +158,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
     return reply.code(503).send({ status: ready.status, ...(ready.error ? { error: ready.error } : {}) });
   });
 
-  await app.register(restRoutes, { application, verifyBodyLimit: options.verifyBodyLimit ?? 64 * 1024 * 1024 });
+  await app.register(restRoutes, { application });
+  // An export of a long game is far larger than any command: its own body limit.
+  await app.register(verifyRoute, { verifier: core.verifier, bodyLimit: options.verifyBodyLimit ?? 64 * 1024 * 1024, rateLimit: options.verifyRateLimit ?? 10 });
   graphqlHttp(app);
   await registerWebSocket(app);
   // mercurius' own GraphiQL page loads its scripts from a CDN: ours serves them (graphiql.ts).

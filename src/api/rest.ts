@@ -3,7 +3,7 @@
  * only translates: every handler calls the application layer.
  */
 import type { FastifyInstance } from 'fastify';
-import type { Application, ExportDocument, GameRead } from '../app/application.ts';
+import type { Application, GameRead } from '../app/application.ts';
 import { actorFor } from './auth.ts';
 
 const errorBody = {
@@ -36,7 +36,7 @@ export async function gameJson(game: GameRead, withView = false) {
   };
 }
 
-export async function restRoutes(app: FastifyInstance, { application, verifyBodyLimit }: { application: Application; verifyBodyLimit: number }) {
+export async function restRoutes(app: FastifyInstance, { application }: { application: Application }) {
   const actor = (req: { headers: { authorization?: string } }) => actorFor(application, req.headers.authorization);
 
   app.get('/api/game-types', { schema: { tags: ['games'], summary: 'The game types, their seats and JSON Schemas' } }, async () => ({
@@ -146,14 +146,4 @@ export async function restRoutes(app: FastifyInstance, { application, verifyBody
   app.get('/api/games/:id/export', { schema: { tags: ['replay'], summary: 'The whole game as one JSON document (complete once finished)', params: idParam } }, async (req) => {
     return application.export((req.params as { id: string }).id, await actor(req));
   });
-
-  app.post(
-    '/api/games/verify',
-    {
-      // An export of a long game is far larger than any command: its own limit.
-      bodyLimit: verifyBodyLimit,
-      schema: { tags: ['replay'], summary: 'Re-derive every die roll from the seed and re-fold the log of an export', body: anyObject },
-    },
-    async (req) => application.verify(req.body as ExportDocument),
-  );
 }
