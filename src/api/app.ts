@@ -20,6 +20,7 @@ import { bearerToken, OPEN_ROUTES, refuseUnknownTokens, requestActor } from './a
 import { graphiqlRoutes } from './graphiql.ts';
 import { graphqlOptions } from './graphql.ts';
 import { graphqlHttp, refuseSubscriptionsOverHttp } from './graphql-http.ts';
+import { allowedMethods } from './http-semantics.ts';
 import { observability, observeGraphql, REQUEST_ID_HEADER, requestId } from './observability.ts';
 import { restRoutes } from './rest.ts';
 import { verifyRoute } from './verify.ts';
@@ -104,12 +105,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
     if (reply.statusCode === 503 && !reply.hasHeader('retry-after')) reply.header('retry-after', String(RETRY_AFTER_SECONDS));
     return payload;
   });
-  app.setNotFoundHandler((request, reply) => reply.code(404).send(errorPayload(request, 'NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`)));
+  const allowed = allowedMethods(app);
+  app.setNotFoundHandler((request, reply) => {
+    const methods = allowed(request);
+    if (methods) return reply.code(405).header('allow', methods.join(', ')).send(errorPayload(request, 'METHOD_NOT_ALLOWED', `${request.url.split('?')[0]} takes ${methods.join(', ')}, not ${request.method}`));
+    return reply.code(404).send(errorPayload(request, 'NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`));
+  });
 
   await app.register(cors, {
     origin: options.corsOrigin ?? true,
-    allowedHeaders: ['authorization', 'content-type', 'idempotency-key', REQUEST_ID_HEADER],
-    exposedHeaders: [REQUEST_ID_HEADER],
+    allowedHeaders: ['authorization', 'content-type', 'idempotency-key', 'if-match', REQUEST_ID_HEADER],
+    exposedHeaders: [REQUEST_ID_HEADER, 'etag', 'link', 'allow', 'retry-after'],
   });
   // Saturation is answered, not suffered: past these limits a request gets 503 UNAVAILABLE
   // with Retry-After instead of waiting in a queue it would time out in.
