@@ -20,7 +20,7 @@ export function nulAt(value: unknown, path = ''): string | null {
   }
   if (value && typeof value === 'object') {
     for (const [key, v] of Object.entries(value)) {
-      if (key.includes('\u0000')) return `${path}/${key.replace(/\u0000/g, '\\u0000')}`;
+      if (key.includes('\u0000')) return `${path}/${key.replaceAll('\u0000', '\\u0000')}`;
       const found = nulAt(v, `${path}/${key}`);
       if (found !== null) return found;
     }
