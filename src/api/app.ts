@@ -15,6 +15,7 @@ import { AppError, isUnavailable, RETRY_AFTER_SECONDS } from '../app/errors.ts';
 import { openApplication } from '../app/index.ts';
 import type { GameModule } from '../domain/kernel/index.ts';
 import type { Database } from '../persistence/database.ts';
+import { BotWorker, type BotWorkerOptions } from '../workers/bots.ts';
 import { trackPool } from '../metrics.ts';
 import { bearerToken, OPEN_ROUTES, refuseUnknownTokens, requestActor } from './auth.ts';
 import { graphiqlRoutes } from './graphiql.ts';
@@ -24,6 +25,7 @@ import { allowedMethods } from './http-semantics.ts';
 import { observability, observeGraphql, REQUEST_ID_HEADER, requestId } from './observability.ts';
 import { restRoutes } from './rest.ts';
 import { verifyRoute } from './verify.ts';
+import { webRoutes } from './web.ts';
 import { DEFAULT_WEBSOCKET_LIMITS, registerWebSocket, withWebSocketLimits, type WebSocketLimits } from './websocket.ts';
 
 export interface AppOptions {
@@ -53,6 +55,10 @@ export interface AppOptions {
   websocket?: Partial<WebSocketLimits>;
   /** Tags games and snapshots; default: a fingerprint of src/domain. */
   rulesFingerprint?: string;
+  /** Player registrations a minute per address (default 10; REGISTRATION_RATE_LIMIT in main.ts). */
+  registrationsPerMinute?: number;
+  /** The bots' worker (default: on, sweeping every second); false: this process plays no bot. */
+  bots?: boolean | BotWorkerOptions;
 }
 
 function errorPayload(request: { url: string }, code: string, message: string, extra: Record<string, unknown> = {}) {
@@ -62,7 +68,7 @@ function errorPayload(request: { url: string }, code: string, message: string, e
     : { error: { code, message, ...extra } };
 }
 
-export async function buildApp(options: AppOptions): Promise<FastifyInstance & { application: Application }> {
+export async function buildApp(options: AppOptions): Promise<FastifyInstance & { application: Application; bots: BotWorker }> {
   const app = Fastify({
     ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? { level: 'info' } }),
     bodyLimit: options.bodyLimit ?? 256 * 1024,
@@ -75,9 +81,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
     // Behind a reverse proxy every client would share the proxy's address (and its rate limit).
     trustProxy: (options.trustProxy ?? false) as boolean, // a number of hops works too (its types omit it)
   });
-  const core = await openApplication({ database: options.database, games: options.games, gameModules: options.gameModules, rulesFingerprint: options.rulesFingerprint, log: (msg) => app.log.warn(msg) });
+  const core = await openApplication({
+    database: options.database, games: options.games, gameModules: options.gameModules, rulesFingerprint: options.rulesFingerprint, log: (msg) => app.log.warn(msg),
+    registrationsPerMinute: options.registrationsPerMinute,
+  });
   const { application } = core;
-  app.addHook('onClose', async () => core.close()); // mercurius does not close what it did not open
+  const bots = new BotWorker(application, { log: (msg) => app.log.warn(msg), ...(typeof options.bots === 'object' ? options.bots : {}) });
+  if (options.bots !== false) bots.start();
+  app.addHook('onClose', async () => {
+    await bots.stop();
+    await core.close();
+  }); // mercurius does not close what it did not open
   const untrack = [trackPool('queries', options.database.queryPool), trackPool('notify', options.database.pool)];
   app.addHook('onClose', async () => {
     for (const off of untrack) off();
@@ -175,7 +189,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
   refuseSubscriptionsOverHttp(app);
   if (options.graphiql) await app.register(graphiqlRoutes);
 
+  await app.register(webRoutes);
   app.decorate('application', application);
-  return app as unknown as FastifyInstance & { application: Application };
+  app.decorate('bots', bots);
+  return app as unknown as FastifyInstance & { application: Application; bots: BotWorker };
 }
 

@@ -4,15 +4,17 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Application, GameRead } from '../app/application.ts';
+import type { LobbyCreateInput } from '../app/lobby.ts';
 import { actorFor } from './auth.ts';
 import { expectedVersion, versionTag, withIfMatch } from './http-semantics.ts';
+import { playerRoutes } from './rest-players.ts';
 
 const errorBody = {
   type: 'object',
   properties: { error: { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' } }, additionalProperties: true } },
 };
-const errors = Object.fromEntries([400, 401, 403, 404, 409, 422, 429].map((s) => [s, errorBody]));
-const idParam = { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] };
+export const errors = Object.fromEntries([400, 401, 403, 404, 409, 422, 429].map((s) => [s, errorBody]));
+export const idParam = { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] };
 const anyObject = { type: 'object', additionalProperties: true };
 /** Events on one REST page unless `first` asks for fewer (the most the application returns at once). */
 const EVENTS_PAGE = 1000;
@@ -35,6 +37,7 @@ export async function gameJson(game: GameRead, withView = false) {
     seed: game.seed,
     yourSeat: game.yourSeat,
     isYourTurn: game.isYourTurn,
+    visibility: game.visibility,
     ...(withView ? { view: (await game.view()).view, legalCommands: await game.legalCommands() } : {}),
   };
 }
@@ -51,24 +54,32 @@ export async function restRoutes(app: FastifyInstance, { application }: { applic
     {
       schema: {
         tags: ['games'],
-        summary: 'Create a game; returns one secret token per seat',
+        summary: 'Create a game; a seat token per named seat, an invite code when a seat is open',
         body: {
           type: 'object',
           required: ['type', 'seats'],
           properties: {
             type: { type: 'string' },
             options: anyObject,
-            seats: { type: 'array', items: { type: 'object', required: ['seat', 'name'], properties: { seat: { type: 'string' }, name: { type: 'string' } } } },
+            seats: {
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['seat'],
+                properties: { seat: { type: 'string' }, name: { type: 'string' }, me: { type: 'boolean' }, open: { type: 'boolean' }, bot: { type: 'string' } },
+                additionalProperties: false,
+              },
+            },
+            visibility: { enum: ['PUBLIC', 'PRIVATE'] },
           },
         },
         response: { ...errors },
       },
     },
     async (req, reply) => {
-      const body = req.body as { type: string; options?: unknown; seats: { seat: string; name: string }[] };
-      const created = await application.create(body);
+      const created = await application.lobby!.create(await actor(req), req.body as LobbyCreateInput);
       reply.code(201);
-      return { game: await gameJson(created.game), seatTokens: created.seatTokens };
+      return { game: await gameJson(created.game), seatTokens: created.seatTokens, inviteCode: created.inviteCode };
     },
   );
 
@@ -115,14 +126,14 @@ export async function restRoutes(app: FastifyInstance, { application }: { applic
         body: {
           type: 'object',
           required: ['command'],
-          properties: { command: anyObject, expectedVersion: { type: 'integer' }, idempotencyKey: { type: 'string' } },
+          properties: { command: anyObject, expectedVersion: { type: 'integer' }, idempotencyKey: { type: 'string' }, seat: { type: 'string' } },
           additionalProperties: false,
         },
         response: { ...errors },
       },
     },
     async (req, reply) => {
-      const body = req.body as { command: unknown; expectedVersion?: number; idempotencyKey?: string };
+      const body = req.body as { command: unknown; expectedVersion?: number; idempotencyKey?: string; seat?: string };
       const header = req.headers['idempotency-key'];
       // If-Match: "<version>" works as expectedVersion (412 on a mismatch).
       const expected = expectedVersion(req.headers['if-match'], body.expectedVersion);
@@ -130,6 +141,7 @@ export async function restRoutes(app: FastifyInstance, { application }: { applic
         const outcome = await application.execute(await actor(req), (req.params as { id: string }).id, body.command, {
           expectedVersion: expected.expectedVersion,
           idempotencyKey: body.idempotencyKey ?? (typeof header === 'string' ? header : undefined),
+          seat: body.seat,
         });
         reply.header('etag', versionTag(outcome.game.version));
         return { game: await gameJson(outcome.game), events: outcome.events };
@@ -137,8 +149,8 @@ export async function restRoutes(app: FastifyInstance, { application }: { applic
     },
   );
 
-  app.post('/api/games/:id/resign', { schema: { tags: ['commands'], summary: 'Resign the token\'s seat', params: idParam } }, async (req) => {
-    const outcome = await application.execute(await actor(req), (req.params as { id: string }).id, { type: 'resign' });
+  app.post('/api/games/:id/resign', { schema: { tags: ['commands'], summary: 'Resign the token\'s seat (?seat= for a player holding several)', params: idParam, querystring: { type: 'object', properties: { seat: { type: 'string' } } } } }, async (req) => {
+    const outcome = await application.execute(await actor(req), (req.params as { id: string }).id, { type: 'resign' }, { seat: (req.query as { seat?: string }).seat });
     return { game: await gameJson(outcome.game), events: outcome.events };
   });
 
@@ -160,4 +172,6 @@ export async function restRoutes(app: FastifyInstance, { application }: { applic
   app.get('/api/games/:id/export', { schema: { tags: ['replay'], summary: 'The whole game as one JSON document (complete once finished)', params: idParam } }, async (req) => {
     return application.export((req.params as { id: string }).id, await actor(req));
   });
+
+  await app.register(playerRoutes, { application });
 }

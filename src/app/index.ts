@@ -7,10 +7,14 @@ import type { GameModule } from '../domain/kernel/index.ts';
 import { GameRegistry } from '../domain/kernel/index.ts';
 import type { Database } from '../persistence/database.ts';
 import { EventStore } from '../persistence/event-store.ts';
+import { LobbyStore } from '../persistence/lobby-store.ts';
+import { PlayerStore } from '../persistence/player-store.ts';
 import { listMigrations, migrationsApplied } from '../persistence/migrate.ts';
 import { Notifier } from '../persistence/notifier.ts';
 import { Application } from './application.ts';
 import { domainFingerprint } from './fingerprint.ts';
+import { Lobby } from './lobby.ts';
+import { Players } from './players.ts';
 import { Verifier } from './verifier.ts';
 
 /** The module that exports the hosted games, for the verify workers to load. */
@@ -32,10 +36,15 @@ export async function openApplication(opts: {
   gameModules?: string[];
   rulesFingerprint?: string;
   log?: (msg: string) => void;
+  /** Player registrations a minute per address. */
+  registrationsPerMinute?: number;
 }): Promise<Opened> {
   const notifier = new Notifier(opts.database.url, opts.log ?? (() => {}));
   await notifier.start();
   const application = new Application(new EventStore(opts.database.prisma), new GameRegistry(opts.games), opts.rulesFingerprint ?? domainFingerprint(), notifier);
+  const lobbyStore = new LobbyStore(opts.database.prisma);
+  application.players = new Players(application, new PlayerStore(opts.database.prisma), lobbyStore, opts.registrationsPerMinute ?? 10);
+  application.lobby = new Lobby(application, lobbyStore);
   // The migration files do not change while the process runs: read them once, not per probe.
   const migrations = listMigrations().map((m) => m.name);
   const verifier = new Verifier(opts.gameModules ?? [HOSTED_GAMES_MODULE], application.rules);

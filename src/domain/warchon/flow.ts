@@ -4,7 +4,7 @@
  * it can: it takes every choice that has exactly one legal option, draws server numbers,
  * and stops at the next decision a player must make.
  */
-import type { Random } from '../kernel/index.ts';
+import { settleSteps, type Random } from '../kernel/index.ts';
 import { contested, isAerial, sizeIn, unitsIn } from './battlefield.ts';
 import { battleStep, beginBattle } from './battle.ts';
 import { commandEvents, optionsFor } from './commands.ts';
@@ -100,24 +100,20 @@ function step(run: Run, random: Random): boolean {
   }
 }
 
-/** Move the game on until it waits for a player or is over. */
+/** Move the game on until it waits for a player or is over (the kernel's loop guard throws if it never does). */
 export function advance(run: Run, random: Random): void {
-  for (let guard = 0; guard < 10_000; guard++) {
+  settleSteps(run, () => {
     const s = run.state;
-    if (s.result) return;
+    if (s.result) return false;
     // "Both players assign the damage": every Hit of a result is assigned before the end is
     // judged, so one result that takes both armies' last units is a draw, whoever attacked.
     const v = s.pending.some((p) => p.kind === 'ALLOCATE_DAMAGE') ? null : victory(s);
     if (v) {
       run.emit({ type: 'GameEnded', winners: v.winners, reason: v.reason });
-      return;
+      return false;
     }
-    if (s.pending.length) {
-      if (autoResolve(run)) continue;
-      return;
-    }
-    if (!step(run, random)) return;
-  }
-  throw new Error('warchon: the game did not settle');
+    if (s.pending.length) return autoResolve(run);
+    return step(run, random);
+  });
 }
 

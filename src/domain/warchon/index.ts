@@ -8,7 +8,7 @@ import { commandEvents, commandSchema, legalFor, validate } from './commands.ts'
 import { DEMO_ROSTER, DEMO_SETUP_SPREADS, DEMO_SPREADS } from './data.ts';
 import { evolve } from './evolve.ts';
 import { advance } from './flow.ts';
-import { Run } from './run.ts';
+import { newRun } from './run.ts';
 import { rosterKeys, setupProblems } from './setup.ts';
 import { status } from './status.ts';
 import type { Army, UnitType, WarchonCommand, WarchonEvent, WarchonOptions, WarchonState } from './types.ts';
@@ -198,7 +198,7 @@ export const warchon: GameModule<WarchonState, WarchonCommand, WarchonEvent, Par
     // Options that leave a seat with no legal command during setup are refused here, saying why.
     const problems = setupProblems(state, input.options?.roster ?? DEMO_ROSTER);
     if (problems.length) throw new Error(problems.join('; '));
-    const run = new Run(state);
+    const run = newRun(state);
     run.emit({ type: 'GameSetUp', numbers: state.numbers, turnLimit: state.turnLimit });
     advance(run, random);
     return run.events;
@@ -208,7 +208,7 @@ export const warchon: GameModule<WarchonState, WarchonCommand, WarchonEvent, Par
     if (seat !== 'azuthkan' && seat !== 'celestine') return refuse(`${seat} does not play Warchon`, 'FORBIDDEN');
     const reason = validate(state, seat as Army, command);
     if (reason) return refuse(reason);
-    const run = new Run(state);
+    const run = newRun(state);
     run.emit(...commandEvents(state, seat as Army, command));
     advance(run, random);
     return accept(...run.events);
