@@ -42,6 +42,7 @@ export async function startService(loadGames: () => Promise<GameModule[]>): Prom
       loggerInstance: log,
       graphiql: config.graphiql,
       rateLimit: config.rateLimitMax,
+      trustProxy: config.trustProxy,
       registrationsPerMinute: config.registrationRateLimit,
       bots: config.workers,
     });

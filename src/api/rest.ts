@@ -3,9 +3,10 @@
  * only translates: every handler calls the application layer.
  */
 import type { FastifyInstance } from 'fastify';
-import type { Application, ExportDocument, GameRead } from '../app/application.ts';
+import type { Application, GameRead } from '../app/application.ts';
 import type { LobbyCreateInput } from '../app/lobby.ts';
 import { actorFor } from './auth.ts';
+import { expectedVersion, versionTag, withIfMatch } from './http-semantics.ts';
 import { playerRoutes } from './rest-players.ts';
 
 const errorBody = {
@@ -15,6 +16,8 @@ const errorBody = {
 export const errors = Object.fromEntries([400, 401, 403, 404, 409, 422, 429].map((s) => [s, errorBody]));
 export const idParam = { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] };
 const anyObject = { type: 'object', additionalProperties: true };
+/** Events on one REST page unless `first` asks for fewer (the most the application returns at once). */
+const EVENTS_PAGE = 1000;
 
 export async function gameJson(game: GameRead, withView = false) {
   const progress = await game.progress();
@@ -39,7 +42,7 @@ export async function gameJson(game: GameRead, withView = false) {
   };
 }
 
-export async function restRoutes(app: FastifyInstance, { application, verifyBodyLimit }: { application: Application; verifyBodyLimit: number }) {
+export async function restRoutes(app: FastifyInstance, { application }: { application: Application }) {
   const actor = (req: { headers: { authorization?: string } }) => actorFor(application, req.headers.authorization);
 
   app.get('/api/game-types', { schema: { tags: ['games'], summary: 'The game types, their seats and JSON Schemas' } }, async () => ({
@@ -98,8 +101,9 @@ export async function restRoutes(app: FastifyInstance, { application, verifyBody
     },
   );
 
-  app.get('/api/games/:id', { schema: { tags: ['games'], summary: 'A game with the caller\'s view and legal commands', params: idParam } }, async (req) => {
+  app.get('/api/games/:id', { schema: { tags: ['games'], summary: 'A game with the caller\'s view and legal commands (ETag: its version)', params: idParam } }, async (req, reply) => {
     const game = await application.read((req.params as { id: string }).id, await actor(req));
+    reply.header('etag', versionTag(game.version)).header('vary', 'Authorization');
     return { game: await gameJson(game, true) };
   });
 
@@ -128,15 +132,20 @@ export async function restRoutes(app: FastifyInstance, { application, verifyBody
         response: { ...errors },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const body = req.body as { command: unknown; expectedVersion?: number; idempotencyKey?: string; seat?: string };
       const header = req.headers['idempotency-key'];
-      const outcome = await application.execute(await actor(req), (req.params as { id: string }).id, body.command, {
-        expectedVersion: body.expectedVersion,
-        idempotencyKey: body.idempotencyKey ?? (typeof header === 'string' ? header : undefined),
-        seat: body.seat,
+      // If-Match: "<version>" works as expectedVersion (412 on a mismatch).
+      const expected = expectedVersion(req.headers['if-match'], body.expectedVersion);
+      return withIfMatch(reply, expected.fromHeader, async () => {
+        const outcome = await application.execute(await actor(req), (req.params as { id: string }).id, body.command, {
+          expectedVersion: expected.expectedVersion,
+          idempotencyKey: body.idempotencyKey ?? (typeof header === 'string' ? header : undefined),
+          seat: body.seat,
+        });
+        reply.header('etag', versionTag(outcome.game.version));
+        return { game: await gameJson(outcome.game), events: outcome.events };
       });
-      return { game: await gameJson(outcome.game), events: outcome.events };
     },
   );
 
@@ -147,27 +156,22 @@ export async function restRoutes(app: FastifyInstance, { application, verifyBody
 
   app.get(
     '/api/games/:id/events',
-    { schema: { tags: ['games'], summary: 'The log as the caller may see it', params: idParam, querystring: { type: 'object', properties: { after: { type: 'integer', minimum: 0 }, first: { type: 'integer', minimum: 0 } } } } },
-    async (req) => {
+    { schema: { tags: ['games'], summary: 'The log as the caller may see it, a page at a time (pageInfo.endCursor is the next after)', params: idParam, querystring: { type: 'object', properties: { after: { type: 'integer', minimum: 0 }, first: { type: 'integer', minimum: 0 } } } } },
+    async (req, reply) => {
       const game = await application.read((req.params as { id: string }).id, await actor(req));
       const q = req.query as { after?: number; first?: number };
-      return { events: await game.events(q.after ?? 0, q.first) };
+      const events = await game.events(q.after ?? 0, q.first ?? EVENTS_PAGE);
+      // The log has no gaps: the page was cut when it ends before the game's version.
+      const endCursor = events.length ? events[events.length - 1]!.version : (q.after ?? 0);
+      const hasNextPage = endCursor < game.version;
+      if (hasNextPage) reply.header('link', `</api/games/${game.id}/events?after=${endCursor}${q.first !== undefined ? `&first=${q.first}` : ''}>; rel="next"`);
+      return { events, pageInfo: { hasNextPage, endCursor } };
     },
   );
 
   app.get('/api/games/:id/export', { schema: { tags: ['replay'], summary: 'The whole game as one JSON document (complete once finished)', params: idParam } }, async (req) => {
     return application.export((req.params as { id: string }).id, await actor(req));
   });
-
-  app.post(
-    '/api/games/verify',
-    {
-      // An export of a long game is far larger than any command: its own limit.
-      bodyLimit: verifyBodyLimit,
-      schema: { tags: ['replay'], summary: 'Re-derive every die roll from the seed and re-fold the log of an export', body: anyObject },
-    },
-    async (req) => application.verify(req.body as ExportDocument),
-  );
 
   await app.register(playerRoutes, { application });
 }

@@ -33,6 +33,8 @@ import type { Lobby } from './lobby.ts';
 import type { Players } from './players.ts';
 import { AppError } from './errors.ts';
 import { EventFeed, FEED_PAGE } from './feed.ts';
+import { assertExportShape } from './export-schema.ts';
+import { MAX_VERSION, refuseNul } from './input.ts';
 import { outboxFor, summaryOf } from './outbox.ts';
 import { metrics } from '../metrics.ts';
 
@@ -205,7 +207,7 @@ export class GameRead {
 
   /** The log after `after` as the actor may see it, at most `first` (1000 at most) events. */
   async events(after = 0, first?: number): Promise<EventOut[]> {
-    if (!Number.isInteger(after) || after < 0) throw new AppError('BAD_REQUEST', '"after" must be a whole number of events');
+    if (!Number.isInteger(after) || after < 0 || after > MAX_VERSION) throw new AppError('BAD_REQUEST', `"after" must be a whole number of events, at most ${MAX_VERSION}`);
     if (first !== undefined && (!Number.isInteger(first) || first < 0)) throw new AppError('BAD_REQUEST', '"first" must be a whole number of events');
     const stored = await this.#app.store.events(this.#record.id, after, undefined, first === undefined ? undefined : Math.min(first, 1000));
     return this.redact(stored);
@@ -328,6 +330,8 @@ export class Application {
       if (typeof s.name !== 'string' || s.name.trim() === '' || s.name.length > 100) throw new AppError('BAD_REQUEST', `Seat ${s.seat} needs a name of 1 to 100 characters`);
     }
     if (new Set(ids).size !== ids.length) throw new AppError('BAD_REQUEST', 'Each seat may be taken once');
+    for (const s of seats) refuseNul(`Seat ${s.seat}'s name`, s.name);
+    refuseNul('options', input.options);
     const options = this.registry.validateOptions(input.type, input.options ?? {});
     if (!options.ok) throw new AppError('BAD_REQUEST', options.reason);
 
@@ -415,6 +419,8 @@ export class Application {
 
     const key = opts.idempotencyKey ?? null;
     if (key !== null && (typeof key !== 'string' || key.length === 0 || key.length > 200)) throw new AppError('BAD_REQUEST', 'An idempotency key has 1 to 200 characters');
+    if (key !== null) refuseNul('An idempotency key', key);
+    refuseNul('A command', command);
     const expected = opts.expectedVersion ?? null;
     if (expected !== null && (!Number.isInteger(expected) || expected < 0)) throw new AppError('BAD_REQUEST', 'expectedVersion must be a whole number');
     const valid = actor.kind === 'system' ? systemCommand(command) : this.registry.validateCommand(game.type, command);
@@ -531,6 +537,7 @@ export class Application {
    * through the kernel's turn, comparing each event with the log.
    */
   verify(doc: ExportDocument): VerifyReport {
+    assertExportShape(doc); // another shape is the client's mistake, not a failed verification
     const report = this.check(doc);
     const rules = doc?.game?.rules;
     if (typeof rules !== 'string' || rules === '' || rules === this.rules) return report;

@@ -15,9 +15,15 @@ import { Application } from './application.ts';
 import { domainFingerprint } from './fingerprint.ts';
 import { Lobby } from './lobby.ts';
 import { Players } from './players.ts';
+import { Verifier } from './verifier.ts';
+
+/** The module that exports the hosted games, for the verify workers to load. */
+export const HOSTED_GAMES_MODULE = new URL('../domain/games.ts', import.meta.url).href;
 
 export interface Opened {
   application: Application;
+  /** Verifies exports on worker threads (Application.verify's checking code, off the main thread). */
+  verifier: Verifier;
   /** 'ready', or why not. */
   readiness(): Promise<{ ready: true } | { ready: false; status: string; error?: string }>;
   close(): Promise<void>;
@@ -26,6 +32,8 @@ export interface Opened {
 export async function openApplication(opts: {
   database: Database;
   games: GameModule[];
+  /** URLs of modules exporting `games` (default: src/domain/games.ts), loaded by the verify workers. */
+  gameModules?: string[];
   rulesFingerprint?: string;
   log?: (msg: string) => void;
   /** Player registrations a minute per address. */
@@ -39,8 +47,10 @@ export async function openApplication(opts: {
   application.lobby = new Lobby(application, lobbyStore);
   // The migration files do not change while the process runs: read them once, not per probe.
   const migrations = listMigrations().map((m) => m.name);
+  const verifier = new Verifier(opts.gameModules ?? [HOSTED_GAMES_MODULE], application.rules);
   return {
     application,
+    verifier,
     async readiness() {
       try {
         const ok = await migrationsApplied(async (sql) => (await opts.database.pool.query(sql)).rows, migrations);
@@ -49,7 +59,10 @@ export async function openApplication(opts: {
         return { ready: false, status: 'database unreachable', error: (error as Error).message };
       }
     },
-    close: () => notifier.close(),
+    close: async () => {
+      await verifier.close();
+      await notifier.close();
+    },
   };
 }
 
