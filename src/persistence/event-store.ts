@@ -310,22 +310,20 @@ export class EventStore {
     return rows.map((r) => ({ id: r.id.toString(), gameId: r.gameId, version: r.version, kind: r.kind as OutboxEntry['kind'], seat: r.seat, data: r.data as Record<string, unknown>, createdAt: r.createdAt }));
   }
 
+  /** Every read of the command and read paths starts here: raw SQL, no query planning in the client. */
   async game(id: string): Promise<GameRecord | null> {
-    const row = await this.prisma.game.findUnique({ where: { id } });
-    return row ? toGame(row) : null;
+    const rows = await this.prisma.$queryRawUnsafe<GameRow[]>('SELECT * FROM games WHERE id = $1::uuid', id);
+    return rows[0] ? fromRow(rows[0]) : null;
   }
 
   /** Events after `after`, up to `until` (inclusive), at most `limit`. */
   async events(gameId: string, after = 0, until?: number, limit?: number): Promise<StoredEvent[]> {
-    const rows = await this.prisma.gameEvent.findMany({
-      where: { gameId, version: { gt: after, ...(until !== undefined ? { lte: until } : {}) } },
-      orderBy: { version: 'asc' },
-      ...(limit !== undefined ? { take: limit } : {}),
-    });
-    return rows.map((r) => ({
-      version: r.version, type: r.type, seat: r.seat, data: r.data as Record<string, unknown>,
-      rolls: (r.rolls ?? null) as unknown[] | null, commandId: r.commandId?.toString() ?? null, at: r.at, position: r.position.toString(),
-    }));
+    const rows = await this.prisma.$queryRawUnsafe<{ version: number; type: string; seat: string | null; data: Record<string, unknown>; rolls: unknown[] | null; command_id: string | null; at: Date; position: string }[]>(
+      `SELECT version, type, seat, data, rolls, command_id::text AS command_id, at, position::text AS position FROM game_events
+       WHERE game_id = $1::uuid AND version > $2::int AND ($3::int IS NULL OR version <= $3::int) ORDER BY version LIMIT $4::int`,
+      gameId, after, until ?? null, limit ?? null,
+    );
+    return rows.map((r) => ({ version: r.version, type: r.type, seat: r.seat, data: r.data, rolls: r.rolls ?? null, commandId: r.command_id, at: r.at, position: r.position }));
   }
 
   async findCommand(gameId: string, seat: string, idempotencyKey: string): Promise<CommandRecord | null> {
