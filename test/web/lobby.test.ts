@@ -145,6 +145,8 @@ describe.skipIf(!chromium)('the lobby in a browser', () => {
     await create(cy, 'raid-on-wuchao', { cao: 'me', yuan: 'bot:random' }, { options: SHORT_RAID });
     await cy.locator('.board svg').waitFor();
     await expect.poll(() => cy.locator('.seats [data-seat="yuan"]').textContent()).toContain('bot: random');
+    // A mark on the window: it is still there at the end, so nothing below reloaded the page.
+    await cy.evaluate(() => ((window as unknown as { stayed: boolean }).stayed = true));
     // The bot sets up first: its placement reaches the page without a reload.
     await expect.poll(() => log(cy).textContent()).toContain('Zhang He set up in');
     const version = async () => Number(/version (\d+)/.exec((await cy.locator('.game-title').textContent()) ?? '')?.[1]);
@@ -167,6 +169,7 @@ describe.skipIf(!chromium)('the lobby in a browser', () => {
       await expect.poll(version, { timeout: 20_000 }).toBeGreaterThan(before);
     }
     expect(result).toMatch(/Game over: .* won/);
+    expect(await cy.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(true);
     // The bot's moves are in the log as its own seat's, every version once and in order.
     const versions = await log(cy).locator('li').evaluateAll((lis) => lis.map((li) => Number(li.getAttribute('data-version'))));
     expect(versions).toEqual(Array.from({ length: versions.length }, (_, i) => i + 1));

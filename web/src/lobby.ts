@@ -157,9 +157,9 @@ function typeCard(t: GameTypeInfo, navigate: (path: string) => void, clockInput:
     const include = h('input', { type: 'checkbox', checked: i < t.minPlayers || t.minPlayers === t.maxPlayers, disabled: i < t.minPlayers, 'aria-label': `Play with ${seat}` });
     const kind = h('select', { name: `kind-${seat}`, 'aria-label': `Who plays ${seat}` },
       player ? h('option', { value: 'me', selected: i === 0 }, `Me (${player.name})`) : '',
-      h('option', { value: 'open', selected: !!player && i > 0 }, 'Open: someone joins'),
+      h('option', { value: 'open', selected: !!player && i > 0 }, 'Open'),
       ...t.bots.map((b) => h('option', { value: `bot:${b}` }, `Bot: ${b}`)),
-      h('option', { value: 'named', selected: !player }, 'A name (seat link)'),
+      h('option', { value: 'named', selected: !player }, 'A name'),
     );
     const name = h('input', { type: 'text', value: '', placeholder: `${pretty(seat)}'s player`, 'aria-label': `Name for ${seat}`, name: `seat-${seat}` });
     const sync = () => (name.hidden = kind.value !== 'named');
@@ -168,8 +168,8 @@ function typeCard(t: GameTypeInfo, navigate: (path: string) => void, clockInput:
     return { seat, include, kind, name };
   });
   const visibility = h('select', { name: 'visibility', 'aria-label': 'Visibility' },
-    h('option', { value: 'PRIVATE', selected: true }, 'Private: only with the invite link'),
-    h('option', { value: 'PUBLIC' }, 'Public: listed among the open games'));
+    h('option', { value: 'PRIVATE', selected: true }, 'Private (invite link)'),
+    h('option', { value: 'PUBLIC' }, 'Public (listed)'));
   // Clock hook: seconds per decision, when the service offers clocks (CreateGameInput.clock).
   const perMove = h('select', { name: 'clock', 'aria-label': 'Time per move' },
     h('option', { value: '' }, 'No clock'),
