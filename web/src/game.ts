@@ -48,7 +48,7 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
   const playerSeats = (): SeatInfo[] => (seat === null && pTok && game ? game.seats.filter((x) => x.isYou) : []);
   /** The seat the page acts for now. */
   const current = (): string | null => seat ?? (playerSeats().length ? game!.yourSeat : null);
-  let inviteCode = opts.inviteCode ?? store.get(gameId)?.invite ?? null;
+  const inviteCode = opts.inviteCode ?? store.get(gameId)?.invite ?? null;
 
   let game: GameData | null = null;
   let events: GameEvent[] = [];
