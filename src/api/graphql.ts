@@ -123,6 +123,8 @@ const baseSchema = /* GraphQL */ `
     me: Player
     "public games with an open seat, oldest first"
     openGames(type: String, first: Int, after: String): GameConnection!
+    "the game an invite code belongs to, while it waits for players (the invite link /join/<code>)"
+    invitation(code: String!): Game!
   }
 
   "One of: name (a seat token comes back), me (you take it, with a player token), open (someone joins later), bot (the service plays it; name optional)"
@@ -190,6 +192,7 @@ export function graphqlOptions(app: Application, opts: { graphiql: boolean; quer
         connection(await app.listGames(await ctx.actor(), { ...(args.filter ?? {}), first: args.first, after: args.after })),
       me: async (_: unknown, __: unknown, ctx: Context) => players().me(await ctx.actor()),
       openGames: async (_: unknown, args: { type?: string; first?: number; after?: string }, ctx: Context) => connection(await lobby().openGames(await ctx.actor(), args)),
+      invitation: async (_: unknown, args: { code: string }, ctx: Context) => lobby().invitation(await ctx.actor(), args.code),
     },
     GameType: {
       bots: (t: { id: string }) => lobby().botKinds(t.id),

@@ -135,4 +135,16 @@ export async function playerRoutes(app: FastifyInstance, { application }: { appl
     { schema: { tags: ['lobby'], summary: 'Public games with an open seat, oldest first', querystring: { type: 'object', properties: { ...page.properties, type: { type: 'string' } } } } },
     async (req) => pageJson(await lobby().openGames(await actor(req), req.query as { type?: string; first?: number; after?: string })),
   );
+
+  app.get(
+    '/api/invitations/:code',
+    {
+      schema: {
+        tags: ['lobby'],
+        summary: 'The game an invite code belongs to, while it waits for players (the invite link /join/<code>)',
+        params: { type: 'object', properties: { code: { type: 'string', maxLength: 100 } }, required: ['code'] },
+      },
+    },
+    async (req) => ({ game: await gameJson(await lobby().invitation(await actor(req), (req.params as { code: string }).code)) }),
+  );
 }

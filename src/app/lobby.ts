@@ -258,6 +258,13 @@ export class Lobby {
     return this.store.gamesAwaitingBots(limit);
   }
 
+  /** The game an invite link names (/join/<code>): found by its code, while a seat is open. */
+  async invitation(actor: Actor, code: unknown): Promise<GameRead> {
+    const game = typeof code === 'string' && code.length > 0 && code.length <= 100 ? await this.store.byInviteCode(sha256(code)) : null;
+    if (!game) throw new AppError('NOT_FOUND', 'No game waiting for players has this invite code');
+    return new GameRead(this.app, game, actor);
+  }
+
   /** Public games with an open seat, oldest first. */
   async openGames(actor: Actor, args: { type?: string | null; first?: number | null; after?: string | null }) {
     const first = args.first ?? 20;
