@@ -8,6 +8,7 @@ import { SPECTATOR, type Actor } from '../app/actors.ts';
 import { encodeCursor, type Application, type GameRead } from '../app/application.ts';
 import { AppError, isUnavailable } from '../app/errors.ts';
 import { actorFor } from './auth.ts';
+import { depthLimit } from './cost.ts';
 import { viewTypes } from './views/index.ts';
 
 const baseSchema = /* GraphQL */ `
@@ -164,7 +165,9 @@ export function graphqlOptions(app: Application, opts: { graphiql: boolean; quer
     schema: buildSchema(),
     resolvers: resolvers as never,
     graphiql: opts.graphiql,
-    queryDepth: opts.queryDepth,
+    // Our own depth limit, not mercurius' queryDepth: that one counts introspection too,
+    // and refuses the standard introspection query every tool sends (15 deep).
+    validationRules: [depthLimit(opts.queryDepth)],
     // Compile a query to JavaScript once it has been seen once (graphql-jit): the same few
     // queries come back on every turn.
     jit: 1,
