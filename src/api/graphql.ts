@@ -39,6 +39,14 @@ const baseSchema = /* GraphQL */ `
     at: String!
   }
 
+  "What the view of every game with a typed view has, whatever the game."
+  interface View {
+    "the game type's id"
+    gameType: String!
+    "the phase, in the rulebook's words"
+    phase: String!
+  }
+
   "A game without a typed view: its view as JSON."
   type GenericView { gameType: String! state: JSON! }
 
@@ -100,7 +108,9 @@ const baseSchema = /* GraphQL */ `
 
 export function buildSchema(): string {
   const members = ['GenericView', ...viewTypes.map((v) => v.typeName)];
-  return [baseSchema, ...viewTypes.map((v) => v.sdl), `union GameView = ${members.join(' | ')}`].join('\n');
+  // Each view type is what its game's view() returns; the API adds gameType, and View.
+  const common = viewTypes.map((v) => `extend type ${v.typeName} implements View { gameType: String! }`);
+  return [baseSchema, ...viewTypes.map((v) => v.sdl), ...common, `union GameView = ${members.join(' | ')}`].join('\n');
 }
 
 interface Context {
@@ -134,7 +144,7 @@ export function graphqlOptions(app: Application, opts: { graphiql: boolean; quer
       view: async (g: GameRead, args: { atVersion?: number | null }) => {
         const { view } = await g.view(args.atVersion);
         const typed = viewTypes.find((v) => v.gameType === g.type);
-        const out = typed ? { ...(view as object) } : { gameType: g.type, state: view };
+        const out = typed ? { ...(view as object), gameType: g.type } : { gameType: g.type, state: view };
         Object.defineProperty(out, VIEW_TYPE, { value: typed?.typeName ?? 'GenericView' });
         return out;
       },
@@ -142,6 +152,9 @@ export function graphqlOptions(app: Application, opts: { graphiql: boolean; quer
       events: (g: GameRead, args: { after?: number; first?: number }) => g.events(args.after ?? 0, args.first ?? undefined),
     },
     GameView: {
+      resolveType: (view: Record<symbol, string>) => view[VIEW_TYPE],
+    },
+    View: {
       resolveType: (view: Record<symbol, string>) => view[VIEW_TYPE],
     },
     Mutation: {
