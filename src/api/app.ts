@@ -17,6 +17,7 @@ import type { GameModule } from '../domain/kernel/index.ts';
 import type { Database } from '../persistence/database.ts';
 import { trackPool } from '../metrics.ts';
 import { bearerToken } from './auth.ts';
+import { limitCost } from './cost.ts';
 import { graphiqlRoutes } from './graphiql.ts';
 import { graphqlOptions } from './graphql.ts';
 import { observability, observeGraphql, REQUEST_ID_HEADER, requestId } from './observability.ts';
@@ -38,6 +39,8 @@ export interface AppOptions {
   verifyBodyLimit?: number;
   graphiql?: boolean;
   queryDepth?: number;
+  /** Largest cost of a GraphQL operation (src/api/cost.ts). */
+  costLimit?: number;
   corsOrigin?: string | boolean;
   /** Tags games and snapshots; default: a fingerprint of src/domain. */
   rulesFingerprint?: string;
@@ -144,6 +147,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
   await app.register(restRoutes, { application, verifyBodyLimit: options.verifyBodyLimit ?? 64 * 1024 * 1024 });
   // mercurius' own GraphiQL page loads its scripts from a CDN: ours serves them (graphiql.ts).
   await app.register(mercurius, graphqlOptions(application, { graphiql: false, queryDepth: options.queryDepth ?? 12 }) as never);
+  // Before observeGraphql's hook: a query refused for its cost is recorded as refused.
+  limitCost(app, options.costLimit);
   observeGraphql(app);
   if (options.graphiql) await app.register(graphiqlRoutes);
 
