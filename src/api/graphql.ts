@@ -24,6 +24,8 @@ const baseSchema = /* GraphQL */ `
     maxPlayers: Int!
     optionsSchema: JSON!
     commandSchema: JSON!
+    "JSON Schema of every event in this type's log (its data, as a client receives it), discriminated by type"
+    eventSchema: JSON!
   }
 
   type Seat { id: String! name: String! isYou: Boolean! mustAct: Boolean! }
