@@ -20,6 +20,7 @@ import { bearerToken } from './auth.ts';
 import { limitCost } from './cost.ts';
 import { graphiqlRoutes } from './graphiql.ts';
 import { graphqlOptions } from './graphql.ts';
+import { componentSchemas } from './openapi.ts';
 import { observability, observeGraphql, REQUEST_ID_HEADER, requestId } from './observability.ts';
 import { restRoutes } from './rest.ts';
 
@@ -130,8 +131,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
   });
   await app.register(swagger, {
     openapi: {
+      // 3.1: its schemas are JSON Schema 2020-12, as the game types' command and event schemas are.
+      openapi: '3.1.0',
       info: { title: 'Wargame service', version: '0.1.0', description: 'REST mirror of the GraphQL API at /graphql: the same operations, error codes and seat tokens (Authorization: Bearer <token>).' },
-      components: { securitySchemes: { seatToken: { type: 'http', scheme: 'bearer' } } },
+      components: { securitySchemes: { seatToken: { type: 'http', scheme: 'bearer' } }, schemas: componentSchemas(application.registry.types()) },
     },
     hideUntagged: true,
   });

@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Application, ExportDocument, GameRead } from '../app/application.ts';
 import { actorFor } from './auth.ts';
+import { optionalToken, requiredToken, responses } from './openapi.ts';
 
 const errorBody = {
   type: 'object',
@@ -39,7 +40,7 @@ export async function gameJson(game: GameRead, withView = false) {
 export async function restRoutes(app: FastifyInstance, { application, verifyBodyLimit }: { application: Application; verifyBodyLimit: number }) {
   const actor = (req: { headers: { authorization?: string } }) => actorFor(application, req.headers.authorization);
 
-  app.get('/api/game-types', { schema: { tags: ['games'], summary: 'The game types, their seats and JSON Schemas' } }, async () => ({
+  app.get('/api/game-types', { schema: { tags: ['games'], summary: 'The game types, their seats and JSON Schemas', response: { 200: responses.gameTypes } } }, async () => ({
     gameTypes: application.registry.types(),
   }));
 
@@ -58,7 +59,7 @@ export async function restRoutes(app: FastifyInstance, { application, verifyBody
             seats: { type: 'array', items: { type: 'object', required: ['seat', 'name'], properties: { seat: { type: 'string' }, name: { type: 'string' } } } },
           },
         },
-        response: { ...errors },
+        response: { 201: responses.created, ...errors },
       },
     },
     async (req, reply) => {
@@ -76,6 +77,8 @@ export async function restRoutes(app: FastifyInstance, { application, verifyBody
         tags: ['games'],
         summary: 'List games, newest first; with a seat token, the games of that token',
         querystring: { type: 'object', properties: { type: { type: 'string' }, status: { type: 'string' }, first: { type: 'integer' }, after: { type: 'string' } } },
+        security: optionalToken,
+        response: { 200: responses.games, ...errors },
       },
     },
     async (req) => {
@@ -87,14 +90,14 @@ export async function restRoutes(app: FastifyInstance, { application, verifyBody
     },
   );
 
-  app.get('/api/games/:id', { schema: { tags: ['games'], summary: 'A game with the caller\'s view and legal commands', params: idParam } }, async (req) => {
+  app.get('/api/games/:id', { schema: { tags: ['games'], summary: 'A game with the caller\'s view and legal commands', params: idParam, security: optionalToken, response: { 200: responses.game, ...errors } } }, async (req) => {
     const game = await application.read((req.params as { id: string }).id, await actor(req));
     return { game: await gameJson(game, true) };
   });
 
   app.get(
     '/api/games/:id/view',
-    { schema: { tags: ['games'], summary: 'The caller\'s view after any version (replay)', params: idParam, querystring: { type: 'object', properties: { atVersion: { type: 'integer', minimum: 0 } } } } },
+    { schema: { tags: ['games'], summary: 'The caller\'s view after any version (replay)', params: idParam, querystring: { type: 'object', properties: { atVersion: { type: 'integer', minimum: 0 } } }, security: optionalToken, response: { 200: responses.view, ...errors } } },
     async (req) => {
       const game = await application.read((req.params as { id: string }).id, await actor(req));
       return game.view((req.query as { atVersion?: number }).atVersion);
@@ -114,7 +117,8 @@ export async function restRoutes(app: FastifyInstance, { application, verifyBody
           properties: { command: anyObject, expectedVersion: { type: 'integer' }, idempotencyKey: { type: 'string' } },
           additionalProperties: false,
         },
-        response: { ...errors },
+        security: requiredToken,
+        response: { 200: responses.outcome, ...errors },
       },
     },
     async (req) => {
@@ -128,14 +132,14 @@ export async function restRoutes(app: FastifyInstance, { application, verifyBody
     },
   );
 
-  app.post('/api/games/:id/resign', { schema: { tags: ['commands'], summary: 'Resign the token\'s seat', params: idParam } }, async (req) => {
+  app.post('/api/games/:id/resign', { schema: { tags: ['commands'], summary: 'Resign the token\'s seat', params: idParam, security: requiredToken, response: { 200: responses.outcome, ...errors } } }, async (req) => {
     const outcome = await application.execute(await actor(req), (req.params as { id: string }).id, { type: 'resign' });
     return { game: await gameJson(outcome.game), events: outcome.events };
   });
 
   app.get(
     '/api/games/:id/events',
-    { schema: { tags: ['games'], summary: 'The log as the caller may see it', params: idParam, querystring: { type: 'object', properties: { after: { type: 'integer', minimum: 0 }, first: { type: 'integer', minimum: 0 } } } } },
+    { schema: { tags: ['games'], summary: 'The log as the caller may see it', params: idParam, querystring: { type: 'object', properties: { after: { type: 'integer', minimum: 0 }, first: { type: 'integer', minimum: 0 } } }, security: optionalToken, response: { 200: responses.events, ...errors } } },
     async (req) => {
       const game = await application.read((req.params as { id: string }).id, await actor(req));
       const q = req.query as { after?: number; first?: number };
@@ -143,7 +147,7 @@ export async function restRoutes(app: FastifyInstance, { application, verifyBody
     },
   );
 
-  app.get('/api/games/:id/export', { schema: { tags: ['replay'], summary: 'The whole game as one JSON document (complete once finished)', params: idParam } }, async (req) => {
+  app.get('/api/games/:id/export', { schema: { tags: ['replay'], summary: 'The whole game as one JSON document (complete once finished)', params: idParam, security: optionalToken, response: { 200: responses.export, ...errors } } }, async (req) => {
     return application.export((req.params as { id: string }).id, await actor(req));
   });
 
@@ -152,7 +156,7 @@ export async function restRoutes(app: FastifyInstance, { application, verifyBody
     {
       // An export of a long game is far larger than any command: its own limit.
       bodyLimit: verifyBodyLimit,
-      schema: { tags: ['replay'], summary: 'Re-derive every die roll from the seed and re-fold the log of an export', body: anyObject },
+      schema: { tags: ['replay'], summary: 'Re-derive every die roll from the seed and re-fold the log of an export', body: anyObject, response: { 200: responses.verify, ...errors } },
     },
     async (req) => application.verify(req.body as ExportDocument),
   );
