@@ -9,6 +9,7 @@ import { encodeCursor, type Application, type GameRead } from '../app/applicatio
 import { AppError, isUnavailable } from '../app/errors.ts';
 import { actorFor } from './auth.ts';
 import { depthLimit } from './cost.ts';
+import type { Resolvers } from './resolvers.ts';
 import { viewTypes } from './views/index.ts';
 
 const baseSchema = /* GraphQL */ `
@@ -115,7 +116,7 @@ export function buildSchema(): string {
   return [baseSchema, ...viewTypes.map((v) => v.sdl), ...common, `union GameView = ${members.join(' | ')}`].join('\n');
 }
 
-interface Context {
+export interface Context {
   actor: () => Promise<Actor>;
   request?: FastifyRequest;
   _connectionInit?: Record<string, unknown>;
@@ -128,8 +129,8 @@ export function graphqlOptions(app: Application, opts: { graphiql: boolean; quer
     Query: {
       gameTypes: () => app.registry.types(),
       game: async (_: unknown, args: { id: string }, ctx: Context) => app.read(args.id, await ctx.actor()),
-      games: async (_: unknown, args: { filter?: { type?: string; status?: string }; first?: number; after?: string }, ctx: Context) => {
-        const page = await app.listGames(await ctx.actor(), { ...(args.filter ?? {}), first: args.first, after: args.after });
+      games: async (_, args, ctx) => {
+        const page = await app.listGames(await ctx.actor(), { type: args.filter?.type ?? undefined, status: args.filter?.status ?? undefined, first: args.first ?? undefined, after: args.after });
         return {
           edges: page.nodes.map((node) => ({ cursor: encodeCursor(node), node })),
           nodes: page.nodes,
@@ -151,7 +152,7 @@ export function graphqlOptions(app: Application, opts: { graphiql: boolean; quer
         return out;
       },
       legalCommands: (g: GameRead) => g.legalCommands(),
-      events: (g: GameRead, args: { after?: number; first?: number }) => g.events(args.after ?? 0, args.first ?? undefined),
+      events: (g, args) => g.events(args.after ?? 0, args.first ?? undefined),
     },
     GameView: {
       resolveType: (view: Record<symbol, string>) => view[VIEW_TYPE],
@@ -161,24 +162,24 @@ export function graphqlOptions(app: Application, opts: { graphiql: boolean; quer
     },
     Mutation: {
       createGame: (_: unknown, args: { input: { type: string; options?: unknown; seats: { seat: string; name: string }[] } }) => app.create(args.input),
-      submitCommand: async (_: unknown, args: { gameId: string; command: unknown; expectedVersion?: number; idempotencyKey?: string }, ctx: Context) =>
+      submitCommand: async (_, args, ctx) =>
         app.execute(await ctx.actor(), args.gameId, args.command, args),
       resign: async (_: unknown, args: { gameId: string }, ctx: Context) => (await app.execute(await ctx.actor(), args.gameId, { type: 'resign' })).game,
     },
     Subscription: {
       gameEvents: {
-        subscribe: async (_: unknown, args: { gameId: string; afterVersion?: number }, ctx: Context) => {
+        subscribe: async (_, args, ctx) => {
           const actor = await actorFor(app, ctx._connectionInit?.authorization ?? ctx.request?.headers?.authorization);
           return app.feed(args.gameId, actor, args.afterVersion);
         },
         resolve: (event: unknown) => event,
       },
     },
-  };
+  } satisfies Resolvers<Context>;
 
   return {
     schema: buildSchema(),
-    resolvers: resolvers as never,
+    resolvers,
     graphiql: opts.graphiql,
     // Our own depth limit, not mercurius' queryDepth: that one counts introspection too,
     // and refuses the standard introspection query every tool sends (15 deep).

@@ -2,6 +2,7 @@
  * The REST mirror of the GraphQL API (docs/api.md), documented by OpenAPI at /docs. It
  * only translates: every handler calls the application layer.
  */
+import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts';
 import type { FastifyInstance } from 'fastify';
 import type { Application, ExportDocument, GameRead } from '../app/application.ts';
 import { actorFor } from './auth.ts';
@@ -10,10 +11,10 @@ import { optionalToken, requiredToken, responses } from './openapi.ts';
 const errorBody = {
   type: 'object',
   properties: { error: { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' } }, additionalProperties: true } },
-};
+} as const;
 const errors = Object.fromEntries([400, 401, 403, 404, 409, 422, 429].map((s) => [s, errorBody]));
-const idParam = { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] };
-const anyObject = { type: 'object', additionalProperties: true };
+const idParam = { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] } as const;
+const anyObject = { type: 'object', additionalProperties: true } as const;
 
 export async function gameJson(game: GameRead, withView = false) {
   const progress = await game.progress();
@@ -37,7 +38,9 @@ export async function gameJson(game: GameRead, withView = false) {
   };
 }
 
-export async function restRoutes(app: FastifyInstance, { application, verifyBodyLimit }: { application: Application; verifyBodyLimit: number }) {
+export async function restRoutes(instance: FastifyInstance, { application, verifyBodyLimit }: { application: Application; verifyBodyLimit: number }) {
+  // Requests typed from the routes' JSON Schemas: each handler sees the body, params and query it validated.
+  const app = instance.withTypeProvider<JsonSchemaToTsProvider>();
   const actor = (req: { headers: { authorization?: string } }) => actorFor(application, req.headers.authorization);
 
   app.get('/api/game-types', { schema: { tags: ['games'], summary: 'The game types, their seats and JSON Schemas', response: { 200: responses.gameTypes } } }, async () => ({
@@ -58,12 +61,12 @@ export async function restRoutes(app: FastifyInstance, { application, verifyBody
             options: anyObject,
             seats: { type: 'array', items: { type: 'object', required: ['seat', 'name'], properties: { seat: { type: 'string' }, name: { type: 'string' } } } },
           },
-        },
+        } as const,
         response: { 201: responses.created, ...errors },
       },
     },
     async (req, reply) => {
-      const body = req.body as { type: string; options?: unknown; seats: { seat: string; name: string }[] };
+      const body = req.body;
       const created = await application.create(body);
       reply.code(201);
       return { game: await gameJson(created.game), seatTokens: created.seatTokens };
@@ -76,13 +79,13 @@ export async function restRoutes(app: FastifyInstance, { application, verifyBody
       schema: {
         tags: ['games'],
         summary: 'List games, newest first; with a seat token, the games of that token',
-        querystring: { type: 'object', properties: { type: { type: 'string' }, status: { type: 'string' }, first: { type: 'integer' }, after: { type: 'string' } } },
+        querystring: { type: 'object', properties: { type: { type: 'string' }, status: { type: 'string' }, first: { type: 'integer' }, after: { type: 'string' } } } as const,
         security: optionalToken,
         response: { 200: responses.games, ...errors },
       },
     },
     async (req) => {
-      const page = await application.listGames(await actor(req), req.query as { type?: string; status?: string; first?: number; after?: string });
+      const page = await application.listGames(await actor(req), req.query);
       return {
         games: await Promise.all(page.nodes.map((g) => gameJson(g))),
         pageInfo: { hasNextPage: page.hasNextPage, endCursor: page.endCursor },
@@ -91,16 +94,16 @@ export async function restRoutes(app: FastifyInstance, { application, verifyBody
   );
 
   app.get('/api/games/:id', { schema: { tags: ['games'], summary: 'A game with the caller\'s view and legal commands', params: idParam, security: optionalToken, response: { 200: responses.game, ...errors } } }, async (req) => {
-    const game = await application.read((req.params as { id: string }).id, await actor(req));
+    const game = await application.read(req.params.id, await actor(req));
     return { game: await gameJson(game, true) };
   });
 
   app.get(
     '/api/games/:id/view',
-    { schema: { tags: ['games'], summary: 'The caller\'s view after any version (replay)', params: idParam, querystring: { type: 'object', properties: { atVersion: { type: 'integer', minimum: 0 } } }, security: optionalToken, response: { 200: responses.view, ...errors } } },
+    { schema: { tags: ['games'], summary: 'The caller\'s view after any version (replay)', params: idParam, querystring: { type: 'object', properties: { atVersion: { type: 'integer', minimum: 0 } } } as const, security: optionalToken, response: { 200: responses.view, ...errors } } },
     async (req) => {
-      const game = await application.read((req.params as { id: string }).id, await actor(req));
-      return game.view((req.query as { atVersion?: number }).atVersion);
+      const game = await application.read(req.params.id, await actor(req));
+      return game.view(req.query.atVersion);
     },
   );
 
@@ -116,15 +119,15 @@ export async function restRoutes(app: FastifyInstance, { application, verifyBody
           required: ['command'],
           properties: { command: anyObject, expectedVersion: { type: 'integer' }, idempotencyKey: { type: 'string' } },
           additionalProperties: false,
-        },
+        } as const,
         security: requiredToken,
         response: { 200: responses.outcome, ...errors },
       },
     },
     async (req) => {
-      const body = req.body as { command: unknown; expectedVersion?: number; idempotencyKey?: string };
+      const body = req.body;
       const header = req.headers['idempotency-key'];
-      const outcome = await application.execute(await actor(req), (req.params as { id: string }).id, body.command, {
+      const outcome = await application.execute(await actor(req), req.params.id, body.command, {
         expectedVersion: body.expectedVersion,
         idempotencyKey: body.idempotencyKey ?? (typeof header === 'string' ? header : undefined),
       });
@@ -133,22 +136,22 @@ export async function restRoutes(app: FastifyInstance, { application, verifyBody
   );
 
   app.post('/api/games/:id/resign', { schema: { tags: ['commands'], summary: 'Resign the token\'s seat', params: idParam, security: requiredToken, response: { 200: responses.outcome, ...errors } } }, async (req) => {
-    const outcome = await application.execute(await actor(req), (req.params as { id: string }).id, { type: 'resign' });
+    const outcome = await application.execute(await actor(req), req.params.id, { type: 'resign' });
     return { game: await gameJson(outcome.game), events: outcome.events };
   });
 
   app.get(
     '/api/games/:id/events',
-    { schema: { tags: ['games'], summary: 'The log as the caller may see it', params: idParam, querystring: { type: 'object', properties: { after: { type: 'integer', minimum: 0 }, first: { type: 'integer', minimum: 0 } } }, security: optionalToken, response: { 200: responses.events, ...errors } } },
+    { schema: { tags: ['games'], summary: 'The log as the caller may see it', params: idParam, querystring: { type: 'object', properties: { after: { type: 'integer', minimum: 0 }, first: { type: 'integer', minimum: 0 } } } as const, security: optionalToken, response: { 200: responses.events, ...errors } } },
     async (req) => {
-      const game = await application.read((req.params as { id: string }).id, await actor(req));
-      const q = req.query as { after?: number; first?: number };
+      const game = await application.read(req.params.id, await actor(req));
+      const q = req.query;
       return { events: await game.events(q.after ?? 0, q.first) };
     },
   );
 
   app.get('/api/games/:id/export', { schema: { tags: ['replay'], summary: 'The whole game as one JSON document (complete once finished)', params: idParam, security: optionalToken, response: { 200: responses.export, ...errors } } }, async (req) => {
-    return application.export((req.params as { id: string }).id, await actor(req));
+    return application.export(req.params.id, await actor(req));
   });
 
   app.post(
@@ -158,6 +161,7 @@ export async function restRoutes(app: FastifyInstance, { application, verifyBody
       bodyLimit: verifyBodyLimit,
       schema: { tags: ['replay'], summary: 'Re-derive every die roll from the seed and re-fold the log of an export', body: anyObject, response: { 200: responses.verify, ...errors } },
     },
-    async (req) => application.verify(req.body as ExportDocument),
+    // verify checks the document itself, and says where it is wrong.
+    async (req) => application.verify(req.body as unknown as ExportDocument),
   );
 }
