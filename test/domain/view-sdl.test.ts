@@ -48,7 +48,8 @@ function conforms(value: unknown, type: GraphQLOutputType, path: string, seen: S
   };
   if (isNonNullType(type)) {
     if (value === null || value === undefined) fail(`null, but ${String(type)}`);
-    return conforms(value, type.ofType, path, seen);
+    conforms(value, type.ofType, path, seen);
+    return;
   }
   if (value === null || value === undefined) return;
   if (isListType(type)) {
