@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
-// Three projects: the pure rules and the configuration need no database; everything else runs against a real
-// PostgreSQL started once by the global setup (embedded unless DATABASE_URL is set).
+// Four projects: the pure rules and the configuration need no database; the service and the
+// web client (in a real browser) run against a real PostgreSQL started by the global setup
+// (embedded unless DATABASE_URL is set).
 export default defineConfig({
   test: {
     // Property tests play many whole games; on a shared 2-core machine they can take
@@ -17,6 +18,15 @@ export default defineConfig({
           name: 'service',
           include: ['test/persistence/**/*.test.ts', 'test/app/**/*.test.ts', 'test/api/**/*.test.ts', 'test/games/**/*.test.ts'],
           globalSetup: ['test/support/global-setup.ts'],
+        },
+      },
+      {
+        // The web client in a real Chromium (skipped, loudly, when none is installed).
+        extends: true,
+        test: {
+          name: 'web',
+          include: ['test/web/**/*.test.ts'],
+          globalSetup: ['test/support/global-setup.ts', 'test/web/build-setup.ts'],
         },
       },
     ],

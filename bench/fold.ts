@@ -69,7 +69,7 @@ function recordedOf(e: { data: Record<string, unknown>; seat: string | null; rol
  * (each time the version crosses a multiple of SNAPSHOT_EVERY). Playing them one by one
  * through Application.execute gives the same events but is too slow for this benchmark.
  */
-async function buildLongGame(service: Application, events: number): Promise<{ game: GameRecord; commands: number; state: MatchState }> {
+async function buildLongGame(service: Application, events: number): Promise<{ game: GameRecord; commands: number; state: MatchState; tokens: Record<string, string> }> {
   const created = await service.create({
     type: 'guessing-game',
     options: { target: 1_000_000_000 },
@@ -112,7 +112,8 @@ async function buildLongGame(service: Application, events: number): Promise<{ ga
     }
   }
   for (const snap of snapshots) await store.saveSnapshot(game.id, snap.version, snap.state);
-  return { game: (await store.game(game.id))!, commands, state };
+  const tokens = Object.fromEntries(created.seatTokens.map((t) => [t.seat, t.token]));
+  return { game: (await store.game(game.id))!, commands, state, tokens };
 }
 
 async function measureLoads(
@@ -152,11 +153,11 @@ async function measureLoads(
   };
 }
 
-export async function runFold(prisma: PrismaClient, hosted: GameModule[], events: number, repeats: number): Promise<FoldResult & { gameId: string }> {
+export async function runFold(prisma: PrismaClient, hosted: GameModule[], events: number, repeats: number): Promise<FoldResult & { gameId: string; tokens: Record<string, string>; nextSeat: number }> {
   const modules = [...hosted, longGuessingGame];
   const writer = new Application(new EventStore(prisma), new GameRegistry(modules));
   const buildStart = process.hrtime.bigint();
-  const { game, commands, state: built } = await buildLongGame(writer, events);
+  const { game, commands, state: built, tokens } = await buildLongGame(writer, events);
   const buildSeconds = msSince(buildStart) / 1000;
   const snapshotsWritten = await prisma.snapshot.count({ where: { gameId: game.id } });
   const store = new EventStore(prisma);
@@ -195,6 +196,9 @@ export async function runFold(prisma: PrismaClient, hosted: GameModule[], events
 
   return {
     gameId: game.id,
+    tokens,
+    // The long game's commands alternate north, east: the next is north after an even count.
+    nextSeat: commands % 2,
     events: game.version,
     commands,
     buildSeconds: round(buildSeconds, 2),

@@ -1,20 +1,19 @@
 /**
- * `npm run bench`: throughput and latency of commands through the HTTP API, and the
- * speed of loading (folding) a long game with and without snapshots. Prints a table
- * and writes the same figures to bench/results/latest.json. Not a test: no assertions
+ * `npm run bench`: the service as its own processes (bench/serve.ts: src/server.ts with
+ * the guessing game added), loaded by client loops in this process. Prints tables and
+ * writes the same figures to bench/results/latest.json. Not a test: it asserts nothing
  * beyond sanity checks. See bench/README.md.
  */
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildApp } from '../src/api/app.ts';
 import { SNAPSHOT_EVERY } from '../src/app/application.ts';
 import { games as hostedGames } from '../src/domain/games.ts';
 import { openDatabase, type Database } from '../src/persistence/database.ts';
 import { startEmbedded, type EmbeddedDatabase } from '../src/persistence/embedded.ts';
-import { guessingGame } from '../test/support/guessing-game.ts';
 import { runFold, type FoldResult } from './fold.ts';
-import { HttpClient, runLoad, type LoadResult } from './http-load.ts';
+import { burst, graphqlRaid, newGuessingGame, restLoop, sequential, type Burst, type Load } from './scenarios.ts';
+import { postgresCpuSince, postgresTicks, startServer, type ServerProcess } from './server.ts';
 import { round, table } from './stats.ts';
 
 function intList(value: string | undefined, fallback: number[], name: string): number[] {
@@ -34,18 +33,41 @@ function positiveInt(value: string | undefined, fallback: number, name: string):
 const config = {
   games: intList(process.env.BENCH_GAMES, [1, 8, 32], 'BENCH_GAMES'),
   commandsPerGame: positiveInt(process.env.BENCH_COMMANDS, 200, 'BENCH_COMMANDS'),
-  // 5050: the latest snapshot is then some 50 events behind, as for an average game.
-  foldEvents: positiveInt(process.env.BENCH_FOLD_EVENTS, 5050, 'BENCH_FOLD_EVENTS'),
+  graphqlGames: positiveInt(process.env.BENCH_GRAPHQL_GAMES, 32, 'BENCH_GRAPHQL_GAMES'),
+  graphqlCommands: positiveInt(process.env.BENCH_GRAPHQL_COMMANDS, 60, 'BENCH_GRAPHQL_COMMANDS'),
+  // 10,050: a game of some 10,000 events, its latest snapshot some 50 events behind.
+  foldEvents: positiveInt(process.env.BENCH_FOLD_EVENTS, 10_050, 'BENCH_FOLD_EVENTS'),
   repeats: positiveInt(process.env.BENCH_REPEATS, 7, 'BENCH_REPEATS'),
-  warmupCommands: 40,
+  processes: intList(process.env.BENCH_PROCESSES, [1, 2], 'BENCH_PROCESSES'),
+  burst: positiveInt(process.env.BENCH_BURST, 200, 'BENCH_BURST'),
+  warmupCommands: 200,
 };
 
-// Points to win: far enough that no game ends during a run (guessing 1 every round
-// scores exactly 1 point a round), within the cap of the guessing game's options (1000
-// in its first versions).
-const TARGET = Math.min(1_000_000, (guessingGame.optionsSchema as { properties: { target: { maximum: number } } }).properties.target.maximum);
-
 const log = (msg: string) => console.log(`# ${msg}`);
+
+/** A load with the server's CPU, PostgreSQL's CPU and the database's share of the request time around it. */
+interface Measured extends Load {
+  processes: number;
+  serverCpuMsPerCommand: number;
+  postgresCpuMsPerCommand: number;
+  /** Share of the server's request time spent in the append (the command path's one database round trip). */
+  databaseShare: number | null;
+}
+
+async function measured(server: ServerProcess, run: () => Promise<Load>): Promise<Measured> {
+  const before = { cpu: server.cpuSeconds(), pg: postgresTicks(), m: await server.scrape() };
+  const load = await run();
+  const after = { cpu: server.cpuSeconds(), pg: postgresCpuSince(before.pg), m: await server.scrape() };
+  const requestSeconds = after.m.requestSeconds - before.m.requestSeconds;
+  const appendSeconds = after.m.appendSeconds - before.m.appendSeconds;
+  return {
+    ...load,
+    processes: server.processes,
+    serverCpuMsPerCommand: round(((after.cpu - before.cpu) * 1000) / Math.max(1, load.commands)),
+    postgresCpuMsPerCommand: round((after.pg * 1000) / Math.max(1, load.commands)),
+    databaseShare: requestSeconds > 0 ? round(appendSeconds / requestSeconds, 3) : null,
+  };
+}
 
 async function main() {
   console.log('wargame-service benchmark');
@@ -58,93 +80,119 @@ async function main() {
   let folder: string | undefined;
   let embedded: EmbeddedDatabase | undefined;
   let database: Database | undefined;
-  let app: Awaited<ReturnType<typeof buildApp>> | undefined;
+  let server: ServerProcess | undefined;
   const databaseKind = process.env.DATABASE_URL ? 'DATABASE_URL' : 'embedded PostgreSQL (throw-away)';
-  const createdGameIds: string[] = [];
   try {
     let url = process.env.DATABASE_URL;
     if (!url) {
       folder = mkdtempSync(join(tmpdir(), 'wargame-bench-pg-'));
       chmodSync(folder, 0o755); // as root, the server runs as `postgres`, which must enter it
-      const started = Date.now();
       embedded = await startEmbedded({ dataDir: join(folder, 'data'), persistent: false, log });
       url = embedded.url;
-      log(`embedded PostgreSQL started in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     } else {
-      log('using the PostgreSQL server named by DATABASE_URL (the bench games are deleted at the end)');
+      log('using the PostgreSQL server named by DATABASE_URL (use a throw-away database: the bench leaves its games there)');
     }
     database = await openDatabase(url, log);
-    app = await buildApp({ database, games: [...hostedGames, guessingGame], logger: false, rateLimit: 1_000_000_000 });
-    const address = await app.listen({ port: 0, host: '127.0.0.1' });
-    log(`server listening on ${address}`);
 
-    // 1. Commands through the HTTP API.
-    const client = new HttpClient(address, TARGET);
-    log(`warm-up: ${config.warmupCommands} commands in one game (not counted)`);
-    await runLoad(client, 1, config.warmupCommands);
-    const http: LoadResult[] = [];
-    for (const n of config.games) {
-      log(`HTTP: ${n} game(s) at once, ${config.commandsPerGame} commands each`);
-      http.push(await runLoad(client, n, config.commandsPerGame));
+    const loads: Measured[] = [];
+    const graphql: Measured[] = [];
+    let length: { newGame: { p50Ms: number; p99Ms: number }; longGame: { p50Ms: number; p99Ms: number; events: number } } | null = null;
+    let fold: (FoldResult & { gameId: string }) | null = null;
+    let bursts: Burst[] = [];
+
+    for (const processes of config.processes) {
+      server = await startServer(url, processes);
+      log(`server: ${processes} process(es) at ${server.url}`);
+      log(`warm-up: ${config.warmupCommands} commands (not counted)`);
+      await restLoop(server.url, 4, config.warmupCommands / 4);
+      await graphqlRaid(server.url, 2, 20, 'carried');
+      const counts = processes === config.processes[0] ? config.games : [Math.max(...config.games)];
+      for (const n of counts) {
+        log(`REST: ${n} game(s) at once, ${config.commandsPerGame} commands each`);
+        loads.push(await measured(server, () => restLoop(server!.url, n, config.commandsPerGame)));
+      }
+      for (const mode of ['three', 'carried'] as const) {
+        log(`GraphQL Raid on Wuchao (${mode}): ${config.graphqlGames} games, ${config.graphqlCommands} commands each`);
+        graphql.push(await measured(server, () => graphqlRaid(server!.url, config.graphqlGames, config.graphqlCommands, mode)));
+      }
+      if (processes === config.processes[0]) {
+        log(`long game: building ${config.foldEvents} events (rules decided as by the service, appended in batches; snapshot every ${SNAPSHOT_EVERY} versions)`);
+        fold = await runFold(database.prisma, hostedGames, config.foldEvents, config.repeats);
+        log(`long game: ${fold.events} events; commands in it and in a new game, one at a time`);
+        const fresh = await newGuessingGame(server.url);
+        const newGame = await sequential(server.url, fresh, 200);
+        const longGame = await sequential(server.url, { id: fold.gameId, tokens: (fold as unknown as { tokens: Record<string, string> }).tokens }, 200, (fold as unknown as { nextSeat: number }).nextSeat);
+        if (longGame.errors || newGame.errors) log(`(refused commands: long game ${longGame.errors}, new game ${newGame.errors})`);
+        length = { newGame, longGame: { ...longGame, events: fold.events } };
+        log(`saturation: ${config.burst} concurrent createGame, then ${config.burst} concurrent commands`);
+        bursts = await burst(server.url, config.burst);
+      }
+      await server.stop();
+      server = undefined;
     }
-    createdGameIds.push(...client.created);
-
-    // 2. Folding a long game.
-    log(`folding: building a game of ${config.foldEvents} events (rules decided as by the service, appended in batches; snapshot every ${SNAPSHOT_EVERY} versions)`);
-    const fold = await runFold(database.prisma, hostedGames, config.foldEvents, config.repeats);
-    createdGameIds.push(fold.gameId);
-    log(`folding: built ${fold.events} events from ${fold.commands} commands in ${fold.buildSeconds} s`);
-
-    report(http, fold, databaseKind);
+    report({ loads, graphql, length, fold: fold!, bursts, databaseKind });
   } finally {
-    if (process.env.DATABASE_URL && database && createdGameIds.length) {
-      await database.prisma.game.deleteMany({ where: { id: { in: createdGameIds } } }).catch((e: Error) => log(`could not delete the bench games: ${e.message}`));
-    }
-    await app?.close();
+    await server?.stop();
     await database?.close();
     await embedded?.stop();
     if (folder) rmSync(folder, { recursive: true, force: true });
   }
 }
 
-function report(http: LoadResult[], fold: FoldResult & { gameId: string }, databaseKind: string) {
-  const base = http.find((r) => r.games === 1) ?? http[0]!;
+function report(r: {
+  loads: Measured[];
+  graphql: Measured[];
+  length: { newGame: { p50Ms: number; p99Ms: number }; longGame: { p50Ms: number; p99Ms: number; events: number } } | null;
+  fold: FoldResult & { gameId: string };
+  bursts: Burst[];
+  databaseKind: string;
+}) {
+  const row = (m: Measured) => [
+    m.processes, m.games, m.commands, m.requests, m.errors, m.internalErrors, m.unavailable, m.commandsPerSecond.toFixed(0), m.p50Ms.toFixed(2), m.p99Ms.toFixed(2),
+    m.serverCpuMsPerCommand.toFixed(2), m.postgresCpuMsPerCommand.toFixed(2), m.databaseShare === null ? 'n/a' : `${(m.databaseShare * 100).toFixed(0)}%`,
+  ];
+  const headers = ['processes', 'games', 'commands', 'requests', 'errors', '500s', '503s', 'commands/s', 'p50 ms', 'p99 ms', 'server CPU ms/cmd', 'PostgreSQL CPU ms/cmd', 'time in database'];
   console.log('');
-  console.log(`Commands through HTTP (POST /api/games/:id/commands, one client loop per game, keep-alive; database: ${databaseKind})`);
+  console.log(`1. Commands through REST (POST /api/games/:id/commands, one client loop per game, one request per command; database: ${r.databaseKind})`);
+  console.log(table(headers, r.loads.map(row)));
+  console.log('');
+  console.log('2. A real game through GraphQL (Raid on Wuchao, both seats played by one loop per game, choosing among legalCommands)');
+  console.log('   three: status, legalCommands as the awaited seat, submitCommand with expectedVersion; carried: the submit answer carries awaiting and legalCommands');
+  console.log(table(['mode', ...headers], r.graphql.map((m) => [m.name.includes('carries') ? 'carried' : 'three', ...row(m)])));
+  if (r.length) {
+    console.log('');
+    console.log(`3. Flat with game length: one command at a time, in a new game and in a game of ${r.length.longGame.events} events`);
+    console.log(table(['game', 'p50 ms', 'p99 ms'], [['new', r.length.newGame.p50Ms.toFixed(2), r.length.newGame.p99Ms.toFixed(2)], [`${r.length.longGame.events} events`, r.length.longGame.p50Ms.toFixed(2), r.length.longGame.p99Ms.toFixed(2)]]));
+  }
+  const w = r.fold.withoutSnapshots;
+  const s = r.fold.withSnapshots;
+  console.log('');
+  console.log(`   Loading that game cold (a fresh Application, no in-process cache); median of ${r.fold.repeats} loads after one warm-up`);
   console.log(
     table(
-      ['games', 'commands', 'errors', 'seconds', 'commands/s', `x vs ${base.games}`, 'p50 ms', 'p90 ms', 'p99 ms', 'max ms', 'CPU ms/cmd'],
-      http.map((r) => [r.games, r.commands, r.errors, r.seconds.toFixed(2), r.commandsPerSecond.toFixed(0), (r.commandsPerSecond / base.commandsPerSecond).toFixed(2), r.p50Ms.toFixed(2), r.p90Ms.toFixed(2), r.p99Ms.toFixed(2), r.maxMs.toFixed(1), r.cpuMsPerCommand.toFixed(2)]),
-    ),
-  );
-  console.log('');
-  console.log(`Loading a game of ${fold.events} events with a fresh service (no in-process cache); median of ${fold.repeats} loads after one warm-up`);
-  const w = fold.withoutSnapshots;
-  const s = fold.withSnapshots;
-  console.log(
-    table(
-      ['load', 'events folded', 'median ms', 'min ms', 'max ms', 'game events/s', 'folded events/s'],
+      ['load', 'events folded', 'median ms', 'min ms', 'max ms'],
       [
-        ['without snapshots', w.eventsFolded, w.medianMs.toFixed(2), w.minMs.toFixed(2), w.maxMs.toFixed(2), w.gameEventsPerSecond, w.foldedEventsPerSecond],
-        [`with snapshot (v${s.fromVersion})`, s.eventsFolded, s.medianMs.toFixed(2), s.minMs.toFixed(2), s.maxMs.toFixed(2), s.gameEventsPerSecond, s.foldedEventsPerSecond],
+        ['without snapshots', w.eventsFolded, w.medianMs.toFixed(2), w.minMs.toFixed(2), w.maxMs.toFixed(2)],
+        [`with snapshot (v${s.fromVersion})`, s.eventsFolded, s.medianMs.toFixed(2), s.minMs.toFixed(2), s.maxMs.toFixed(2)],
       ],
     ),
   );
-  console.log(`ratio: loading without snapshots takes ${fold.speedup}x as long as with them`);
-  console.log(
-    `where the time goes without snapshots: reading the ${fold.events} rows ${fold.readAllEventsMs.toFixed(2)} ms, ` +
-      `folding them in memory ${fold.inMemoryFoldMs.toFixed(2)} ms (${fold.inMemoryEventsPerSecond} events/s)`,
-  );
-  console.log(`long game: ${fold.commands} commands decided by the rules and appended in batches in ${fold.buildSeconds} s; ${fold.snapshotsWritten} snapshots written`);
+  console.log(`   without snapshots: reading the rows ${r.fold.readAllEventsMs.toFixed(2)} ms, folding them ${r.fold.inMemoryFoldMs.toFixed(2)} ms (${r.fold.inMemoryEventsPerSecond} events/s)`);
+  console.log('');
+  console.log('4. Saturation: requests arriving all at once');
+  console.log(table(['what', 'requests', 'answers by status', '500s', '503s', 'seconds'], r.bursts.map((b) => [b.what, b.requests, Object.entries(b.byStatus).map(([k, v]) => `${k}: ${v}`).join(', '), b.internalErrors, b.unavailable, b.seconds.toFixed(2)])));
 
   const results = {
     generatedAt: new Date().toISOString(),
     note: 'Shared, noisy machine: compare runs on the same machine only; prefer medians and ratios.',
     machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? null, node: process.version, platform: `${process.platform}-${process.arch}`, loadavg: loadavg().map((l) => round(l)) },
-    database: databaseKind,
-    config: { ...config, target: TARGET, snapshotEvery: SNAPSHOT_EVERY },
-    http: http.map((r) => ({ ...r, throughputVsBase: round(r.commandsPerSecond / base.commandsPerSecond) })),
-    fold: { ...fold, gameId: undefined },
+    database: r.databaseKind,
+    config: { ...config, snapshotEvery: SNAPSHOT_EVERY },
+    rest: r.loads,
+    graphql: r.graphql,
+    length: r.length,
+    fold: { ...r.fold, gameId: undefined, tokens: undefined },
+    saturation: r.bursts,
   };
   const dir = new URL('./results/', import.meta.url).pathname;
   mkdirSync(dir, { recursive: true });

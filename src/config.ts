@@ -20,6 +20,8 @@ export interface Config {
   embeddedPgData: string | undefined;
   logLevel: LogLevel;
   rateLimitMax: number;
+  /** Player registrations a minute per address. */
+  registrationRateLimit: number;
   nodeEnv: string | undefined;
   /** GraphiQL is served unless NODE_ENV is production. */
   graphiql: boolean;
@@ -48,6 +50,7 @@ const schema = {
     EMBEDDED_PG_DATA: { type: 'string', minLength: 1 },
     LOG_LEVEL: { type: 'string', enum: [...LOG_LEVELS], default: 'info' },
     RATE_LIMIT_MAX: { type: 'integer', minimum: 1, default: 600 },
+    REGISTRATION_RATE_LIMIT: { type: 'integer', minimum: 1, default: 10 },
     NODE_ENV: { type: 'string' },
     WEB_CONCURRENCY: { type: 'integer', minimum: 1, maximum: 256, default: 1 },
     TRUST_PROXY: { type: 'string', default: 'false' },
@@ -142,6 +145,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     embeddedPgData: raw.EMBEDDED_PG_DATA as string | undefined,
     logLevel: raw.LOG_LEVEL as LogLevel,
     rateLimitMax: raw.RATE_LIMIT_MAX as number,
+    registrationRateLimit: raw.REGISTRATION_RATE_LIMIT as number,
     nodeEnv,
     graphiql: nodeEnv !== 'production',
     webConcurrency: raw.WEB_CONCURRENCY as number,

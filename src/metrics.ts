@@ -20,6 +20,9 @@ const latencyBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
 
 const pools = new Map<pg.Pool, string>();
 
+/** Which server process answered a scrape: with several processes each has its own registry. */
+new client.Gauge({ name: 'server_process_info', help: 'The server process that answered (its pid)', labelNames: ['pid'] as const, registers: [registry] }).set({ pid: String(process.pid) }, 1);
+
 export const metrics = {
   httpRequests: new client.Histogram({
     name: 'http_request_duration_seconds',

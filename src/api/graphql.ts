@@ -6,6 +6,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { GraphQLError } from 'graphql';
 import { SPECTATOR, type Actor } from '../app/actors.ts';
 import { encodeCursor, type Application, type GameRead } from '../app/application.ts';
+import type { LobbyCreateInput } from '../app/lobby.ts';
+import type { Players, PlayerOut } from '../app/players.ts';
 import { AppError, isUnavailable } from '../app/errors.ts';
 import { actorFor } from './auth.ts';
 import { depthLimit } from './cost.ts';
@@ -15,7 +17,10 @@ import { viewTypes } from './views/index.ts';
 const baseSchema = /* GraphQL */ `
   scalar JSON
 
-  enum GameStatus { SETUP ACTIVE FINISHED ABANDONED }
+  "OPEN: a seat is still open (no setup yet); ABANDONED: cancelled before it started"
+  enum GameStatus { OPEN SETUP ACTIVE FINISHED ABANDONED }
+  "PUBLIC: listed in openGames; PRIVATE: joined only with the invite code"
+  enum Visibility { PUBLIC PRIVATE }
 
   type GameType {
     id: ID!
@@ -27,9 +32,25 @@ const baseSchema = /* GraphQL */ `
     commandSchema: JSON!
     "JSON Schema of every event in this type's log (its data, as a client receives it), discriminated by type"
     eventSchema: JSON!
+    "the bot kinds a seat may be played by (createGame seats: { seat, bot })"
+    bots: [String!]!
   }
 
-  type Seat { id: String! name: String! isYou: Boolean! mustAct: Boolean! }
+  "A player as others see them: never their email."
+  type PlayerSummary { id: ID! name: String! }
+  type Seat {
+    id: String!
+    "empty while the seat is open"
+    name: String!
+    isYou: Boolean!
+    mustAct: Boolean!
+    "the player holding the seat, if a player does"
+    player: PlayerSummary
+    "nobody holds it yet: joinGame takes it"
+    open: Boolean!
+    "the bot the service plays the seat with"
+    bot: String
+  }
   type Prompt { seat: String! kind: String! prompt: String! }
   type Result { winners: [String!]! reason: String! }
 
@@ -77,30 +98,68 @@ const baseSchema = /* GraphQL */ `
     "the caller's seat in this game, if any"
     yourSeat: String
     isYourTurn: Boolean!
+    visibility: Visibility!
   }
 
   type PageInfo { hasNextPage: Boolean! endCursor: String }
   type GameEdge { cursor: String! node: Game! }
   type GameConnection { edges: [GameEdge!]! nodes: [Game!]! pageInfo: PageInfo! }
-  input GamesFilter { type: String status: GameStatus }
+  input GamesFilter { type: String status: GameStatus "with a player token: only the games awaiting one of your seats (true) or none (false)" myTurn: Boolean }
+
+  "You, with a player token: the only place your email is shown."
+  type Player {
+    id: ID!
+    name: String!
+    email: String
+    emailVerified: Boolean!
+    notifyByEmail: Boolean!
+    "the games you hold a seat in, newest first"
+    games(filter: GamesFilter, first: Int, after: String): GameConnection!
+    "how many of your games await one of your seats"
+    myTurnCount: Int!
+    tokens: [PlayerToken!]!
+  }
+  type PlayerToken { id: ID! name: String! createdAt: String! lastUsedAt: String }
+  type CreatedPlayerToken { id: ID! name: String! "shown once" token: String! }
+  type RegisterPlayerPayload { player: Player! "a player token, shown once" token: String! }
+  type JoinGamePayload { game: Game! "without a player token: the seat token of the seat taken" seatToken: String }
+  input RegisterPlayerInput { name: String! email: String }
+  input UpdatePlayerInput { name: String "null removes it" email: String notifyByEmail: Boolean }
 
   type Query {
     gameTypes: [GameType!]!
     game(id: ID!): Game
     "newest first; with a seat token, the games of that token"
     games(filter: GamesFilter, first: Int, after: String): GameConnection!
+    "with a player token: you; null otherwise"
+    me: Player
+    "public games with an open seat, oldest first"
+    openGames(type: String, first: Int, after: String): GameConnection!
   }
 
-  input SeatInput { seat: String! name: String! }
-  input CreateGameInput { type: String! options: JSON seats: [SeatInput!]! }
+  "One of: name (a seat token comes back), me (you take it, with a player token), open (someone joins later), bot (the service plays it; name optional)"
+  input SeatInput { seat: String! name: String me: Boolean open: Boolean bot: String }
+  input CreateGameInput { type: String! options: JSON seats: [SeatInput!]! "default PRIVATE" visibility: Visibility }
   type SeatToken { seat: String! token: String! }
-  type CreateGamePayload { game: Game! seatTokens: [SeatToken!]! }
+  type CreateGamePayload { game: Game! seatTokens: [SeatToken!]! "when a seat is open: joins the game (joinGame inviteCode)" inviteCode: String }
   type CommandPayload { game: Game! "the events this command appended" events: [GameEvent!]! }
 
   type Mutation {
     createGame(input: CreateGameInput!): CreateGamePayload!
-    submitCommand(gameId: ID!, command: JSON!, expectedVersion: Int, idempotencyKey: String): CommandPayload!
-    resign(gameId: ID!): Game!
+    "seat: for a player holding several seats of the game, the one the command is for"
+    submitCommand(gameId: ID!, command: JSON!, expectedVersion: Int, idempotencyKey: String, seat: String): CommandPayload!
+    resign(gameId: ID!, seat: String): Game!
+    registerPlayer(input: RegisterPlayerInput!): RegisterPlayerPayload!
+    updatePlayer(input: UpdatePlayerInput!): Player!
+    verifyEmail(code: String!): Player!
+    createPlayerToken(name: String!): CreatedPlayerToken!
+    revokePlayerToken(id: ID!): Boolean!
+    "with a player token you take the seat; without one, name is needed and a seat token comes back"
+    joinGame(gameId: ID!, seat: String, name: String, inviteCode: String): JoinGamePayload!
+    "before the game starts: frees your seat"
+    leaveGame(gameId: ID!): Game!
+    "the creator ends a game before it starts"
+    cancelGame(gameId: ID!): Game!
   }
 
   type Subscription {
@@ -124,19 +183,39 @@ export interface Context {
 
 const VIEW_TYPE = Symbol('gameType');
 
+function connection(page: { nodes: GameRead[]; hasNextPage: boolean; endCursor: string | null }) {
+  return {
+    edges: page.nodes.map((node) => ({ cursor: encodeCursor(node), node })),
+    nodes: page.nodes,
+    pageInfo: { hasNextPage: page.hasNextPage, endCursor: page.endCursor },
+  };
+}
+
+// An optional argument the client sent as null arrives as null (resolvers.ts types them so).
+type GamesArgs = { filter?: { type?: string | null; status?: string | null; myTurn?: boolean | null } | null; first?: number | null; after?: string | null };
+const gamesQuery = (args: GamesArgs) => ({ type: args.filter?.type ?? undefined, status: args.filter?.status ?? undefined, myTurn: args.filter?.myTurn, first: args.first ?? undefined, after: args.after });
+
 export function graphqlOptions(app: Application, opts: { graphiql: boolean; queryDepth: number }) {
+  const players = (): Players => app.players ?? missing('players');
+  const lobby = () => app.lobby ?? missing('the lobby');
   const resolvers = {
     Query: {
       gameTypes: () => app.registry.types(),
       game: async (_: unknown, args: { id: string }, ctx: Context) => app.read(args.id, await ctx.actor()),
-      games: async (_, args, ctx) => {
-        const page = await app.listGames(await ctx.actor(), { type: args.filter?.type ?? undefined, status: args.filter?.status ?? undefined, first: args.first ?? undefined, after: args.after });
-        return {
-          edges: page.nodes.map((node) => ({ cursor: encodeCursor(node), node })),
-          nodes: page.nodes,
-          pageInfo: { hasNextPage: page.hasNextPage, endCursor: page.endCursor },
-        };
-      },
+      games: async (_: unknown, args: GamesArgs, ctx: Context) =>
+        connection(await app.listGames(await ctx.actor(), gamesQuery(args))),
+      me: async (_: unknown, __: unknown, ctx: Context) => players().me(await ctx.actor()),
+      openGames: async (_: unknown, args: { type?: string | null; first?: number | null; after?: string | null }, ctx: Context) => connection(await lobby().openGames(await ctx.actor(), args)),
+    },
+    GameType: {
+      bots: (t: { id: string }) => lobby().botKinds(t.id),
+    },
+    Player: {
+      // A Player is only ever the caller (me, registerPlayer, updatePlayer, verifyEmail).
+      games: (p: PlayerOut, args: GamesArgs) => players().games({ kind: 'player', playerId: p.id }, gamesQuery(args)).then(connection),
+      myTurnCount: (p: PlayerOut) => players().myTurnCount(p.id),
+      tokens: async (p: PlayerOut) =>
+        (await players().tokens(p.id)).map((t) => ({ id: t.id, name: t.name, createdAt: t.createdAt.toISOString(), lastUsedAt: t.lastUsedAt?.toISOString() ?? null })),
     },
     Game: {
       createdAt: (g: GameRead) => g.createdAt.toISOString(),
@@ -146,7 +225,7 @@ export function graphqlOptions(app: Application, opts: { graphiql: boolean; quer
       round: async (g: GameRead) => (await g.progress()).round,
       view: async (g: GameRead, args: { atVersion?: number | null }) => {
         const { view } = await g.view(args.atVersion);
-        const typed = viewTypes.find((v) => v.gameType === g.type);
+        const typed = view === null ? undefined : viewTypes.find((v) => v.gameType === g.type);
         const out = typed ? { ...(view as object), gameType: g.type } : { gameType: g.type, state: view };
         Object.defineProperty(out, VIEW_TYPE, { value: typed?.typeName ?? 'GenericView' });
         return out;
@@ -161,10 +240,18 @@ export function graphqlOptions(app: Application, opts: { graphiql: boolean; quer
       resolveType: (view: Record<symbol, string>) => view[VIEW_TYPE],
     },
     Mutation: {
-      createGame: (_: unknown, args: { input: { type: string; options?: unknown; seats: { seat: string; name: string }[] } }) => app.create(args.input),
-      submitCommand: async (_, args, ctx) =>
+      createGame: async (_: unknown, args: { input: LobbyCreateInput }, ctx: Context) => lobby().create(await ctx.actor(), args.input),
+      submitCommand: async (_: unknown, args: { gameId: string; command: unknown; expectedVersion?: number | null; idempotencyKey?: string | null; seat?: string | null }, ctx: Context) =>
         app.execute(await ctx.actor(), args.gameId, args.command, args),
-      resign: async (_: unknown, args: { gameId: string }, ctx: Context) => (await app.execute(await ctx.actor(), args.gameId, { type: 'resign' })).game,
+      resign: async (_: unknown, args: { gameId: string; seat?: string | null }, ctx: Context) => (await app.execute(await ctx.actor(), args.gameId, { type: 'resign' }, { seat: args.seat })).game,
+      registerPlayer: (_: unknown, args: { input: { name: string; email?: string | null } }, ctx: Context) => players().register(args.input, { address: ctx.request?.ip ?? 'unknown' }),
+      updatePlayer: async (_: unknown, args: { input: { name?: string | null; email?: string | null; notifyByEmail?: boolean | null } }, ctx: Context) => players().update(await ctx.actor(), args.input),
+      verifyEmail: async (_: unknown, args: { code: string }, ctx: Context) => players().verifyEmail(await ctx.actor(), args.code),
+      createPlayerToken: async (_: unknown, args: { name: string }, ctx: Context) => players().createToken(await ctx.actor(), args.name),
+      revokePlayerToken: async (_: unknown, args: { id: string }, ctx: Context) => players().revokeToken(await ctx.actor(), args.id),
+      joinGame: async (_: unknown, args: { gameId: string; seat?: string | null; name?: string | null; inviteCode?: string | null }, ctx: Context) => lobby().join(await ctx.actor(), args.gameId, args),
+      leaveGame: async (_: unknown, args: { gameId: string }, ctx: Context) => lobby().leave(await ctx.actor(), args.gameId),
+      cancelGame: async (_: unknown, args: { gameId: string }, ctx: Context) => lobby().cancel(await ctx.actor(), args.gameId),
     },
     Subscription: {
       gameEvents: {
@@ -190,7 +277,7 @@ export function graphqlOptions(app: Application, opts: { graphiql: boolean; quer
     path: '/graphql',
     context: (request: FastifyRequest): Context => {
       let actor: Promise<Actor> | null = null;
-      return { actor: () => (actor ??= actorFor(app, request.headers.authorization)) };
+      return { request, actor: () => (actor ??= actorFor(app, request.headers.authorization)) };
     },
     subscription: {
       // Refuse a wrong token at connection time; no token means a spectator.
@@ -211,6 +298,10 @@ export function graphqlOptions(app: Application, opts: { graphiql: boolean; quer
     },
     errorFormatter: (execution: { data?: unknown; errors: readonly GraphQLError[] }, ctx: unknown) => formatErrors(execution, ctx),
   };
+}
+
+function missing(what: string): never {
+  throw new AppError('INTERNAL', `this process does not host ${what}`);
 }
 
 function formatErrors(execution: { data?: unknown; errors: readonly GraphQLError[] }, ctx: unknown) {

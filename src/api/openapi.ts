@@ -106,6 +106,24 @@ export const responses = {
   },
 } satisfies Record<string, Schema>;
 
+const player: Schema = object({ id: string, name: string, email: nullable('string'), emailVerified: boolean, notifyByEmail: boolean });
+const playerToken: Schema = object({ id: string, name: string, createdAt: { type: 'string', format: 'date-time' }, lastUsedAt: { type: ['string', 'null'], format: 'date-time' } });
+const gamesPage = responses.games;
+
+/** The success responses of the players' and the lobby's operations (rest-players.ts). */
+export const playerResponses = {
+  registered: object({ player, token: { ...string, description: 'the player token, shown once: send it as Authorization: Bearer <token>' } }),
+  me: object({ player: { ...player, properties: { ...(player.properties as Schema), myTurnCount: integer, tokens: array(playerToken) } } }),
+  player: object({ player }),
+  myGames: { ...gamesPage, properties: { ...(gamesPage.properties as Schema), myTurnCount: integer } },
+  tokens: object({ tokens: array(playerToken) }),
+  tokenCreated: { ...playerToken, properties: { ...(playerToken.properties as Schema), token: { ...string, description: 'shown once' } }, required: [...(playerToken.required as string[]), 'token'] },
+  revoked: object({ revoked: boolean }),
+  joined: object({ game, seatToken: { ...nullable('string'), description: 'without a player token: the seat token for the seat taken, shown once' } }),
+  game: object({ game }),
+  openGames: gamesPage,
+} satisfies Record<string, Schema>;
+
 const pascal = (id: string) => id.replace(/(^|-)([a-z0-9])/g, (_, _dash, c: string) => c.toUpperCase());
 
 /**

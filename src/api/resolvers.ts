@@ -5,20 +5,33 @@
  * holds FIELD_ARGS to the schema, and every resolver to a field of it.
  */
 import type { GameRead } from '../app/application.ts';
+import type { PlayerOut } from '../app/players.ts';
 
 export const FIELD_ARGS = {
   Query: {
     game: { id: 'ID!' },
     games: { filter: 'GamesFilter', first: 'Int', after: 'String' },
+    openGames: { type: 'String', first: 'Int', after: 'String' },
   },
   Game: {
     view: { atVersion: 'Int' },
     events: { after: 'Int', first: 'Int' },
   },
+  Player: {
+    games: { filter: 'GamesFilter', first: 'Int', after: 'String' },
+  },
   Mutation: {
     createGame: { input: 'CreateGameInput!' },
-    submitCommand: { gameId: 'ID!', command: 'JSON!', expectedVersion: 'Int', idempotencyKey: 'String' },
-    resign: { gameId: 'ID!' },
+    submitCommand: { gameId: 'ID!', command: 'JSON!', expectedVersion: 'Int', idempotencyKey: 'String', seat: 'String' },
+    resign: { gameId: 'ID!', seat: 'String' },
+    registerPlayer: { input: 'RegisterPlayerInput!' },
+    updatePlayer: { input: 'UpdatePlayerInput!' },
+    verifyEmail: { code: 'String!' },
+    createPlayerToken: { name: 'String!' },
+    revokePlayerToken: { id: 'ID!' },
+    joinGame: { gameId: 'ID!', seat: 'String', name: 'String', inviteCode: 'String' },
+    leaveGame: { gameId: 'ID!' },
+    cancelGame: { gameId: 'ID!' },
   },
   Subscription: {
     gameEvents: { gameId: 'ID!', afterVersion: 'Int' },
@@ -27,8 +40,15 @@ export const FIELD_ARGS = {
 
 /** The input types, as graphql-js hands them to a resolver. */
 interface Inputs {
-  GamesFilter: { type?: string | null; status?: 'SETUP' | 'ACTIVE' | 'FINISHED' | 'ABANDONED' | null };
-  CreateGameInput: { type: string; options?: unknown; seats: { seat: string; name: string }[] };
+  GamesFilter: { type?: string | null; status?: 'SETUP' | 'ACTIVE' | 'FINISHED' | 'ABANDONED' | null; myTurn?: boolean | null };
+  CreateGameInput: {
+    type: string;
+    options?: unknown;
+    seats: { seat: string; name?: string | null; me?: boolean | null; open?: boolean | null; bot?: string | null }[];
+    visibility?: 'PUBLIC' | 'PRIVATE' | null;
+  };
+  RegisterPlayerInput: { name: string; email?: string | null };
+  UpdatePlayerInput: { name?: string | null; email?: string | null; notifyByEmail?: boolean | null };
 }
 
 type Named<N> = N extends 'ID' | 'String' ? string : N extends 'Int' | 'Float' ? number : N extends 'Boolean' ? boolean : N extends 'JSON' ? unknown : N extends keyof Inputs ? Inputs[N] : never;
@@ -46,6 +66,7 @@ interface Parents {
   Mutation: unknown;
   Subscription: unknown;
   Game: GameRead;
+  Player: PlayerOut;
 }
 
 type FieldResolver<P, A, C> = (parent: P, args: A, context: C) => unknown;

@@ -4,17 +4,22 @@
  */
 import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts';
 import type { FastifyInstance } from 'fastify';
-import type { Application, ExportDocument, GameRead } from '../app/application.ts';
+import type { Application, GameRead } from '../app/application.ts';
+import type { LobbyCreateInput } from '../app/lobby.ts';
 import { actorFor } from './auth.ts';
+import { expectedVersion, versionTag, withIfMatch } from './http-semantics.ts';
 import { optionalToken, requiredToken, responses } from './openapi.ts';
+import { playerRoutes } from './rest-players.ts';
 
 const errorBody = {
   type: 'object',
   properties: { error: { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' } }, additionalProperties: true } },
 } as const;
-const errors = Object.fromEntries([400, 401, 403, 404, 409, 422, 429].map((s) => [s, errorBody]));
-const idParam = { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] } as const;
+export const errors = Object.fromEntries([400, 401, 403, 404, 409, 422, 429].map((s) => [s, errorBody]));
+export const idParam = { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] } as const;
 const anyObject = { type: 'object', additionalProperties: true } as const;
+/** Events on one REST page unless `first` asks for fewer (the most the application returns at once). */
+const EVENTS_PAGE = 1000;
 
 export async function gameJson(game: GameRead, withView = false) {
   const progress = await game.progress();
@@ -34,11 +39,12 @@ export async function gameJson(game: GameRead, withView = false) {
     seed: game.seed,
     yourSeat: game.yourSeat,
     isYourTurn: game.isYourTurn,
+    visibility: game.visibility,
     ...(withView ? { view: (await game.view()).view, legalCommands: await game.legalCommands() } : {}),
   };
 }
 
-export async function restRoutes(instance: FastifyInstance, { application, verifyBodyLimit }: { application: Application; verifyBodyLimit: number }) {
+export async function restRoutes(instance: FastifyInstance, { application }: { application: Application }) {
   // Requests typed from the routes' JSON Schemas: each handler sees the body, params and query it validated.
   const app = instance.withTypeProvider<JsonSchemaToTsProvider>();
   const actor = (req: { headers: { authorization?: string } }) => actorFor(application, req.headers.authorization);
@@ -52,24 +58,33 @@ export async function restRoutes(instance: FastifyInstance, { application, verif
     {
       schema: {
         tags: ['games'],
-        summary: 'Create a game; returns one secret token per seat',
+        summary: 'Create a game; a seat token per named seat, an invite code when a seat is open',
         body: {
           type: 'object',
           required: ['type', 'seats'],
           properties: {
             type: { type: 'string' },
             options: anyObject,
-            seats: { type: 'array', items: { type: 'object', required: ['seat', 'name'], properties: { seat: { type: 'string' }, name: { type: 'string' } } } },
+            seats: {
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['seat'],
+                properties: { seat: { type: 'string' }, name: { type: 'string' }, me: { type: 'boolean' }, open: { type: 'boolean' }, bot: { type: 'string' } },
+                additionalProperties: false,
+              },
+            },
+            visibility: { enum: ['PUBLIC', 'PRIVATE'] },
           },
         } as const,
+        security: optionalToken,
         response: { 201: responses.created, ...errors },
       },
     },
     async (req, reply) => {
-      const body = req.body;
-      const created = await application.create(body);
+      const created = await application.lobby!.create(await actor(req), req.body as LobbyCreateInput);
       reply.code(201);
-      return { game: await gameJson(created.game), seatTokens: created.seatTokens };
+      return { game: await gameJson(created.game), seatTokens: created.seatTokens, inviteCode: created.inviteCode };
     },
   );
 
@@ -93,8 +108,9 @@ export async function restRoutes(instance: FastifyInstance, { application, verif
     },
   );
 
-  app.get('/api/games/:id', { schema: { tags: ['games'], summary: 'A game with the caller\'s view and legal commands', params: idParam, security: optionalToken, response: { 200: responses.game, ...errors } } }, async (req) => {
+  app.get('/api/games/:id', { schema: { tags: ['games'], summary: 'A game with the caller\'s view and legal commands (ETag: its version)', params: idParam, security: optionalToken, response: { 200: responses.game, ...errors } } }, async (req, reply) => {
     const game = await application.read(req.params.id, await actor(req));
+    reply.header('etag', versionTag(game.version)).header('vary', 'Authorization');
     return { game: await gameJson(game, true) };
   });
 
@@ -117,36 +133,47 @@ export async function restRoutes(instance: FastifyInstance, { application, verif
         body: {
           type: 'object',
           required: ['command'],
-          properties: { command: anyObject, expectedVersion: { type: 'integer' }, idempotencyKey: { type: 'string' } },
+          properties: { command: anyObject, expectedVersion: { type: 'integer' }, idempotencyKey: { type: 'string' }, seat: { type: 'string' } },
           additionalProperties: false,
         } as const,
         security: requiredToken,
         response: { 200: responses.outcome, ...errors },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const body = req.body;
       const header = req.headers['idempotency-key'];
-      const outcome = await application.execute(await actor(req), req.params.id, body.command, {
-        expectedVersion: body.expectedVersion,
-        idempotencyKey: body.idempotencyKey ?? (typeof header === 'string' ? header : undefined),
+      // If-Match: "<version>" works as expectedVersion (412 on a mismatch).
+      const expected = expectedVersion(req.headers['if-match'], body.expectedVersion);
+      return withIfMatch(reply, expected.fromHeader, async () => {
+        const outcome = await application.execute(await actor(req), req.params.id, body.command, {
+          expectedVersion: expected.expectedVersion,
+          idempotencyKey: body.idempotencyKey ?? (typeof header === 'string' ? header : undefined),
+          seat: body.seat,
+        });
+        reply.header('etag', versionTag(outcome.game.version));
+        return { game: await gameJson(outcome.game), events: outcome.events };
       });
-      return { game: await gameJson(outcome.game), events: outcome.events };
     },
   );
 
-  app.post('/api/games/:id/resign', { schema: { tags: ['commands'], summary: 'Resign the token\'s seat', params: idParam, security: requiredToken, response: { 200: responses.outcome, ...errors } } }, async (req) => {
-    const outcome = await application.execute(await actor(req), req.params.id, { type: 'resign' });
+  app.post('/api/games/:id/resign', { schema: { tags: ['commands'], summary: 'Resign the token\'s seat (?seat= for a player holding several)', params: idParam, querystring: { type: 'object', properties: { seat: { type: 'string' } } } as const, security: requiredToken, response: { 200: responses.outcome, ...errors } } }, async (req) => {
+    const outcome = await application.execute(await actor(req), req.params.id, { type: 'resign' }, { seat: req.query.seat });
     return { game: await gameJson(outcome.game), events: outcome.events };
   });
 
   app.get(
     '/api/games/:id/events',
-    { schema: { tags: ['games'], summary: 'The log as the caller may see it', params: idParam, querystring: { type: 'object', properties: { after: { type: 'integer', minimum: 0 }, first: { type: 'integer', minimum: 0 } } } as const, security: optionalToken, response: { 200: responses.events, ...errors } } },
-    async (req) => {
+    { schema: { tags: ['games'], summary: 'The log as the caller may see it, a page at a time (pageInfo.endCursor is the next after)', params: idParam, querystring: { type: 'object', properties: { after: { type: 'integer', minimum: 0 }, first: { type: 'integer', minimum: 0 } } } as const, security: optionalToken, response: { 200: responses.events, ...errors } } },
+    async (req, reply) => {
       const game = await application.read(req.params.id, await actor(req));
       const q = req.query;
-      return { events: await game.events(q.after ?? 0, q.first) };
+      const events = await game.events(q.after ?? 0, q.first ?? EVENTS_PAGE);
+      // The log has no gaps: the page was cut when it ends before the game's version.
+      const endCursor = events.length ? events[events.length - 1]!.version : (q.after ?? 0);
+      const hasNextPage = endCursor < game.version;
+      if (hasNextPage) reply.header('link', `</api/games/${game.id}/events?after=${endCursor}${q.first !== undefined ? `&first=${q.first}` : ''}>; rel="next"`);
+      return { events, pageInfo: { hasNextPage, endCursor } };
     },
   );
 
@@ -154,14 +181,5 @@ export async function restRoutes(instance: FastifyInstance, { application, verif
     return application.export(req.params.id, await actor(req));
   });
 
-  app.post(
-    '/api/games/verify',
-    {
-      // An export of a long game is far larger than any command: its own limit.
-      bodyLimit: verifyBodyLimit,
-      schema: { tags: ['replay'], summary: 'Re-derive every die roll from the seed and re-fold the log of an export', body: anyObject, response: { 200: responses.verify, ...errors } },
-    },
-    // verify checks the document itself, and says where it is wrong.
-    async (req) => application.verify(req.body as unknown as ExportDocument),
-  );
+  await app.register(playerRoutes, { application });
 }

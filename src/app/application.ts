@@ -26,11 +26,15 @@ import {
   type StoredCommand,
   type Viewer,
 } from '../domain/kernel/index.ts';
-import type { EventStore, GameRecord, NewEvent, StoredEvent } from '../persistence/event-store.ts';
+import type { EventStore, GameRecord, NewEvent, OutboxEntry, StoredEvent } from '../persistence/event-store.ts';
 import type { Notifier } from '../persistence/notifier.ts';
-import { hashToken, seatIn, SPECTATOR, type Actor } from './actors.ts';
+import { commandSeat, hashToken, PLAYER_TOKEN_PREFIX, seatIn, seatsHeld, SPECTATOR, tokenFingerprint, type Actor } from './actors.ts';
+import type { Lobby } from './lobby.ts';
+import type { Players } from './players.ts';
 import { AppError } from './errors.ts';
 import { EventFeed, FEED_PAGE } from './feed.ts';
+import { assertExportShape } from './export-schema.ts';
+import { MAX_VERSION, refuseNul } from './input.ts';
 import { outboxFor, summaryOf } from './outbox.ts';
 import { metrics } from '../metrics.ts';
 
@@ -83,6 +87,8 @@ export interface CreateInput {
 export interface ExecuteOptions {
   expectedVersion?: number | null;
   idempotencyKey?: string | null;
+  /** For a player holding several seats of the game: the one the command is for. */
+  seat?: string | null;
 }
 
 export interface SeatOut {
@@ -90,7 +96,22 @@ export interface SeatOut {
   name: string;
   isYou: boolean;
   mustAct: boolean;
+  /** The player holding the seat (never their email). */
+  player: { id: string; name: string } | null;
+  /** Nobody holds it yet: someone may join. */
+  open: boolean;
+  /** The bot the service plays it with. */
+  bot: string | null;
 }
+
+/** A commit, as the workers hear of it (the bots today; a job queue later). */
+export interface Commit {
+  game: GameRecord;
+  outbox: OutboxEntry[];
+}
+
+/** A game that has not been set up (its seats are still open, or it was cancelled so): no state yet. */
+const UNSTARTED: Status = { stage: 'SETUP', phase: 'waiting for players', round: null, awaiting: [], result: null };
 
 function recordedOf(e: StoredEvent): Recorded {
   return { event: e.data as Recorded['event'], seat: e.seat, rolls: (e.rolls ?? undefined) as Recorded['rolls'] };
@@ -117,8 +138,14 @@ export class GameRead {
     this.#app = app;
     this.#record = record;
     this.#state = state ? Promise.resolve(state) : null;
-    this.yourSeat = seatIn(actor, record.id);
+    this.yourSeat = seatIn(actor, record);
+    this.#held = seatsHeld(actor, record);
   }
+
+  readonly #held: string[];
+  /** Not set up yet: every seat's holder must be known first. */
+  get #unstarted() { return this.#record.version === 0; }
+  get visibility() { return this.#record.visibility; }
 
   get id() { return this.#record.id; }
   get type() { return this.#record.type; }
@@ -135,7 +162,14 @@ export class GameRead {
   get seed(): string | null { return this.#record.status === 'FINISHED' ? this.#record.seed : null; }
   get isYourTurn(): boolean { return this.yourSeat !== null && this.#record.awaiting.includes(this.yourSeat); }
   get seats(): SeatOut[] {
-    return this.#record.players.map((p) => ({ id: p.seat, name: p.name, isYou: p.seat === this.yourSeat, mustAct: this.#record.awaiting.includes(p.seat) }));
+    return this.#record.players.map((p) => {
+      const held = this.#record.seats.find((s) => s.seat === p.seat);
+      return {
+        id: p.seat, name: p.name, isYou: this.#held.includes(p.seat), mustAct: this.#record.awaiting.includes(p.seat),
+        player: held?.kind === 'player' && held.playerId ? { id: held.playerId, name: p.name } : null,
+        open: held?.kind === 'open', bot: held?.kind === 'bot' ? (held.bot ?? null) : null,
+      };
+    });
   }
 
   private state(): Promise<MatchState> {
@@ -148,6 +182,7 @@ export class GameRead {
 
   /** Phase, round and every decision the game now waits for. */
   async progress(): Promise<Status> {
+    if (this.#unstarted) return this.#record.status === 'ABANDONED' ? { ...UNSTARTED, phase: 'cancelled' } : UNSTARTED;
     return matchStatus(this.module(), await this.state());
   }
 
@@ -157,6 +192,7 @@ export class GameRead {
     if (atVersion !== undefined && atVersion !== null && (!Number.isInteger(atVersion) || atVersion < 0 || atVersion > game.version)) {
       throw new AppError('BAD_REQUEST', `atVersion must be from 0 to ${game.version}`);
     }
+    if (this.#unstarted) return { version: 0, view: null };
     if (atVersion === undefined || atVersion === null || atVersion === game.version) {
       return { version: game.version, view: visibleTo(this.module(), await this.state(), this.yourSeat).view() };
     }
@@ -166,12 +202,12 @@ export class GameRead {
 
   /** Every command the actor's seat may submit now, ready to send unchanged. */
   async legalCommands(): Promise<Command[]> {
-    return this.yourSeat ? matchLegalCommands(this.module(), await this.state(), this.yourSeat) : [];
+    return this.yourSeat && !this.#unstarted ? matchLegalCommands(this.module(), await this.state(), this.yourSeat) : [];
   }
 
   /** The log after `after` as the actor may see it, at most `first` (1000 at most) events. */
   async events(after = 0, first?: number): Promise<EventOut[]> {
-    if (!Number.isInteger(after) || after < 0) throw new AppError('BAD_REQUEST', '"after" must be a whole number of events');
+    if (!Number.isInteger(after) || after < 0 || after > MAX_VERSION) throw new AppError('BAD_REQUEST', `"after" must be a whole number of events, at most ${MAX_VERSION}`);
     if (first !== undefined && (!Number.isInteger(first) || first < 0)) throw new AppError('BAD_REQUEST', '"first" must be a whole number of events');
     const stored = await this.#app.store.events(this.#record.id, after, undefined, first === undefined ? undefined : Math.min(first, 1000));
     return this.redact(stored);
@@ -179,6 +215,7 @@ export class GameRead {
 
   /** Stored events as the actor may see them, given the game's current state. */
   async redact(stored: StoredEvent[]): Promise<EventOut[]> {
+    if (this.#unstarted) return [];
     const visible = visibleTo(this.module(), await this.state(), this.yourSeat);
     return stored.map((e) => ({ version: e.version, type: e.type, seat: e.seat, data: visible.event(e.data as Recorded['event']) as Record<string, unknown>, at: e.at.toISOString() }));
   }
@@ -216,6 +253,11 @@ export class Application {
   private readonly cache = new Lru<string, Cached>(CACHE_SIZE);
   /** What a seat token stands for never changes: one look-up per token and process. */
   private readonly tokens = new Lru<string, Actor>(TOKEN_CACHE_SIZE);
+  /** Players and their tokens (src/app/players.ts) and the lobby (src/app/lobby.ts); set by openApplication. */
+  players: Players | null = null;
+  lobby: Lobby | null = null;
+  /** Told of every commit (the bot worker listens); keep this the one place workers hear from. */
+  readonly commits = new Set<(commit: Commit) => void>();
 
   constructor(
     readonly store: EventStore,
@@ -237,12 +279,14 @@ export class Application {
   /** The actor a bearer token stands for (null: no token, a spectator). */
   async authenticate(token: string | null): Promise<Actor> {
     if (token === null) return SPECTATOR;
+    if (this.players && token.startsWith(PLAYER_TOKEN_PREFIX) && token.length > 32) return this.players.authenticate(token);
     const hash = hashToken(token);
     const known = this.tokens.touch(hash);
     if (known) return known;
     const seat = await this.store.seatForToken(hash);
     if (!seat) throw new AppError('UNAUTHENTICATED', 'This token is not known');
-    const actor: Actor = { kind: 'seat', ...seat };
+    // The token's fingerprint: a seat left in the lobby and taken again is no longer this token's.
+    const actor: Actor = { kind: 'seat', ...seat, token: tokenFingerprint(hash) };
     this.tokens.put(hash, actor);
     return actor;
   }
@@ -260,11 +304,12 @@ export class Application {
   }
 
   /** Games, newest first, a page at a time; with a seat token only that token's game. */
-  async listGames(actor: Actor, args: { type?: string; status?: string; first?: number; after?: string | null }) {
+  async listGames(actor: Actor, args: { type?: string; status?: string; myTurn?: boolean | null; first?: number; after?: string | null }) {
     const first = args.first ?? 20;
     if (!Number.isInteger(first) || first < 1 || first > 100) throw new AppError('BAD_REQUEST', '"first" must be from 1 to 100');
+    if (actor.kind === 'player' && this.players) return this.players.games(actor, args);
     const rows = await this.store.listGames(
-      { type: args.type, status: args.status, ...(actor.kind === 'seat' ? { ids: [actor.gameId] } : {}) },
+      { type: args.type, status: args.status, ...(actor.kind === 'seat' || actor.kind === 'bot' ? { ids: [actor.gameId] } : {}) },
       first + 1,
       args.after ? decodeCursor(args.after) : undefined,
     );
@@ -285,6 +330,8 @@ export class Application {
       if (typeof s.name !== 'string' || s.name.trim() === '' || s.name.length > 100) throw new AppError('BAD_REQUEST', `Seat ${s.seat} needs a name of 1 to 100 characters`);
     }
     if (new Set(ids).size !== ids.length) throw new AppError('BAD_REQUEST', 'Each seat may be taken once');
+    for (const s of seats) refuseNul(`Seat ${s.seat}'s name`, s.name);
+    refuseNul('options', input.options);
     const options = this.registry.validateOptions(input.type, input.options ?? {});
     if (!options.ok) throw new AppError('BAD_REQUEST', options.reason);
 
@@ -307,9 +354,15 @@ export class Application {
       events: started.recorded.map(toNewEvent),
       outbox: outboxFor(null, started.status, null, { first: 1, last: started.recorded.length }),
     });
-    this.remember(record.id, record.version, started.state, record);
-    this.notifier?.publish(record.id, record.version);
+    this.committed(record, started.state, outboxFor(null, started.status, null, { first: 1, last: started.recorded.length }));
     return { game: new GameRead(this, record, SPECTATOR, started.state), seatTokens: tokens.map(({ seat, token }) => ({ seat, token })) };
+  }
+
+  /** @internal After a commit: cache the state, wake subscribers, tell the workers. */
+  committed(game: GameRecord, state: MatchState | null, outbox: OutboxEntry[]) {
+    if (state) this.remember(game.id, game.version, state, game);
+    this.notifier?.publish(game.id, game.version);
+    for (const listener of this.commits) listener({ game, outbox });
   }
 
   private remember(gameId: string, version: number, state: MatchState, record?: GameRecord) {
@@ -361,15 +414,13 @@ export class Application {
     const held = typeof gameId === 'string' ? this.cache.touch(gameId) : undefined;
     let game = held?.record ?? (await this.record(gameId));
     let fresh = !held?.record;
-    const seat = seatIn(actor, game.id);
-    let kernelActor: KernelActor;
-    if (actor.kind === 'system') kernelActor = { kind: 'system' };
-    else if (seat) kernelActor = { kind: 'seat', seat };
-    else if (actor.kind === 'seat') throw new AppError('FORBIDDEN', 'Your token holds a seat in another game, not this one');
-    else throw new AppError('UNAUTHENTICATED', 'Submitting a command needs the seat token returned by createGame (Authorization: Bearer <token>)');
+    const seat = commandSeat(actor, game, opts.seat);
+    const kernelActor: KernelActor = seat === null ? { kind: 'system' } : { kind: 'seat', seat };
 
     const key = opts.idempotencyKey ?? null;
     if (key !== null && (typeof key !== 'string' || key.length === 0 || key.length > 200)) throw new AppError('BAD_REQUEST', 'An idempotency key has 1 to 200 characters');
+    if (key !== null) refuseNul('An idempotency key', key);
+    refuseNul('A command', command);
     const expected = opts.expectedVersion ?? null;
     if (expected !== null && (!Number.isInteger(expected) || expected < 0)) throw new AppError('BAD_REQUEST', 'expectedVersion must be a whole number');
     const valid = actor.kind === 'system' ? systemCommand(command) : this.registry.validateCommand(game.type, command);
@@ -415,17 +466,17 @@ export class Application {
         throw new AppError(outcome.code, outcome.reason, outcome.code === 'ILLEGAL_COMMAND' ? { reason: outcome.reason } : {});
       }
       const before = matchStatus(module, state);
+      const outbox = outboxFor(before, outcome.status, seat, { first: version + 1, last: version + outcome.recorded.length });
       const timer = metrics.appendSeconds.startTimer();
       const appended = await this.store.append({
         gameId: game.id, expectedVersion: version, seat, command: valid.value, idempotencyKey: key,
         events: outcome.recorded.map(toNewEvent),
         summary: summaryOf(outcome.status),
-        outbox: outboxFor(before, outcome.status, seat, { first: version + 1, last: version + outcome.recorded.length }),
+        outbox,
       });
       timer();
       if (appended.ok) {
-        this.remember(game.id, appended.lastVersion, outcome.state, appended.game);
-        this.notifier?.publish(game.id, appended.lastVersion);
+        this.committed(appended.game, outcome.state, outbox);
         if (Math.floor(appended.lastVersion / SNAPSHOT_EVERY) > Math.floor(version / SNAPSHOT_EVERY)) {
           await this.store.saveSnapshot(game.id, appended.lastVersion, outcome.state, this.rules);
         }
@@ -463,7 +514,7 @@ export class Application {
     const game = await this.record(gameId);
     const stored = await this.store.events(game.id);
     const { state } = await this.stateOf(game);
-    const visible = visibleTo(this.module(game.type), state, seatIn(actor, game.id));
+    const visible = visibleTo(this.module(game.type), state, seatIn(actor, game));
     return {
       format: 'wargame-service/export@1',
       game: {
@@ -486,6 +537,7 @@ export class Application {
    * through the kernel's turn, comparing each event with the log.
    */
   verify(doc: ExportDocument): VerifyReport {
+    assertExportShape(doc); // another shape is the client's mistake, not a failed verification
     const report = this.check(doc);
     const rules = doc?.game?.rules;
     if (typeof rules !== 'string' || rules === '' || rules === this.rules) return report;
@@ -568,7 +620,7 @@ export function encodeCursor(g: { createdAt: Date; id: string }): string {
   return Buffer.from(JSON.stringify([g.createdAt.toISOString(), g.id])).toString('base64url');
 }
 
-function decodeCursor(cursor: string): { createdAt: Date; id: string } {
+export function decodeCursor(cursor: string): { createdAt: Date; id: string } {
   try {
     const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString()) as [string, string];
     const createdAt = new Date(at);

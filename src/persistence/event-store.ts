@@ -39,7 +39,37 @@ export interface GameRecord {
   rules: string;
   createdAt: Date;
   updatedAt: Date;
+  /** Who holds the seats not held by a seat token from creation (none for such games). */
+  seats: SeatEntry[];
+  /** The players holding a seat. */
+  playerIds: string[];
+  /** The seats the service plays. */
+  bots: string[];
+  /** PUBLIC | PRIVATE */
+  visibility: string;
+  /** sha256 of the invite code, while the game has one. */
+  inviteCodeHash: string | null;
+  /** The player who created the game. */
+  createdBy: string | null;
 }
+
+/**
+ * Who holds a seat: a seat token (named at creation, or `joined` later), a player, a bot,
+ * or nobody yet. Never an email.
+ */
+export interface SeatEntry {
+  seat: string;
+  kind: 'token' | 'player' | 'bot' | 'open';
+  playerId?: string;
+  bot?: string;
+  /** Taken with joinGame rather than at creation. */
+  joined?: boolean;
+  /** For a seat token: the start of its hash (a later holder of the seat has another). */
+  token?: string;
+}
+
+/** The lobby's part of a game row, given at creation (defaults: no lobby). */
+export type LobbyFields = 'seats' | 'playerIds' | 'bots' | 'visibility' | 'inviteCodeHash' | 'createdBy';
 
 /** What changed for whom, committed with the events (see src/app/outbox.ts). */
 export interface OutboxEntry {
@@ -106,22 +136,29 @@ function uniqueConstraint(error: unknown): string | null {
 function toGame(row: {
   id: string; type: string; options: unknown; players: unknown; seedCommitment: string; seed: string; status: string;
   version: number; awaiting: string[]; result: unknown; rules: string; createdAt: Date; updatedAt: Date;
+  seats?: unknown; playerIds?: string[]; bots?: string[]; visibility?: string; inviteCodeHash?: string | null; createdBy?: string | null;
 }): GameRecord {
   return {
     id: row.id, type: row.type, options: row.options, players: row.players as GameRecord['players'], seedCommitment: row.seedCommitment, seed: row.seed,
     status: row.status, version: row.version, awaiting: row.awaiting, result: (row.result ?? null) as GameRecord['result'], rules: row.rules,
     createdAt: row.createdAt, updatedAt: row.updatedAt,
+    seats: (row.seats ?? []) as SeatEntry[], playerIds: row.playerIds ?? [], bots: row.bots ?? [], visibility: row.visibility ?? 'PRIVATE',
+    inviteCodeHash: row.inviteCodeHash ?? null, createdBy: row.createdBy ?? null,
   };
 }
 
 /** The games row as the one-statement append returns it (snake case, straight from SQL). */
-interface GameRow {
+export interface GameRow {
   id: string; type: string; options: unknown; players: unknown; seed_commitment: string; seed: string; status: string;
   version: number; awaiting: string[]; result: unknown; rules: string; created_at: Date; updated_at: Date;
+  seats?: unknown; player_ids?: string[]; bots?: string[]; visibility?: string; invite_code_hash?: string | null; created_by?: string | null;
 }
 
-function fromRow(r: GameRow): GameRecord {
-  return toGame({ ...r, seedCommitment: r.seed_commitment, createdAt: r.created_at, updatedAt: r.updated_at });
+export function fromRow(r: GameRow): GameRecord {
+  return toGame({
+    ...r, seedCommitment: r.seed_commitment, createdAt: r.created_at, updatedAt: r.updated_at,
+    playerIds: r.player_ids, inviteCodeHash: r.invite_code_hash, createdBy: r.created_by,
+  });
 }
 
 /**
@@ -158,8 +195,10 @@ FROM g`;
 /** A new game with its seat tokens (hashes), setup events and outbox rows, in one statement. */
 const CREATE_SQL = `
 WITH g AS (
-  INSERT INTO games (id, type, options, players, seed_commitment, seed, status, version, awaiting, result, rules)
-  VALUES ($1::uuid, $2, $3::jsonb, $4::jsonb, $5, $6, $7, $8::int, ARRAY(SELECT jsonb_array_elements_text($9::jsonb)), $10::jsonb, $11)
+  INSERT INTO games (id, type, options, players, seed_commitment, seed, status, version, awaiting, result, rules,
+    seats, player_ids, bots, visibility, invite_code_hash, created_by)
+  VALUES ($1::uuid, $2, $3::jsonb, $4::jsonb, $5, $6, $7, $8::int, ARRAY(SELECT jsonb_array_elements_text($9::jsonb)), $10::jsonb, $11,
+    $15::jsonb, $16::uuid[], $17::text[], $18, $19, $20::uuid)
   RETURNING *
 ), t AS (
   INSERT INTO seat_tokens (token_hash, game_id, seat, name)
@@ -188,7 +227,7 @@ export class EventStore {
 
   /** Creates the game with its seat tokens (hashes) and setup events, all or nothing. */
   async createGame(input: {
-    game: Omit<GameRecord, 'createdAt' | 'updatedAt' | 'version'>;
+    game: Omit<GameRecord, 'createdAt' | 'updatedAt' | 'version' | LobbyFields> & Partial<Pick<GameRecord, LobbyFields>>;
     tokens: { tokenHash: string; seat: string; name: string }[];
     events: NewEvent[];
     outbox?: OutboxEntry[];
@@ -202,6 +241,7 @@ export class EventStore {
       JSON.stringify(tokens),
       JSON.stringify(events.map((e) => ({ type: e.type, seat: e.seat, data: e.data, rolls: e.rolls ?? null }))),
       JSON.stringify(input.outbox ?? []),
+      JSON.stringify(game.seats ?? []), game.playerIds ?? [], game.bots ?? [], game.visibility ?? 'PRIVATE', game.inviteCodeHash ?? null, game.createdBy ?? null,
     );
     return fromRow(rows[0]!);
   }

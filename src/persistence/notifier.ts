@@ -37,6 +37,8 @@ export class Notifier {
   private retry: NodeJS.Timeout | null = null;
   private readonly coalesceMs: number;
   private readonly catchUpMs: number;
+  /** One query at a time on the listening connection (pg does not queue them for us). */
+  private queries: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly url: string,
@@ -100,13 +102,11 @@ export class Notifier {
     this.pending.clear();
     const client = this.client;
     if (!client || games.length === 0) return; // the catch-up covers a lost connection
-    try {
+    await this.serial(async () => {
       for (let i = 0; i < games.length; i += IDS_PER_NOTIFY) {
         await client.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, JSON.stringify({ games: games.slice(i, i + IDS_PER_NOTIFY) })]);
       }
-    } catch (error) {
-      this.log(`notify failed: ${(error as Error).message}`);
-    }
+    }).catch((error: Error) => this.log(`notify failed: ${error.message}`));
   }
 
   /** Wakes the listeners of any game whose version moved on without a notification. */
@@ -115,11 +115,17 @@ export class Notifier {
     const ids = [...this.listeners.keys()];
     if (!client || ids.length === 0) return;
     try {
-      const { rows } = await client.query<{ id: string; version: number }>('SELECT id, version FROM games WHERE id = ANY($1::uuid[])', [ids]);
+      const { rows } = await this.serial(() => client.query<{ id: string; version: number }>('SELECT id, version FROM games WHERE id = ANY($1::uuid[])', [ids]));
       for (const r of rows) if (r.version > (this.seen.get(r.id) ?? -1)) this.wake(r.id, r.version);
     } catch (error) {
       this.log(`catch-up failed: ${(error as Error).message}`);
     }
+  }
+
+  private serial<T>(run: () => Promise<T>): Promise<T> {
+    const next = this.queries.then(run, run);
+    this.queries = next.catch(() => {});
+    return next;
   }
 
   wake(gameId: string, version?: number) {

@@ -141,7 +141,7 @@ describe('bad input is refused with a clear error and changes nothing', () => {
   });
 
   it('verify refuses a document that is not an export, or a running game\'s export', async () => {
-    expect((await server.rest('POST', '/api/games/verify', { hello: 1 })).body).toMatchObject({ valid: false });
+    expect((await server.rest('POST', '/api/games/verify', { hello: 1 })).body.error).toMatchObject({ code: 'BAD_REQUEST' });
     const running = await server.rest('GET', `/api/games/${game.id}/export`);
     expect((await server.rest('POST', '/api/games/verify', running.body)).body).toMatchObject({ valid: false, reason: expect.stringContaining('finished') });
     // An export may be far larger than a command: verify has its own limit.

@@ -47,10 +47,16 @@ describe('the OpenAPI document', () => {
     const security = (method: string, path: string) => doc.paths[path][method].security;
     // Only a seat may submit or resign; reads may send one (a spectator does not).
     for (const path of ['/api/games/{id}/commands', '/api/games/{id}/resign']) expect(security('post', path)).toEqual([{ seatToken: [] }]);
-    for (const path of ['/api/games', '/api/games/{id}', '/api/games/{id}/view', '/api/games/{id}/events', '/api/games/{id}/export']) {
+    for (const path of ['/api/games', '/api/games/{id}', '/api/games/{id}/view', '/api/games/{id}/events', '/api/games/{id}/export', '/api/open-games']) {
       expect(security('get', path)).toEqual([{ seatToken: [] }, {}]);
     }
-    for (const [method, path] of [['get', '/api/game-types'], ['post', '/api/games'], ['post', '/api/games/verify']]) expect(security(method!, path!)).toBeUndefined();
+    // A player token may create (seats for "me") and join; without one, a name is enough.
+    for (const path of ['/api/games', '/api/games/{id}/join']) expect(security('post', path)).toEqual([{ seatToken: [] }, {}]);
+    // What only a player may do.
+    for (const [method, path] of [['get', '/api/me'], ['patch', '/api/me'], ['get', '/api/me/games'], ['post', '/api/me/tokens'], ['delete', '/api/me/tokens/{id}']]) {
+      expect(security(method!, path!), `${method} ${path}`).toEqual([{ seatToken: [] }]);
+    }
+    for (const [method, path] of [['get', '/api/game-types'], ['post', '/api/players'], ['post', '/api/games/verify']]) expect(security(method!, path!)).toBeUndefined();
   });
 
   it('carries every game type\'s command and event schemas as components', async () => {

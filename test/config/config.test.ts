@@ -28,6 +28,7 @@ describe('loadConfig', () => {
       embeddedPgData: undefined,
       logLevel: 'info',
       rateLimitMax: 600,
+      registrationRateLimit: 10,
       nodeEnv: undefined,
       graphiql: true,
       webConcurrency: 1,

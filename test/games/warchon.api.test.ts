@@ -56,6 +56,17 @@ describe('Warchon through the API', () => {
     expect(malformed.errors?.[0].extensions.code).toBe('BAD_REQUEST');
   });
 
+  it('refuses options that make setup impossible, saying why', async () => {
+    const unit = { name: 'Titan', army: 'azuthkan', count: 1, lines: [{ size: 9, movement: 1, as: 1, ds: 1 }] };
+    const roster = [{ ...unit, key: 'titan' }, { ...unit, key: 'squire', name: 'Squire', army: 'celestine', lines: [{ size: 1, movement: 1, as: 1, ds: 1 }] }];
+    const r = await server.gql(
+      `mutation($i: CreateGameInput!) { createGame(input: $i) { game { id } } }`,
+      { i: { type: TYPE, options: { roster }, seats: [{ seat: 'azuthkan', name: 'a' }, { seat: 'celestine', name: 'c' }] } },
+    );
+    expect(r.errors?.[0].extensions.code).toBe('BAD_REQUEST');
+    expect(r.errors?.[0].message).toContain('These options cannot set up a game: Titan (Size 9) is bigger than the Capacity of every Azuthkan setup spread (at most 8)');
+  });
+
   it('keeps Azuthkan\'s setup hidden from Celestine and spectators', async () => {
     const game = await create();
     const placed = await server.gql(SUBMIT, { id: game.id, c: { type: 'placeUnit', unit: 'deathknoll-ogres-1', spread: 7 } }, game.tokens.azuthkan);

@@ -55,11 +55,11 @@ type ChineseWarlordsUnit {
   force: Int!
   range: Int!
   movementLeft: Int!
-  "Has attacked this turn"
+  "Its stack has made its attack this turn (units out of range of that target included)"
   attacked: Boolean!
   "Its stack has retreated this turn"
   retreated: Boolean!
-  "Its stack was attacked this turn or last turn (so it may attack without a Warlord or Lieutenant)"
+  "Its stack was attacked last turn (so it may attack this turn without a Warlord or Lieutenant)"
   attackedRecently: Boolean!
 }
 

@@ -4,3 +4,4 @@ export * from './match.ts';
 export * from './recorder.ts';
 export * from './turn.ts';
 export * from './registry.ts';
+export * from './bots.ts';

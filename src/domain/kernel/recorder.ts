@@ -35,3 +35,13 @@ export function settle<S, E extends GameEvent>(recorder: Recorder<S, E>, next: (
     recorder.emit(...more);
   }
 }
+
+/**
+ * The same loop for modules whose automatic steps emit as they go: `step` records what
+ * happens by itself and returns true while there may be more.
+ */
+export function settleSteps<R>(recorder: R, step: (recorder: R) => boolean, limit = SETTLE_LIMIT): void {
+  for (let steps = 0; step(recorder); steps++) {
+    if (steps >= limit) throw new SettleError(`the automatic steps did not settle after ${limit} steps`);
+  }
+}

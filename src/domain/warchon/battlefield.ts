@@ -49,6 +49,42 @@ export function distance(state: WarchonState, from: number, to: number, canPass:
 }
 
 /**
+ * The spreads an Aerial flight is logged through, one step per spread (the destination last):
+ * a shortest route, and where one exists a route a walking unit could have taken too (no
+ * enemy units, Capacity left in the spreads between), so that the opponent learns where the
+ * unit went, not that it flies (ruling). A flight that can only pass over enemy units shows it.
+ */
+export function flightRoute(state: WarchonState, unit: Unit, from: number, to: number): number[] {
+  // Steps left to the destination from every spread.
+  const toGo = new Map<number, number>([[to, 0]]);
+  const queue = [to];
+  while (queue.length) {
+    const at = queue.shift()!;
+    for (const n of neighbours(state, at)) if (!toGo.has(n)) (toGo.set(n, toGo.get(at)! + 1), queue.push(n));
+  }
+  const walkable = [
+    (n: number) => !hasEnemy(state, n, unit.army) && fitsCapacity(state, unit, n),
+    (n: number) => !hasEnemy(state, n, unit.army),
+    () => true,
+  ];
+  for (const canPass of walkable) {
+    const route = [from];
+    const extend = (at: number): boolean => {
+      if (at === to) return true;
+      for (const n of neighbours(state, at)) {
+        if (toGo.get(n) !== toGo.get(at)! - 1 || (n !== to && !canPass(n))) continue;
+        route.push(n);
+        if (extend(n)) return true;
+        route.pop();
+      }
+      return false;
+    };
+    if (toGo.has(from) && extend(from)) return route.slice(1);
+  }
+  return [to];
+}
+
+/**
  * Fewest Movement a unit needs to get from one spread to another. Aerial units fly straight
  * there; the others stop on entering a spread with an enemy, so they cannot pass through one.
  */
@@ -73,8 +109,16 @@ export function hitsLeft(state: WarchonState, unit: Unit): number {
   return typeOf(state, unit).lines.length - unit.hitsTaken;
 }
 
+/**
+ * The traits of the face now showing: a face may print its own ("use the traits and stats
+ * above the playmark's present stats"); special abilities stay with the unit whatever the face.
+ */
+export function traitsOf(state: WarchonState, unit: Unit): string[] {
+  return lineOf(state, unit).traits ?? typeOf(state, unit).traits;
+}
+
 export function hasTrait(state: WarchonState, unit: Unit, trait: string): boolean {
-  return typeOf(state, unit).traits.includes(trait);
+  return traitsOf(state, unit).includes(trait);
 }
 
 export function isAerial(state: WarchonState, unit: Unit): boolean {

@@ -3,7 +3,7 @@
  * Results Table ("Let's Fight!").
  */
 import { COLUMNS } from './data.ts';
-import { hasTrait, lineOf, spreadOf, typeOf, unitsIn } from './battlefield.ts';
+import { hasTrait, lineOf, spreadOf, traitsOf, typeOf, unitsIn } from './battlefield.ts';
 import type { Army, Battle, Spread, Unit, WarchonState } from './types.ts';
 
 /** The units fighting for an army in this battle (a bribed unit fights for the army that bribed it). */
@@ -16,10 +16,11 @@ export function combatStrength(state: WarchonState, battle: Battle, unit: Unit, 
   const spread = spreadOf(state, battle.spread);
   const line = lineOf(state, unit);
   const type = typeOf(state, unit);
+  const traits = traitsOf(state, unit);
   let cs = role === 'attack' ? line.as : line.ds;
   // Location special rules ("All Construct units gain +1 CS", Goblin Assassins in Xetti Bishum, Size 3+ in Kier-Zhadd).
   for (const bonus of spread.special.csBonuses) {
-    if (bonus.trait && !type.traits.includes(bonus.trait)) continue;
+    if (bonus.trait && !traits.includes(bonus.trait)) continue;
     if (bonus.name && type.name !== bonus.name) continue;
     if (bonus.minSize !== undefined && line.size < bonus.minSize) continue;
     cs += bonus.cs;
@@ -27,7 +28,7 @@ export function combatStrength(state: WarchonState, battle: Battle, unit: Unit, 
   // Special abilities tied to terrain (Baphite Swarm: -1 CS in Frigid locations); a Frigid unit is unhindered by the cold.
   for (const m of type.terrainModifiers) {
     if (!spread.terrain.includes(m.terrain)) continue;
-    if (m.terrain === 'Frigid' && m.cs < 0 && type.traits.includes('Frigid')) continue;
+    if (m.terrain === 'Frigid' && m.cs < 0 && traits.includes('Frigid')) continue;
     cs += m.cs;
   }
   // This turn's modifiers, in the order they happened (Berserk doubles what is there when declared).
@@ -81,7 +82,7 @@ export function readRng(spread: Spread, attackerNumber: number, defenderNumber: 
   return { number: Number.parseInt(cell, 10), event: cell.endsWith('E') };
 }
 
-/** RULINGS: the tables print rows 1 to 3; a number n above 3 reads row n - 3. */
+/** Ruling: the tables print rows 1 to 3 only; a number n above 3 reads row n - 3. */
 export function crtRow(number: number): number {
   return number > 3 ? number - 3 : number;
 }
@@ -104,7 +105,7 @@ export function parseResult(text: string): CombatResult {
   return { kind: 'hits', attacker: Number(m[1] ?? 0), defender: Number(m[2] ?? 0) };
 }
 
-/** "Controlling army": the army in the spread before the battle began — the defender (RULINGS). */
+/** "Controlling army": the army in the spread before the battle began — the defender, who cannot have moved in this turn (ruling). */
 export function controllingArmy(battle: Battle): Army {
   return battle.defender;
 }

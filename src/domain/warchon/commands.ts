@@ -3,7 +3,7 @@
  * produces. Every command answers a decision the game waits for (state.pending).
  */
 import { commandType, type JsonSchema } from '../kernel/index.ts';
-import { hasEnemy, hitsLeft, isAerial, label, spreadName, spreadOf, unitsIn } from './battlefield.ts';
+import { hitsLeft, isAerial, label, spreadName, spreadOf, unitsIn } from './battlefield.ts';
 import { battleArmy, berserkCandidates } from './combat.ts';
 import { assignHit, damageCandidates } from './damage.ts';
 import { checkMoveUnit, endMovement, moveUnit } from './movement.ts';
@@ -89,8 +89,8 @@ function check(state: WarchonState, seat: Army, cmd: WarchonCommand, p: Pending)
       return bridgeCandidates(state).includes(cmd.unit) ? null : `${cmd.unit} is not an attacking unit still on this side of the bridge`;
     case 'retreatUnit': {
       if (p.kind !== 'RETREAT' || p.unit !== cmd.unit) return `${cmd.unit} is not ordered to retreat`;
-      // Retreats are made one at a time: a spread an enemy unit has just retreated into is no longer free.
-      if (p.options.includes(cmd.to) && hasEnemy(state, cmd.to, seat)) return `${spreadName(state, cmd.to)} now holds enemy units: retreat elsewhere`;
+      // Chosen from the position when the retreat was ordered (ruling): a spread the other army
+      // has retreated into since is still open, so neither army's answer takes one from the other.
       return p.options.includes(cmd.to) ? null : `${label(state, state.units[cmd.unit]!)} must retreat to one of ${p.options.map((n) => spreadName(state, n)).join(', ')}`;
     }
     case 'destroyUnit':

@@ -1,6 +1,6 @@
 /**
  * The demo's seven spreads and its unit roster, as data. The gaps of the printed demo
- * (fifth RNG rows, the roster) are filled as RULINGS.md (Warchon) says. Options may
+ * (fifth RNG rows, the roster) are filled by the service's rulings (docs/rules/warchon.md). Options may
  * replace the roster and the spreads.
  */
 import type { Army, RandomEventEntry, SpecialRules, Spread, UnitType } from './types.ts';
@@ -8,7 +8,7 @@ import type { Army, RandomEventEntry, SpecialRules, Spread, UnitType } from './t
 /** Combat Results Table columns, left to right: the battle differential (AS - DS). */
 export const COLUMNS = ['-5', '-4', '-3/-2', '-1/0/+1', '+2/+3', '+4', '+5'] as const;
 
-/** RULINGS: RNG tables are Latin squares; the cut-short fifth row is the fourth shifted one place left. */
+/** Ruling: RNG tables are Latin squares; the cut-short fifth row is the fourth shifted one place left. */
 function latinSquare(rows: string[][]): string[][] {
   const fourth = rows[3]!;
   return [...rows, [...fourth.slice(1), fourth[0]!]];
@@ -218,7 +218,7 @@ export const DEMO_SPREADS: Spread[] = [
 
 const line = (size: number, movement: number, as: number, ds: number) => ({ size, movement, as, ds });
 
-/** RULINGS.md (Warchon): the service's demo armies; they reproduce the worked example, 9 AS against 7 DS. */
+/** Ruling: the service's demo armies (the printed roster is cut short); they reproduce the worked example, 9 AS against 7 DS. */
 export const DEMO_ROSTER: UnitType[] = [
   {
     key: 'baphite-swarm',

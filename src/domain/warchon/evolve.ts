@@ -22,7 +22,7 @@ function destroy(s: WarchonState, unit: Unit): void {
   s.pending = s.pending
     .filter((p) => !(p.kind === 'RETREAT' && p.unit === unit.id))
     .map((p) => (p.kind === 'CHOOSE_UNIT' ? { ...p, options: p.options.filter((o) => o !== unit.id) } : p))
-    .filter((p) => !(p.kind === 'CHOOSE_UNIT' && p.options.length === 0));
+    .filter((p) => !(p.kind === 'CHOOSE_UNIT' && !p.optional && p.options.length === 0));
   if (s.battle) {
     const battle = s.battle;
     dropPending(s, (p) => p.kind === 'ALLOCATE_DAMAGE' && !Object.values(s.units).some((u) => !u.destroyed && u.spread === battle.spread && (u.fightsFor ?? u.army) === p.seat));

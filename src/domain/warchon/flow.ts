@@ -4,7 +4,7 @@
  * it can: it takes every choice that has exactly one legal option, draws server numbers,
  * and stops at the next decision a player must make.
  */
-import type { Random } from '../kernel/index.ts';
+import { settleSteps, type Random } from '../kernel/index.ts';
 import { contested, isAerial, sizeIn, unitsIn } from './battlefield.ts';
 import { battleStep, beginBattle } from './battle.ts';
 import { commandEvents, optionsFor } from './commands.ts';
@@ -27,12 +27,10 @@ function autoResolve(run: Run): boolean {
     // when nothing else can move: ending it at once would tell the opponent that the unit had
     // used all its Movement (hidden until it has fought).
     if (p.kind === 'MOVE' && s.moving !== null) continue;
+    // A Surprise Reserve is never declined for the Controlling army, even with nothing to bring:
+    // passing for it would tell the other army that none of its hidden units can reach the battle.
+    if (p.kind === 'CHOOSE_UNIT' && p.purpose === 'reserve') continue;
     const options = optionsFor(s, p);
-    // Every spread it could retreat to has filled with enemy units since: nowhere to retreat.
-    if (p.kind === 'RETREAT' && options.length === 0) {
-      run.emit({ type: 'UnitDestroyed', unit: p.unit, cause: `${p.cause}: nowhere to retreat` });
-      return true;
-    }
     if (options.length === 1) {
       run.emit(...commandEvents(s, p.seat, options[0]!));
       return true;
@@ -102,22 +100,20 @@ function step(run: Run, random: Random): boolean {
   }
 }
 
-/** Move the game on until it waits for a player or is over. */
+/** Move the game on until it waits for a player or is over (the kernel's loop guard throws if it never does). */
 export function advance(run: Run, random: Random): void {
-  for (let guard = 0; guard < 10_000; guard++) {
+  settleSteps(run, () => {
     const s = run.state;
-    if (s.result) return;
-    const v = victory(s);
+    if (s.result) return false;
+    // "Both players assign the damage": every Hit of a result is assigned before the end is
+    // judged, so one result that takes both armies' last units is a draw, whoever attacked.
+    const v = s.pending.some((p) => p.kind === 'ALLOCATE_DAMAGE') ? null : victory(s);
     if (v) {
       run.emit({ type: 'GameEnded', winners: v.winners, reason: v.reason });
-      return;
+      return false;
     }
-    if (s.pending.length) {
-      if (autoResolve(run)) continue;
-      return;
-    }
-    if (!step(run, random)) return;
-  }
-  throw new Error('warchon: the game did not settle');
+    if (s.pending.length) return autoResolve(run);
+    return step(run, random);
+  });
 }
 

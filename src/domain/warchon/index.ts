@@ -1,15 +1,15 @@
 /**
  * Warchon (demo): two armies, seven spreads of a book, hidden setup and secret numbers.
- * Rulebook: /work/shared/rules/warchon.md; gaps filled as RULINGS.md (Warchon) says and
- * as docs/rules/warchon.md describes.
+ * Rulebook: the Warchon demo rulebook; where it is silent or reached us cut short, the
+ * service's rulings are stated in docs/rules/warchon.md.
  */
 import { accept, refuse, type GameModule, type JsonSchema, type SetupInput } from '../kernel/index.ts';
 import { commandEvents, commandSchema, legalFor, validate } from './commands.ts';
 import { DEMO_ROSTER, DEMO_SETUP_SPREADS, DEMO_SPREADS } from './data.ts';
 import { evolve } from './evolve.ts';
 import { advance } from './flow.ts';
-import { Run } from './run.ts';
-import { rosterKeys } from './setup.ts';
+import { newRun } from './run.ts';
+import { rosterKeys, setupProblems } from './setup.ts';
 import { status } from './status.ts';
 import type { Army, UnitType, WarchonCommand, WarchonEvent, WarchonOptions, WarchonState } from './types.ts';
 import { ARMIES } from './types.ts';
@@ -22,6 +22,7 @@ const statLine = {
     movement: { type: 'integer', minimum: 0 },
     as: { type: 'integer', minimum: 0 },
     ds: { type: 'integer', minimum: 0 },
+    traits: { type: 'array', items: { type: 'string' }, description: "this face's traits, when they differ from the unit's" },
   },
   required: ['size', 'movement', 'as', 'ds'],
   additionalProperties: false,
@@ -132,7 +133,7 @@ export const optionsSchema: JsonSchema = {
       description: 'players: both players secretly choose 1-5 for every number; server: the server draws them',
     },
     turnLimit: { type: 'integer', minimum: 1, maximum: 1000, description: 'the game ends as a draw after this many turns' },
-    roster: { type: 'array', items: unitTypeSchema, minItems: 1, description: 'another unit roster (default: the demo armies of RULINGS.md)' },
+    roster: { type: 'array', items: unitTypeSchema, minItems: 1, description: 'another unit roster (default: the service\'s demo armies, docs/rules/warchon.md)' },
     spreads: { type: 'array', items: spreadSchema, minItems: 2, description: 'other spreads, numbered 1 to n, in the shape of the demo data (default: the seven demo spreads)' },
     setupSpreads: {
       type: 'object',
@@ -194,7 +195,10 @@ export const warchon: GameModule<WarchonState, WarchonCommand, WarchonEvent, Par
 
   setup(input, random) {
     const state = initialState(input);
-    const run = new Run(state);
+    // Options that leave a seat with no legal command during setup are refused here, saying why.
+    const problems = setupProblems(state, input.options?.roster ?? DEMO_ROSTER);
+    if (problems.length) throw new Error(problems.join('; '));
+    const run = newRun(state);
     run.emit({ type: 'GameSetUp', numbers: state.numbers, turnLimit: state.turnLimit });
     advance(run, random);
     return run.events;
@@ -204,7 +208,7 @@ export const warchon: GameModule<WarchonState, WarchonCommand, WarchonEvent, Par
     if (seat !== 'azuthkan' && seat !== 'celestine') return refuse(`${seat} does not play Warchon`, 'FORBIDDEN');
     const reason = validate(state, seat as Army, command);
     if (reason) return refuse(reason);
-    const run = new Run(state);
+    const run = newRun(state);
     run.emit(...commandEvents(state, seat as Army, command));
     advance(run, random);
     return accept(...run.events);

@@ -4,7 +4,7 @@
  * enemy, within Capacity; Engaged units cannot leave; Erdon Pass lets one unit per army
  * out of battle each turn. A unit is "shifted" once it finishes moving.
  */
-import { distance, fitsCapacity, hasEnemy, isAerial, isEngaged, label, neighbours, spreadName, spreadOf } from './battlefield.ts';
+import { distance, fitsCapacity, flightRoute, hasEnemy, isAerial, isEngaged, label, neighbours, spreadName, spreadOf } from './battlefield.ts';
 import type { Army, WarchonCommand, WarchonEvent, WarchonState } from './types.ts';
 
 type MoveUnit = Extract<WarchonCommand, { type: 'moveUnit' }>;
@@ -41,16 +41,24 @@ export function moveUnit(state: WarchonState, army: Army, cmd: MoveUnit): Warcho
   // Moving another unit means the one in motion has finished: shift it.
   if (state.moving && state.moving !== unit.id) events.push({ type: 'UnitShifted', unit: state.moving });
   const from = unit.spread!;
-  events.push({
-    type: 'UnitMoved',
-    army,
-    unit: unit.id,
-    from,
-    to: cmd.to,
-    // Stop moving a unit the instant it comes into a spread containing at least one enemy unit.
-    stopped: hasEnemy(state, cmd.to, army),
-    leftBattle: hasEnemy(state, from, army),
-  });
+  // A flight is logged one spread at a time, like a walk along the same spreads: the opponent
+  // sees where a hidden unit went, never whether it flew (ruling).
+  const route = isAerial(state, unit) ? flightRoute(state, unit, from, cmd.to) : [cmd.to];
+  let at = from;
+  for (const next of route) {
+    events.push({
+      type: 'UnitMoved',
+      army,
+      unit: unit.id,
+      from: at,
+      to: next,
+      // Stop moving a unit the instant it comes into a spread containing at least one enemy unit
+      // (a flight ignores the spreads it passes over).
+      stopped: next === cmd.to && hasEnemy(state, next, army),
+      leftBattle: at === from && hasEnemy(state, from, army),
+    });
+    at = next;
+  }
   return events;
 }
 

@@ -26,7 +26,12 @@ export function retreatOptions(state: WarchonState, unit: Unit, from: number): n
   return neighbours(state, from).filter((n) => !hasEnemy(state, n, unit.army));
 }
 
-/** Order units to retreat; a unit with nowhere to go is destroyed. */
+/**
+ * Order units to retreat; a unit with nowhere to go is destroyed. Every option is fixed now,
+ * from the position when the event happened (ruling): when one event orders both armies to
+ * retreat, neither the order they are processed in nor who answers first takes a spread from
+ * the other, so both may end in the same spread (a battle there, in its turn).
+ */
 export function orderRetreats(run: Run, units: Unit[], cause: string): boolean {
   const s = run.state;
   const retreats: { unit: string; seat: Army; options: number[] }[] = [];
@@ -69,17 +74,16 @@ export function runEffect(run: Run, random: Random): void {
     case 'surpriseReserve': {
       const controller = controllingArmy(battle);
       if (stage === 0) {
-        // From another location within the unit's Movement; not out of another battle, not out of an Engaged spread.
+        // "From another location within that unit's Movement, even if that unit had already moved":
+        // any other spread, one holding enemies too, but not an Engaged one (its units cannot leave).
         const options = Object.values(s.units)
           .filter((u) => u.army === controller && !u.destroyed && !u.temporary && u.spread !== null && u.spread !== battle.spread)
-          .filter((u) => !hasEnemy(s, u.spread!, controller) && !isEngaged(s, u.spread!))
+          .filter((u) => !isEngaged(s, u.spread!) && !(hasEnemy(s, u.spread!, controller) && spreadOf(s, u.spread!).special.leaveBattleLimit === 0))
           // Within its Movement as it would move: a non-aerial unit cannot pass through a spread holding enemy units.
           .filter((u) => movementNeeded(s, u, u.spread!, battle.spread) <= lineOf(s, u).movement)
           .map((u) => u.id);
-        if (options.length === 0) {
-          run.emit(resolved(battle));
-          return;
-        }
+        // Always asked, even with no unit that can come (ruling): whether the Controlling army is
+        // asked must not tell the other army what its hidden units can reach. It may pass.
         run.emit({ type: 'ChoicesOffered', spread: battle.spread, purpose: 'reserve', choices: [{ seat: controller, options, optional: true }] });
         return;
       }
@@ -161,7 +165,7 @@ export function runEffect(run: Run, random: Random): void {
       return;
     }
     case 'volcanicEruption':
-      // "Brimstone Dragons" names a playmark: spared whether a roster gives it as the unit's name or as a trait (RULINGS).
+      // "Brimstone Dragons" names a playmark: spared whether a roster gives it as the unit's name or as a trait (ruling).
       for (const u of here) if (!hasTrait(s, u, effect.spared) && typeOf(s, u).name !== effect.spared) run.emit({ type: 'UnitDestroyed', unit: u.id, cause: entry.name });
       run.emit(resolved(battle, { endsCombat: true }));
       return;

@@ -1,14 +1,10 @@
-/** A command's consequences being worked out: each event is folded as soon as it is emitted. */
+/** A command's consequences being worked out: the kernel's recorder folds each event as soon as it is emitted. */
+import { Recorder } from '../kernel/index.ts';
 import { evolve } from './evolve.ts';
 import type { WarchonEvent, WarchonState } from './types.ts';
 
-export class Run {
-  readonly events: WarchonEvent[] = [];
-  constructor(public state: WarchonState) {}
-  emit(...events: WarchonEvent[]): void {
-    for (const e of events) {
-      this.events.push(e);
-      this.state = evolve(this.state, e);
-    }
-  }
+export type Run = Recorder<WarchonState, WarchonEvent>;
+
+export function newRun(state: WarchonState): Run {
+  return new Recorder(state, evolve);
 }

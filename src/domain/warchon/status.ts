@@ -1,7 +1,7 @@
 /** Where the game stands, in the rulebook's words, and what it waits for. */
 import type { Prompt, Status } from '../kernel/index.ts';
 import { spreadName } from './battlefield.ts';
-import type { Pending, WarchonState } from './types.ts';
+import type { Pending, RandomEventEntry, WarchonState } from './types.ts';
 import { ARMY_NAMES } from './types.ts';
 
 export function phaseName(state: WarchonState): string {
@@ -25,8 +25,36 @@ export function phaseName(state: WarchonState): string {
   }
 }
 
+/** The Events Table entry the battle is resolving, if any. */
+function currentEvent(state: WarchonState): RandomEventEntry | null {
+  const b = state.battle;
+  if (!b || b.eventIndex === null) return null;
+  return state.spreads.find((sp) => sp.number === b.spread)?.events?.[b.eventIndex] ?? null;
+}
+
+/** What a number being generated decides: the combat result, the Events Table entry, or the event itself. */
+function numberDecides(state: WarchonState, where: string): string {
+  const purpose = state.battle?.call?.purpose ?? 'combat';
+  if (purpose === 'combat') return `the combat result of the battle at ${where}`;
+  if (purpose === 'event') return `which entry of the ${where} Events Table happens`;
+  const entry = currentEvent(state);
+  if (!entry) return `the Random Event at ${where}`;
+  const e = entry.effect;
+  switch (e.kind) {
+    case 'waterElemental':
+      return `the ${entry.name} at ${where} (1-2: it joins the attacking army, 3-4: the defending army, 5: all armies at halved CS)`;
+    case 'assassination':
+      return `the ${entry.name} at ${where} (1-2: the attacking army loses a unit of its choice, 3-4: the defending army, 5: no effect)`;
+    case 'magicBridgeIllusion':
+      return `whether the ${entry.name} at ${where} is an illusion (1-2: the committed units without ${e.immune.join(' or ')} are destroyed)`;
+    default:
+      return `the ${entry.name} at ${where}`;
+  }
+}
+
 function sentence(state: WarchonState, p: Pending): string {
   const where = state.battle ? spreadName(state, state.battle.spread) : '';
+  const event = currentEvent(state)?.name;
   switch (p.kind) {
     case 'SETUP':
       return `Place your units secretly in spreads ${state.setupSpreads[p.seat].join(', ')}`;
@@ -35,15 +63,16 @@ function sentence(state: WarchonState, p: Pending): string {
     case 'STRATEGY':
       return `Strategy Round at ${where}: declare Berserk units, then end the Strategy Round`;
     case 'COMMIT_NUMBER':
-      return `Choose a secret number from 1 to 5 for the battle at ${where}`;
+      return `Choose a secret number from 1 to 5: it decides ${numberDecides(state, where)}`;
     case 'ALLOCATE_DAMAGE':
       return `Assign ${p.hits} Hit${p.hits === 1 ? '' : 's'} among your units in the battle at ${where} (${p.cause})`;
     case 'CHOOSE_UNIT':
       return {
-        reserve: `Surprise Reserve: choose a unit to move into the battle at ${where}, or pass`,
-        accidentalFall: `Accidental Fall: choose an opposing unit at ${where} to fall`,
-        assassination: `Assassination: choose which of your units at ${where} is lost`,
-        bribery: `Bribery: choose an opposing unit at ${where} to fight for you this turn`,
+        reserve: `${event ?? 'Surprise Reserve'}: choose a unit to move into the battle at ${where}, or pass`,
+        accidentalFall: `${event ?? 'Accidental Fall'}: choose an opposing unit at ${where} to fall`,
+        assassination: `${event ?? 'Assassination'}: choose which of your units at ${where} is lost`,
+        // Bribery and Shell Game (entry 5, "as #4") share this choice: the prompt names the entry drawn.
+        bribery: `${event ?? 'Bribery'}: choose an opposing unit at ${where} to fight for you this turn`,
       }[p.purpose];
     case 'MAGIC_BRIDGE':
       return `Magic Bridge at ${where}: commit the units that will attack now, then cross`;

@@ -16,6 +16,8 @@ export interface StatLine {
   movement: number;
   as: number;
   ds: number;
+  /** This face's traits, when they differ from the unit's ("use the traits and stats above the playmark's present stats"). */
+  traits?: string[];
 }
 
 /** A playmark as printed (roster entry). `count` copies go into the army. */

@@ -4,7 +4,7 @@
  * seen by its owner only, until both numbers of that generation are in.
  */
 import type { Json, Viewer } from '../kernel/index.ts';
-import { hitsLeft, lineOf, neighbours, typeOf } from './battlefield.ts';
+import { hitsLeft, lineOf, neighbours, traitsOf, typeOf } from './battlefield.ts';
 import type { Unit, WarchonEvent, WarchonState } from './types.ts';
 import { ARMIES } from './types.ts';
 import { phaseName } from './status.ts';
@@ -34,7 +34,7 @@ function unitView(state: WarchonState, viewer: Viewer, u: Unit): Json {
     ds: known ? line.ds : null,
     hits: known ? hitsLeft(state, u) : null,
     maxHits: known ? type.lines.length : null,
-    traits: known ? [...type.traits] : null,
+    traits: known ? [...traitsOf(state, u)] : null,
     movesLeft: known ? u.movesLeft : null,
     reserve: u.reserve,
     temporary: u.temporary,

@@ -68,13 +68,13 @@ describe('Combat Results Table', () => {
     for (const [d, col] of Object.entries(expected)) expect(columnName(columnFor(Number(d)))).toBe(col);
   });
 
-  it('reads numbers 4 and 5 on rows 1 and 2 (RULINGS)', () => {
+  it('reads numbers 4 and 5 on rows 1 and 2 (the tables print rows 1 to 3)', () => {
     expect([1, 2, 3, 4, 5].map(crtRow)).toEqual([1, 2, 3, 1, 2]);
     expect(readCrt(erdon, 4, 0)).toBe('AE');
     expect(readCrt(erdon, 5, 0)).toBe('A3');
   });
 
-  it('completes each RNG table with a fifth row shifted like the others (RULINGS)', () => {
+  it('completes each RNG table with a fifth row shifted like the others (the printed fifth rows are cut short)', () => {
     expect(erdon.rng[4]).toEqual(['2', '3', '4', '5E', '1']);
     for (const s of DEMO_SPREADS) {
       expect(s.rng).toHaveLength(5);

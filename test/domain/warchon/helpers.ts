@@ -5,7 +5,7 @@
 import { noRandom } from '../../../src/domain/kernel/index.ts';
 import { warchon } from '../../../src/domain/warchon/index.ts';
 import { advance } from '../../../src/domain/warchon/flow.ts';
-import { Run } from '../../../src/domain/warchon/run.ts';
+import { newRun } from '../../../src/domain/warchon/run.ts';
 import type { Army, Unit, UnitType, WarchonOptions, WarchonState } from '../../../src/domain/warchon/types.ts';
 import { opponent } from '../../../src/domain/warchon/types.ts';
 import { newGame, submit, type Played } from '../../support/play.ts';
@@ -68,7 +68,7 @@ export function arranged(a: Arrangement): Played<WarchonState> {
     active: opponent(active),
     engaged: a.engaged ?? [],
   };
-  const run = new Run(state);
+  const run = newRun(state);
   advance(run, noRandom);
   game.state = { ...game.state, game: run.state };
   return game;

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decideMatch, evolveMatch, initialMatch, SeededRandom, type Command, type GameEvent, type MatchState } from '../../../src/domain/kernel/index.ts';
-import { hitsLeft, sizeIn, typeOf } from '../../../src/domain/warchon/battlefield.ts';
+import { hitsLeft, neighbours, sizeIn, typeOf } from '../../../src/domain/warchon/battlefield.ts';
 import { warchon } from '../../../src/domain/warchon/index.ts';
 import { ARMIES, type WarchonState } from '../../../src/domain/warchon/types.ts';
 import { attempt, legal, newGame, status, type Played } from '../../support/play.ts';
@@ -23,7 +23,7 @@ const EXTENDED = [
   traitType('river-sprite', 'celestine', ['Aquatic'], { size: 1, movement: 3, as: 1, ds: 1 }),
 ];
 
-function invariants(s: WarchonState, event: GameEvent): void {
+function invariants(s: WarchonState, event: GameEvent, ordered: Map<string, number[]>): void {
   for (const u of Object.values(s.units)) {
     if (u.destroyed) continue;
     if (u.spread === null) throw new Error(`${u.id} is on no spread`);
@@ -44,11 +44,22 @@ function invariants(s: WarchonState, event: GameEvent): void {
       }
     }
   }
-  // A retreat never enters a spread holding enemy units (RULINGS: retreats go to a spread free of enemies).
-  if (event.type === 'UnitRetreated') {
-    const u = s.units[event.unit as string]!;
-    expect(Object.values(s.units).some((o) => !o.destroyed && o.spread === u.spread && o.army !== u.army), `${u.id} retreated among enemies`).toBe(false);
+  // A retreat goes to a neighbouring spread free of enemy units when it is ordered, and the unit
+  // may take any of those options, whatever the other army has done since.
+  // Every move is logged one spread at a time, flights too: a flight looks like a walk along the same spreads.
+  if (event.type === 'UnitMoved') expect(neighbours(s, event.from as number), `${event.unit} moved ${event.from} -> ${event.to}`).toContain(event.to);
+  if (event.type === 'RetreatsOrdered') {
+    for (const r of event.retreats as { unit: string; seat: string; options: number[] }[]) {
+      for (const to of r.options) expect(Object.values(s.units).some((o) => !o.destroyed && o.spread === to && o.army !== r.seat), `${r.unit} offered a spread among enemies`).toBe(false);
+      ordered.set(r.unit, r.options);
+    }
   }
+  if (event.type === 'UnitRetreated') {
+    expect(ordered.get(event.unit as string), `${event.unit} retreated where it was not ordered`).toContain(event.to);
+    ordered.delete(event.unit as string);
+  }
+  // A retreat once ordered is made: its unit is destroyed only by what destroys units, never for want of a spread.
+  if (event.type === 'UnitDestroyed' && ordered.has(event.unit as string)) expect(String(event.cause)).not.toMatch(/nowhere to retreat/);
   if (s.battle) expect(['battles', 'over']).toContain(s.phase);
   if (s.result) expect(s.pending).toEqual([]);
   for (const p of s.pending) expect(ARMIES).toContain(p.seat);
@@ -67,8 +78,9 @@ function settled(s: WarchonState): void {
       }
     }
   }
-  // Both armies still have units while the game runs: the end comes with the last unit.
-  if (!s.result && s.turn > 0) {
+  // Both armies still have units while the game runs: the end comes with the last unit, once
+  // every Hit of the result that took it has been assigned.
+  if (!s.result && s.turn > 0 && !s.pending.some((p) => p.kind === 'ALLOCATE_DAMAGE')) {
     for (const army of ARMIES) expect(Object.values(s.units).some((u) => u.army === army && !u.destroyed && !u.temporary)).toBe(true);
   }
 }
@@ -100,6 +112,9 @@ function probes(s: WarchonState, pick: (n: number) => number): Command[] {
   ];
 }
 
+/** PROPERTY_RUNS=3000 plays a long run off CI (default 30). */
+const RUNS = Number(process.env.PROPERTY_RUNS ?? 30);
+
 describe('random games through legalCommands', () => {
   it('keep every invariant after every event and always end', () => {
     const seen = new Set<string>();
@@ -107,6 +122,7 @@ describe('random games through legalCommands', () => {
       fc.property(fc.integer({ min: 0, max: 1_000_000 }), fc.constantFrom('players', 'server'), fc.integer({ min: 5, max: 9 }), fc.boolean(), (seed, numbers, moveBias, extended) => {
         const options = extended ? { numbers, turnLimit: 30, roster: EXTENDED } : { numbers, turnLimit: 30 };
         const game = newGame(warchon, options, SEATS, `prop-${seed}`);
+        const ordered = new Map<string, number[]>();
         let x = seed + 1;
         const pick = (n: number) => {
           x = (x * 48271) % 2147483647;
@@ -131,7 +147,7 @@ describe('random games through legalCommands', () => {
           const cmd = moves.length && pick(10) < moveBias ? moves[pick(moves.length)]! : options[pick(options.length)]!;
           const r = attempt(game, seat, cmd, (state, event) => {
             seen.add(event.type);
-            invariants(state.game, event);
+            invariants(state.game, event, ordered);
           });
           expect(r.ok).toBe(true);
           settled(game.state.game);
@@ -145,9 +161,9 @@ describe('random games through legalCommands', () => {
         expect(end.result).not.toBeNull();
         if (end.result!.winners.length === 0) expect(end.result!.reason).toMatch(/draw/);
       }),
-      { numRuns: 30 },
+      { numRuns: RUNS },
     );
     // The walk reaches the rules that matter, not only movement.
     for (const type of ['BattleBegan', 'NumberCommitted', 'HitAssigned', 'RandomEventDrawn', 'StrategyRoundBegan', 'GameEnded']) expect(seen).toContain(type);
-  });
+  }, Math.max(300_000, RUNS * 1_000));
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sizeIn } from '../../../src/domain/warchon/battlefield.ts';
 import { DEMO_ROSTER } from '../../../src/domain/warchon/data.ts';
+import { warchon } from '../../../src/domain/warchon/index.ts';
 import { attempt, legal, status, submit } from '../../support/play.ts';
 import { arranged, events, generate, idOf, lastEvent, pendingKinds, traitType, unit, type Arrangement } from './helpers.ts';
 
@@ -107,6 +108,41 @@ describe('Erdon Pass Events Table (a 5 the first time in a turn)', () => {
     );
     // The Paladins at Dracosroar (Movement 2) would stop in Irondale or Akibatu, both held by Azuthkan; the War Angels fly over them.
     expect(legal(game, 'celestine')).toEqual([{ type: 'chooseUnit', unit: idOf(game, 'celestine-war-angels') }, { type: 'passChoice' }]);
+  });
+
+  it('4 Surprise Reserve: the Controlling army is always asked, even with no unit that can come, and only it passes', () => {
+    const asked = (celestine: Arrangement['celestine']) => toEvent(erdon({ celestine }), 5, 4);
+    const none = asked([{ type: 'celestine-paladins', at: 1 }, { type: 'celestine-crusaders', at: 1 }]);
+    const some = asked([{ type: 'celestine-paladins', at: 1 }, { type: 'celestine-crusaders', at: 1 }, { type: 'celestine-paladins', at: 3 }]);
+    expect(legal(none, 'celestine')).toEqual([{ type: 'passChoice' }]);
+    expect(events(none, 'ChoicePassed')).toHaveLength(0);
+    // The other army and spectators see the same thing whether a hidden unit could come or not.
+    for (const viewer of ['azuthkan', null]) {
+      const seen = (game: typeof none) => ({
+        awaiting: status(game).awaiting,
+        offered: warchon.redact!(lastEvent(game, 'ChoicesOffered'), viewer, game.state.game),
+      });
+      expect(seen(none)).toEqual(seen(some));
+    }
+    expect(status(none).awaiting).toEqual([{ seat: 'celestine', kind: 'CHOOSE_UNIT', prompt: 'Surprise Reserve: choose a unit to move into the battle at Erdon Pass, or pass' }]);
+    submit(none, 'celestine', { type: 'passChoice' });
+    expect(pendingKinds(none).sort()).toEqual(['azuthkan:COMMIT_NUMBER', 'celestine:COMMIT_NUMBER']);
+  });
+
+  it('4 Surprise Reserve: "from another location within that unit\'s Movement": also a spread holding enemies, if not Engaged', () => {
+    const a: Arrangement = erdon({
+      azuthkan: [{ type: 'baphite-swarm', at: 1 }, { type: 'goblin-assassins', at: 1 }, { type: 'baphite-swarm', at: 2 }, { type: 'deathknoll-ogres', at: 7 }],
+      celestine: [{ type: 'celestine-paladins', at: 1 }, { type: 'celestine-crusaders', at: 1 }, { type: 'celestine-paladins', at: 2 }],
+    });
+    // Irondale holds both armies (its battle comes after Erdon Pass's): its Paladins are one spread away.
+    const game = toEvent(a, 5, 4);
+    const paladins = idOf(game, 'celestine-paladins', 2);
+    expect(legal(game, 'celestine')).toEqual([{ type: 'chooseUnit', unit: paladins }, { type: 'passChoice' }]);
+    submit(game, 'celestine', { type: 'chooseUnit', unit: paladins });
+    expect(unit(game, paladins)).toMatchObject({ spread: 1, reserve: true });
+    // An Engaged spread's units cannot leave: not offered.
+    const locked = toEvent({ ...a, engaged: [{ spread: 2, turn: 0 }] }, 5, 4);
+    expect(legal(locked, 'celestine')).toEqual([{ type: 'passChoice' }]);
   });
 
   it('5 Torrential Rain: combat ends at once', () => {
@@ -244,21 +280,32 @@ describe('Mount Tzask Events Table (a 2 or a 4)', () => {
     expect(status(game).phase).toBe('Celestine Movement Round');
   });
 
-  it('2 Magma Flow: a retreat is never into a spread an enemy unit has just retreated into', () => {
-    const game = toEvent(volcano({ azuthkan: [{ type: 'baphite-swarm', at: 5 }, { type: 'goblin-assassins', at: 7 }], celestine: [{ type: 'celestine-war-angels', at: 5 }, { type: 'celestine-crusaders', at: 1 }] }), 2, 2);
-    const swarm = idOf(game, 'baphite-swarm');
-    const angels = idOf(game, 'celestine-war-angels');
-    // Both are ordered to retreat at once; Irondale, Akibatu and Xetti Bishum are free of enemies.
-    expect(legal(game, 'celestine').map((c) => c.to)).toEqual([2, 4, 6]);
-    submit(game, 'azuthkan', { type: 'retreatUnit', unit: swarm, to: 4 });
-    // Akibatu now holds the Swarm: the War Angels may not retreat into it.
-    expect(legal(game, 'celestine').map((c) => c.to)).toEqual([2, 6]);
-    expect((attempt(game, 'celestine', { type: 'retreatUnit', unit: angels, to: 4 }) as any).reason).toMatch(/enemy/);
-    submit(game, 'celestine', { type: 'retreatUnit', unit: angels, to: 6 });
-    expect(unit(game, angels).spread).toBe(6);
+  it('2 Magma Flow: both armies choose their retreats from the position when the event happened, whoever answers first', () => {
+    const play = (first: 'azuthkan' | 'celestine') => {
+      const game = toEvent(volcano({ azuthkan: [{ type: 'baphite-swarm', at: 5 }, { type: 'goblin-assassins', at: 7 }], celestine: [{ type: 'celestine-war-angels', at: 5 }, { type: 'celestine-crusaders', at: 1 }] }), 2, 2);
+      const swarm = idOf(game, 'baphite-swarm');
+      const angels = idOf(game, 'celestine-war-angels');
+      // Both are ordered to retreat at once; Irondale, Akibatu and Xetti Bishum are free of enemies.
+      expect(legal(game, 'azuthkan').map((c) => c.to)).toEqual([2, 4, 6]);
+      expect(legal(game, 'celestine').map((c) => c.to)).toEqual([2, 4, 6]);
+      const answers = { azuthkan: { type: 'retreatUnit', unit: swarm, to: 4 }, celestine: { type: 'retreatUnit', unit: angels, to: 4 } } as const;
+      const second = first === 'azuthkan' ? 'celestine' : 'azuthkan';
+      submit(game, first, answers[first]);
+      // The first answer takes no spread from the other army: Akibatu is still open to it.
+      expect(legal(game, second).map((c) => c.to)).toEqual([2, 4, 6]);
+      submit(game, second, answers[second]);
+      return game;
+    };
+    for (const first of ['azuthkan', 'celestine'] as const) {
+      const game = play(first);
+      expect(unit(game, idOf(game, 'baphite-swarm')).spread).toBe(4);
+      expect(unit(game, idOf(game, 'celestine-war-angels')).spread).toBe(4);
+      // Akibatu (before Mount Tzask) now holds both armies: they fight there in a later turn.
+      expect(status(game).phase).toBe('Celestine Movement Round');
+    }
   });
 
-  it('2 Magma Flow: a unit whose only retreat an enemy unit took first is destroyed', () => {
+  it('2 Magma Flow: no unit is destroyed because the other army\'s retreat was made first', () => {
     // Irondale and Xetti Bishum hold both armies: Akibatu is the only retreat of the Swarm and of the War Angels.
     const game = arranged({
       azuthkan: [{ type: 'baphite-swarm', at: 5 }, { type: 'baphite-swarm', at: 2 }, { type: 'goblin-assassins', at: 6 }],
@@ -270,11 +317,11 @@ describe('Mount Tzask Events Table (a 2 or a 4)', () => {
     generate(game, 2, true);
     generate(game, 2); // Mount Tzask: Magma Flow
     expect(lastEvent(game, 'RetreatsOrdered').retreats.map((r: any) => r.options)).toEqual([[4], [4]]);
-    // Forced retreats are made one at a time: the Swarm's first; then Akibatu holds an enemy and the War Angels have nowhere to go.
-    expect(unit(game, idOf(game, 'baphite-swarm', 1)).spread).toBe(4);
+    // Each retreat has one option, taken for its owner; both are made, into the same spread.
     const angels = idOf(game, 'celestine-war-angels');
-    expect(unit(game, angels)).toMatchObject({ destroyed: true, spread: 5 });
-    expect(events(game, 'UnitDestroyed').find((e) => e.unit === angels)).toMatchObject({ cause: 'Magma Flow: nowhere to retreat' });
+    expect(unit(game, idOf(game, 'baphite-swarm', 1)).spread).toBe(4);
+    expect(unit(game, angels)).toMatchObject({ destroyed: false, spread: 4 });
+    expect(events(game, 'UnitDestroyed').filter((e) => e.cause.startsWith('Magma Flow'))).toHaveLength(0);
     expect(lastEvent(game, 'BattleBegan')).toMatchObject({ spread: 6 });
   });
 
@@ -391,6 +438,7 @@ describe('Xetti Bishum Events Table (a 4)', () => {
   it('5 Shell Game: the non-Controlling army (the attacker) takes an opposing unit', () => {
     const game = toEvent(city(), 4, 5);
     expect(pendingKinds(game)).toEqual(['azuthkan:CHOOSE_UNIT']);
+    expect(status(game).awaiting).toEqual([expect.objectContaining({ prompt: 'Shell Game: choose an opposing unit at Xetti Bishum to fight for you this turn' })]);
     submit(game, 'azuthkan', { type: 'chooseUnit', unit: idOf(game, 'celestine-paladins') });
     generate(game, 1);
     expect(lastEvent(game, 'CombatResolved')).toMatchObject({ attackTotal: 4 + 2 + 3, defenseTotal: 2 });
@@ -404,5 +452,34 @@ describe('spreads without an Events Table', () => {
     generate(game, 5);
     expect(events(game, 'RandomEventTriggered')).toHaveLength(0);
     expect(attempt(game, 'azuthkan', { type: 'commitNumber', number: 1 })).toMatchObject({ ok: false });
+  });
+});
+
+describe('number prompts say what the number decides', () => {
+  const prompts = (game: ReturnType<typeof arranged>) => [...new Set(status(game).awaiting.map((p) => p.prompt))];
+
+  it('the combat result, the Events Table entry, or the event itself', () => {
+    const game = arranged({ azuthkan: [{ type: 'deathknoll-ogres', at: 6 }, { type: 'goblin-assassins', at: 6 }], celestine: [{ type: 'celestine-paladins', at: 6 }] });
+    submit(game, 'azuthkan', { type: 'endMovement' });
+    expect(prompts(game)).toEqual(['Choose a secret number from 1 to 5: it decides the combat result of the battle at Xetti Bishum']);
+    generate(game, 4, true);
+    expect(prompts(game)).toEqual(['Choose a secret number from 1 to 5: it decides which entry of the Xetti Bishum Events Table happens']);
+    generate(game, 1);
+    expect(prompts(game)).toEqual([
+      'Choose a secret number from 1 to 5: it decides the Assassination at Xetti Bishum (1-2: the attacking army loses a unit of its choice, 3-4: the defending army, 5: no effect)',
+    ]);
+  });
+
+  it('Ramping Water Elemental and Magic Bridge name their own numbers', () => {
+    const river = { azuthkan: [{ type: 'baphite-swarm', at: 3 }], celestine: [{ type: 'celestine-crusaders', at: 3 }] };
+    const elemental = toEvent(river, 2, 1);
+    expect(prompts(elemental)).toEqual([
+      'Choose a secret number from 1 to 5: it decides the Ramping Water Elemental at Dracosroar, the Raging River (1-2: it joins the attacking army, 3-4: the defending army, 5: all armies at halved CS)',
+    ]);
+    const bridge = toEvent(river, 2, 4);
+    submit(bridge, 'azuthkan', { type: 'crossBridge' });
+    expect(prompts(bridge)).toEqual([
+      'Choose a secret number from 1 to 5: it decides whether the Magic Bridge at Dracosroar, the Raging River is an illusion (1-2: the committed units without Aerial or Aquatic are destroyed)',
+    ]);
   });
 });

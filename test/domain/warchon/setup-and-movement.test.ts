@@ -148,7 +148,30 @@ describe('Movement Round', () => {
     expect(status(game).phase).toBe('Celestine Movement Round');
     expect(attempt(game, 'celestine', { type: 'moveUnit', unit: angels, to: 7 })).toMatchObject({ ok: true }); // 1 -> 4 -> 7: 2 spreads
     expect(unit(game, angels)).toMatchObject({ spread: 7, shifted: true });
-    expect(events(game, 'UnitMoved').filter((e) => e.unit === angels)).toHaveLength(1);
+    // Logged one spread at a time, as a walk along the same spreads would be.
+    expect(events(game, 'UnitMoved').filter((e) => e.unit === angels)).toEqual([
+      expect.objectContaining({ from: 1, to: 4, stopped: false }),
+      expect.objectContaining({ from: 4, to: 7, stopped: true }),
+    ]);
+  });
+
+  it('a flight and a walk along the same spreads look the same to the opponent and spectators', () => {
+    // The same marker is the War Angels (flying 1 -> 3 in one move) or the Paladins (walking 1 -> 2 -> 3).
+    const seen = (type: string, moves: number[]) => {
+      const game = arranged({ active: 'celestine', azuthkan: [{ type: 'goblin-assassins', at: 7 }], celestine: [{ type, at: 1 }, { type: 'celestine-crusaders', at: 1 }] });
+      const from = game.log.length;
+      const id = idOf(game, type);
+      for (const to of moves) submit(game, 'celestine', { type: 'moveUnit', unit: id, to });
+      submit(game, 'celestine', { type: 'moveUnit', unit: idOf(game, 'celestine-crusaders'), to: 2 });
+      return ['azuthkan', null].map((viewer) => ({
+        events: game.log.slice(from).map((r) => warchon.redact!(r.event as any, viewer, game.state.game)),
+        view: (warchon.view(game.state.game, viewer) as any).units,
+        awaiting: status(game).awaiting,
+      }));
+    };
+    const flight = seen('celestine-war-angels', [3]);
+    expect(flight[0]!.events.filter((e: any) => e.type === 'UnitMoved').map((e: any) => [e.from, e.to])).toEqual([[1, 2], [2, 3], [1, 2]]);
+    expect(flight).toEqual(seen('celestine-paladins', [2, 3]));
   });
 
   it('refuses an Aerial flight beyond its Movement', () => {
@@ -176,7 +199,11 @@ describe('Movement Round', () => {
     });
     const angels = idOf(game, 'celestine-war-angels');
     submit(game, 'celestine', { type: 'moveUnit', unit: angels, to: 7 });
-    expect(lastEvent(game, 'UnitMoved')).toMatchObject({ from: 1, to: 7, stopped: false });
+    // 1 -> 4 -> 7 is the only route of two spreads: no walk could pass the Goblins, so this flight shows itself.
+    expect(events(game, 'UnitMoved').slice(-2)).toEqual([
+      expect.objectContaining({ from: 1, to: 4, stopped: false }),
+      expect.objectContaining({ from: 4, to: 7, stopped: false }),
+    ]);
     expect(unit(game, angels).spread).toBe(7);
     const paladins = idOf(game, 'celestine-paladins');
     submit(game, 'celestine', { type: 'moveUnit', unit: paladins, to: 4 });

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO_ROSTER, DEMO_SPREADS } from '../../../src/domain/warchon/data.ts';
-import { attempt, legal, status, submit } from '../../support/play.ts';
-import { arranged, events, generate, idOf, lastEvent, pendingKinds, traitType, unit } from './helpers.ts';
+import { GameRegistry } from '../../../src/domain/kernel/index.ts';
+import { warchon } from '../../../src/domain/warchon/index.ts';
+import { attempt, legal, newGame, status, submit } from '../../support/play.ts';
+import { arranged, events, generate, idOf, lastEvent, pendingKinds, SEATS, traitType, unit } from './helpers.ts';
 
 const roster = [
   ...DEMO_ROSTER,
@@ -173,11 +175,92 @@ describe('Victory', () => {
     expect(status(game)).toMatchObject({ stage: 'FINISHED', result: { winners: [] } });
   });
 
+  it('one result that takes both armies\' last units: every Hit is assigned first, and the game is a draw, whichever army attacked', () => {
+    // Irondale, Swarm AS 2 against Crusaders DS 2 (or Crusaders AS 2 against Swarm DS 2): a 3 reads A1D1.
+    for (const active of ['azuthkan', 'celestine'] as const) {
+      const game = arranged({ active, azuthkan: [{ type: 'baphite-swarm', at: 2 }], celestine: [{ type: 'celestine-crusaders', at: 2 }] });
+      submit(game, active, { type: 'endMovement' });
+      generate(game, 3);
+      expect(lastEvent(game, 'CombatResolved')).toMatchObject({ result: 'A1D1' });
+      expect(unit(game, idOf(game, 'baphite-swarm')).destroyed).toBe(true);
+      expect(unit(game, idOf(game, 'celestine-crusaders')).destroyed).toBe(true);
+      expect(events(game, 'HitAssigned')).toHaveLength(2);
+      expect(status(game)).toMatchObject({ stage: 'FINISHED', result: { winners: [], reason: 'both armies destroyed (draw)' } });
+    }
+  });
+
+  it('Deadly Confrontation taking both armies\' last units is a draw too', () => {
+    const game = arranged({ azuthkan: [{ type: 'baphite-swarm', at: 1 }], celestine: [{ type: 'celestine-crusaders', at: 1 }] });
+    submit(game, 'azuthkan', { type: 'endMovement' });
+    generate(game, 5, true);
+    generate(game, 3); // Deadly Confrontation: both armies assign 1 Hit
+    expect(events(game, 'HitAssigned').map((e) => e.army).sort()).toEqual(['azuthkan', 'celestine']);
+    expect(status(game)).toMatchObject({ stage: 'FINISHED', result: { winners: [] } });
+  });
+
+  it('the last unit of one army falls while the other still chooses its Hit: the game waits for that choice, then ends', () => {
+    // Celestine attacks with Paladins and Crusaders (AS 5) against the lone Swarm (DS 2) at Irondale: +3, a 3 reads A1D1.
+    const game = arranged({ active: 'celestine', azuthkan: [{ type: 'baphite-swarm', at: 2 }], celestine: [{ type: 'celestine-crusaders', at: 2 }, { type: 'celestine-paladins', at: 2 }] });
+    submit(game, 'celestine', { type: 'endMovement' });
+    generate(game, 3);
+    expect(unit(game, idOf(game, 'baphite-swarm')).destroyed).toBe(true);
+    expect(status(game)).toMatchObject({ stage: 'ACTIVE', awaiting: [expect.objectContaining({ seat: 'celestine', kind: 'ALLOCATE_DAMAGE' })] });
+    submit(game, 'celestine', { type: 'assignHit', unit: idOf(game, 'celestine-crusaders') });
+    expect(status(game)).toMatchObject({ stage: 'FINISHED', result: { winners: ['celestine'] } });
+  });
+
   it('a turn limit ends the game as a draw', () => {
     const game = arranged({ options: { turnLimit: 2 }, azuthkan: [{ type: 'baphite-swarm', at: 7 }], celestine: [{ type: 'celestine-crusaders', at: 1 }] });
     submit(game, 'azuthkan', { type: 'endMovement' });
     expect(status(game).stage).toBe('ACTIVE');
     submit(game, 'celestine', { type: 'endMovement' });
     expect(status(game)).toMatchObject({ stage: 'FINISHED', result: { winners: [], reason: 'turn limit 2 reached (draw)' } });
+  });
+});
+
+describe("a multi-Hit unit's damaged face", () => {
+  // A roster made for the test: Wyvern Knights lose Aerial with their first Hit; Clockwork Knights become a Construct.
+  const faces = [
+    ...DEMO_ROSTER,
+    {
+      ...traitType('wyvern-knights', 'celestine', ['Aerial', 'Purity'], { size: 2, movement: 3, as: 3, ds: 3 }, 2),
+      lines: [{ size: 2, movement: 3, as: 3, ds: 3 }, { size: 2, movement: 3, as: 2, ds: 2, traits: ['Purity'] }],
+      special: 'Rides a wyvern.',
+    },
+    {
+      ...traitType('clockwork-knights', 'azuthkan', ['Nether'], { size: 2, movement: 2, as: 2, ds: 2 }, 2),
+      lines: [{ size: 2, movement: 2, as: 2, ds: 2 }, { size: 2, movement: 2, as: 2, ds: 2, traits: ['Nether', 'Construct'] }],
+    },
+  ];
+
+  it('uses the traits above its present stats: Wyvern Knights fly at full strength and walk once hit', () => {
+    const fresh = arranged({ active: 'celestine', options: { roster: faces }, azuthkan: [{ type: 'baphite-swarm', at: 7 }], celestine: [{ type: 'wyvern-knights', at: 1 }] });
+    submit(fresh, 'celestine', { type: 'moveUnit', unit: idOf(fresh, 'wyvern-knights'), to: 3 });
+    expect(unit(fresh, idOf(fresh, 'wyvern-knights')).spread).toBe(3);
+
+    const hit = arranged({ active: 'celestine', options: { roster: faces }, azuthkan: [{ type: 'baphite-swarm', at: 7 }], celestine: [{ type: 'wyvern-knights', at: 1, hits: 1 }] });
+    const knights = idOf(hit, 'wyvern-knights');
+    expect(attempt(hit, 'celestine', { type: 'moveUnit', unit: knights, to: 3 })).toMatchObject({ ok: false, reason: expect.stringContaining('can only move to the next spread') });
+    // The view shows the face's traits; the unit keeps its special abilities.
+    expect((warchon.view(hit.state.game, 'celestine') as any).units.find((u: any) => u.id === knights)).toMatchObject({ traits: ['Purity'], as: 2, ds: 2 });
+    expect(hit.state.game.types['wyvern-knights']!.special).toBe('Rides a wyvern.');
+  });
+
+  it('a face that gains a trait gains what the trait brings: a damaged Clockwork Knights is a Construct at Irondale', () => {
+    const at = (hits: number) => {
+      const game = arranged({ options: { roster: faces }, azuthkan: [{ type: 'clockwork-knights', at: 2, hits }], celestine: [{ type: 'celestine-paladins', at: 2 }] });
+      submit(game, 'azuthkan', { type: 'endMovement' });
+      generate(game, 1);
+      return lastEvent(game, 'CombatResolved').attackTotal;
+    };
+    expect(at(0)).toBe(2);
+    expect(at(1)).toBe(2 + 1);
+  });
+
+  it('is given in the roster data, and refused when the full-strength face starts off both Nether and Purity', () => {
+    const registry = new GameRegistry([warchon]);
+    expect(registry.validateOptions('warchon', { roster: faces }).ok).toBe(true);
+    const both = faces.map((t) => (t.key === 'wyvern-knights' ? { ...t, traits: ['Aerial'], lines: [{ ...t.lines[0]!, traits: ['Nether', 'Purity'] }, t.lines[1]!] } : t));
+    expect(() => newGame(warchon, { roster: both }, SEATS)).toThrow('wyvern-knights starts off with both Nether and Purity');
   });
 });

@@ -1,0 +1,233 @@
+/**
+ * The load scenarios, each a client of a server running in its own processes. Every
+ * figure is counted from answers: a command counts once it is acknowledged (HTTP 200,
+ * so stored); 500s and 503s are counted apart.
+ */
+import { gql, request } from './client.ts';
+import { msSince, quantile, round } from './stats.ts';
+
+export interface Load {
+  name: string;
+  games: number;
+  commands: number;
+  /** HTTP requests made for those commands (the loops' reads included). */
+  requests: number;
+  errors: number;
+  internalErrors: number;
+  unavailable: number;
+  seconds: number;
+  commandsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+}
+
+function summary(name: string, games: number, latencies: number[], seconds: number, counts: { requests: number; errors: number; internal: number; unavailable: number }): Load {
+  return {
+    name,
+    games,
+    commands: latencies.length,
+    requests: counts.requests,
+    errors: counts.errors,
+    internalErrors: counts.internal,
+    unavailable: counts.unavailable,
+    seconds: round(seconds, 3),
+    commandsPerSecond: round(latencies.length / seconds, 1),
+    p50Ms: round(quantile(latencies, 0.5)),
+    p99Ms: round(quantile(latencies, 0.99)),
+  };
+}
+
+const SEATS = ['north', 'east'] as const;
+
+async function createGuessing(url: string, target: number): Promise<{ id: string; tokens: Record<string, string> }> {
+  const r = await request(url, 'POST', '/api/games', { type: 'guessing-game', options: { target }, seats: SEATS.map((seat) => ({ seat, name: seat })) });
+  if (r.status !== 201) throw new Error(`POST /api/games answered ${r.status}: ${r.text.slice(0, 200)}`);
+  const body = r.json();
+  return { id: body.game.id, tokens: Object.fromEntries(body.seatTokens.map((t: { seat: string; token: string }) => [t.seat, t.token])) };
+}
+
+/** The guessing game through REST, one request per command: north then east each round. */
+export async function restLoop(url: string, games: number, commandsPerGame: number, target = 1_000_000): Promise<Load> {
+  const created = await Promise.all(Array.from({ length: games }, () => createGuessing(url, target)));
+  const latencies: number[] = [];
+  const counts = { requests: 0, errors: 0, internal: 0, unavailable: 0 };
+  const loop = async (game: { id: string; tokens: Record<string, string> }) => {
+    let turn = 0; // north, then east, each round
+    for (let i = 0; i < commandsPerGame; i++) {
+      const seat = SEATS[turn % 2]!;
+      const start = process.hrtime.bigint();
+      const r = await request(url, 'POST', `/api/games/${game.id}/commands`, { command: { type: 'guess', number: 1 } }, game.tokens[seat]);
+      counts.requests++;
+      if (r.status === 200) {
+        latencies.push(msSince(start));
+        turn++;
+      } else {
+        counts.errors++;
+        if (r.status >= 500 && r.status !== 503) counts.internal++;
+        if (r.status === 503) counts.unavailable++;
+        // Resynchronise on a fresh game rather than guess which seat is awaited.
+        game = await createGuessing(url, target);
+        turn = 0;
+      }
+    }
+  };
+  const start = process.hrtime.bigint();
+  await Promise.all(created.map(loop));
+  return summary(`REST, ${games} games`, games, latencies, msSince(start) / 1000, counts);
+}
+
+const CREATE_RAID = `mutation { createGame(input: { type: "raid-on-wuchao", seats: [{ seat: "cao", name: "Cao" }, { seat: "yuan", name: "Yuan" }] }) { game { id version } seatTokens { seat token } } }`;
+const STATUS = `query($id: ID!) { game(id: $id) { version status awaiting { seat } } }`;
+const LEGAL = `query($id: ID!) { game(id: $id) { legalCommands } }`;
+const SUBMIT = `mutation($id: ID!, $c: JSON!, $v: Int) { submitCommand(gameId: $id, command: $c, expectedVersion: $v) { game { version } } }`;
+const SUBMIT_NEXT = `mutation($id: ID!, $c: JSON!, $v: Int) { submitCommand(gameId: $id, command: $c, expectedVersion: $v) { game { version status awaiting { seat } legalCommands } } }`;
+const MATCH = new Set(['resign', 'offerDraw', 'acceptDraw', 'declineDraw']);
+
+/** A small generator for the client's own choices (the game's dice are the server's). */
+function chooser(seed: number) {
+  let x = seed >>> 0 || 1;
+  return (n: number) => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return (x >>> 0) % n;
+  };
+}
+
+/**
+ * A real game through GraphQL: Raid on Wuchao, both seats played by one client loop per
+ * game, choosing among legalCommands. `three`: ask the status, ask the awaited seat's
+ * legal commands, submit with expectedVersion (three requests a command). `carried`: the
+ * submit's answer carries the awaiting seats and the submitter's legal commands, so a
+ * read is needed only when the other seat moves next.
+ */
+export async function graphqlRaid(url: string, games: number, commandsPerGame: number, mode: 'three' | 'carried'): Promise<Load> {
+  const latencies: number[] = [];
+  const counts = { requests: 0, errors: 0, internal: 0, unavailable: 0 };
+  const note = (status: number) => {
+    if (status >= 500 && status !== 503) counts.internal++;
+    if (status === 503) counts.unavailable++;
+    if (status !== 200) counts.errors++;
+  };
+  const create = async () => {
+    const r = await gql(url, CREATE_RAID, {});
+    counts.requests++;
+    if (r.status !== 200 || r.body.errors) throw new Error(`createGame: ${JSON.stringify(r.body).slice(0, 300)}`);
+    const g = r.body.data.createGame;
+    return { id: g.game.id as string, version: g.game.version as number, tokens: Object.fromEntries(g.seatTokens.map((t: { seat: string; token: string }) => [t.seat, t.token])) as Record<string, string> };
+  };
+  const loop = async (index: number) => {
+    const choose = chooser(index + 1);
+    let game = await create();
+    let known: { version: number; seat: string; legal: { type: string }[] | null; finished: boolean } | null = null;
+    for (let done = 0; done < commandsPerGame; ) {
+      const start = process.hrtime.bigint();
+      let version: number;
+      let seat: string;
+      let legal: { type: string }[];
+      if (mode === 'three' || !known) {
+        const s = await gql(url, STATUS, { id: game.id });
+        counts.requests++;
+        note(s.status);
+        const g = s.body.data?.game;
+        if (!g) continue;
+        if (g.status === 'FINISHED' || g.awaiting.length === 0) {
+          game = await create();
+          known = null;
+          continue;
+        }
+        version = g.version;
+        seat = g.awaiting[0].seat;
+        const l = await gql(url, LEGAL, { id: game.id }, game.tokens[seat]);
+        counts.requests++;
+        note(l.status);
+        legal = l.body.data?.game?.legalCommands ?? [];
+      } else {
+        if (known.finished) {
+          game = await create();
+          known = null;
+          continue;
+        }
+        version = known.version;
+        seat = known.seat;
+        if (known.legal) legal = known.legal;
+        else {
+          const l = await gql(url, LEGAL, { id: game.id }, game.tokens[seat]);
+          counts.requests++;
+          note(l.status);
+          legal = l.body.data?.game?.legalCommands ?? [];
+        }
+      }
+      const own = legal.filter((c) => !MATCH.has(c.type));
+      if (own.length === 0) {
+        game = await create();
+        known = null;
+        continue;
+      }
+      const command = own[choose(own.length)];
+      const r = await gql(url, mode === 'three' ? SUBMIT : SUBMIT_NEXT, { id: game.id, c: command, v: version }, game.tokens[seat]);
+      counts.requests++;
+      note(r.status);
+      if (r.status !== 200 || r.body.errors) {
+        known = null;
+        continue;
+      }
+      latencies.push(msSince(start));
+      done++;
+      if (mode === 'carried') {
+        const g = r.body.data.submitCommand.game;
+        const next = g.awaiting[0]?.seat ?? seat;
+        known = { version: g.version, seat: next, legal: next === seat ? g.legalCommands : null, finished: g.status === 'FINISHED' || g.awaiting.length === 0 };
+      }
+    }
+  };
+  const start = process.hrtime.bigint();
+  await Promise.all(Array.from({ length: games }, (_, i) => loop(i)));
+  return summary(mode === 'three' ? `GraphQL Raid on Wuchao, 3 requests a command, ${games} games` : `GraphQL Raid on Wuchao, submit answer carries the next step, ${games} games`, games, latencies, msSince(start) / 1000, counts);
+}
+
+/** One client loop on one game: the cost of a command in that game. */
+export async function sequential(url: string, game: { id: string; tokens: Record<string, string> }, commands: number, firstSeat = 0): Promise<{ p50Ms: number; p99Ms: number; errors: number }> {
+  const latencies: number[] = [];
+  let errors = 0;
+  for (let i = 0; i < commands; i++) {
+    const seat = SEATS[(i + firstSeat) % 2]!;
+    const start = process.hrtime.bigint();
+    const r = await request(url, 'POST', `/api/games/${game.id}/commands`, { command: { type: 'guess', number: 1 } }, game.tokens[seat]);
+    if (r.status === 200) latencies.push(msSince(start));
+    else errors++;
+  }
+  return { p50Ms: round(quantile(latencies, 0.5)), p99Ms: round(quantile(latencies, 0.99)), errors };
+}
+
+export async function newGuessingGame(url: string) {
+  return createGuessing(url, 1_000_000);
+}
+
+export interface Burst {
+  what: string;
+  requests: number;
+  byStatus: Record<string, number>;
+  internalErrors: number;
+  unavailable: number;
+  seconds: number;
+}
+
+/** `n` requests at once: how the service answers when many arrive together. */
+export async function burst(url: string, n: number): Promise<Burst[]> {
+  const tally = async (what: string, make: () => Promise<number>): Promise<Burst> => {
+    const start = process.hrtime.bigint();
+    const statuses = await Promise.all(Array.from({ length: n }, () => make().catch(() => 0)));
+    const byStatus: Record<string, number> = {};
+    for (const s of statuses) byStatus[s] = (byStatus[s] ?? 0) + 1;
+    return { what, requests: n, byStatus, internalErrors: statuses.filter((s) => s >= 500 && s !== 503).length, unavailable: statuses.filter((s) => s === 503).length, seconds: round(msSince(start) / 1000, 3) };
+  };
+  const creates = await tally(`${n} concurrent createGame`, async () => (await request(url, 'POST', '/api/games', { type: 'guessing-game', seats: SEATS.map((seat) => ({ seat, name: seat })) })).status);
+  const games = await Promise.all(Array.from({ length: n }, () => createGuessing(url, 1_000_000)));
+  let next = 0;
+  const commands = await tally(`${n} concurrent commands`, async () => {
+    const g = games[next++]!;
+    return (await request(url, 'POST', `/api/games/${g.id}/commands`, { command: { type: 'guess', number: 1 } }, g.tokens.north)).status;
+  });
+  return [creates, commands];
+}

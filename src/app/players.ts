@@ -1,0 +1,201 @@
+/**
+ * Players: a name (and perhaps an email) playing across games with bearer tokens of their
+ * own. A player token acts for every seat its player holds; tokens are stored as hashes,
+ * several per player, each named and revocable. The email reaches nobody but its player:
+ * seats, views, events and exports carry only the player's id and name.
+ */
+import { randomBytes, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
+import type { LobbyStore } from '../persistence/lobby-store.ts';
+import type { PlayerRecord, PlayerStore } from '../persistence/player-store.ts';
+import { hashToken, PLAYER_TOKEN_PREFIX, type Actor } from './actors.ts';
+import { decodeCursor, encodeCursor, GameRead, type Application } from './application.ts';
+import { AppError } from './errors.ts';
+
+/** What a player sees of themselves. */
+export interface PlayerOut {
+  id: string;
+  name: string;
+  email: string | null;
+  emailVerified: boolean;
+  notifyByEmail: boolean;
+}
+
+/** The mail that carries an email verification code (sending it is the mailer's job). */
+export interface VerificationMail {
+  playerId: string;
+  to: string;
+  subject: string;
+  /** Has the line `Code: <code>`. */
+  text: string;
+}
+
+const CODE_LIFETIME_MS = 24 * 3600_000;
+const CODE_ATTEMPTS = 5;
+const MAX_TOKENS = 50;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+// One @, something on each side, a dot in the domain, no spaces or control characters.
+const EMAIL = /^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+\.[^\s@\p{Cc}]+$/u;
+
+/** A name shown to other players: 1 to 100 characters (spaces around it dropped), no control characters. */
+export function validName(name: unknown, what = 'A name'): string {
+  if (typeof name !== 'string') throw new AppError('BAD_REQUEST', `${what} is required (1 to 100 characters)`);
+  const trimmed = name.trim();
+  if (trimmed.length < 1 || trimmed.length > 100) throw new AppError('BAD_REQUEST', `${what} has 1 to 100 characters, not ${trimmed.length}`);
+  if (/\p{Cc}/u.test(trimmed)) throw new AppError('BAD_REQUEST', `${what} may not contain control characters (such as line breaks or tabs)`);
+  return trimmed;
+}
+
+export function validEmail(email: unknown): string {
+  if (typeof email !== 'string') throw new AppError('BAD_REQUEST', 'An email address is a string such as "ada@example.org"');
+  const trimmed = email.trim();
+  if (trimmed.length > 254 || !EMAIL.test(trimmed)) throw new AppError('BAD_REQUEST', `"${trimmed.slice(0, 60)}" is not an email address (like "ada@example.org")`);
+  return trimmed;
+}
+
+function out(p: PlayerRecord): PlayerOut {
+  return { id: p.id, name: p.name, email: p.email, emailVerified: p.emailVerified, notifyByEmail: p.notifyByEmail };
+}
+
+function newCode() {
+  return { emailCode: String(randomInt(0, 1_000_000)).padStart(6, '0'), emailCodeExpires: new Date(Date.now() + CODE_LIFETIME_MS), emailCodeAttempts: 0 };
+}
+
+export class Players {
+  /** Sends the verification mail; the mailer replaces this (until then, nothing is sent). */
+  codeSender: (mail: VerificationMail) => Promise<void> | void = () => {};
+  private readonly registrations = new Map<string, number[]>();
+
+  constructor(
+    private readonly app: Application,
+    readonly store: PlayerStore,
+    private readonly lobbyStore: LobbyStore,
+    /** Registrations a minute per address (counted in this process). */
+    private readonly registrationsPerMinute = 10,
+  ) {}
+
+  /** The actor a player token stands for; an unknown or revoked one is refused. */
+  async authenticate(token: string): Promise<Actor> {
+    const found = await this.store.playerForToken(hashToken(token));
+    if (!found) throw new AppError('UNAUTHENTICATED', 'This token is not known (or was revoked)');
+    return { kind: 'player', playerId: found.playerId };
+  }
+
+  private limit(address: string) {
+    const now = Date.now();
+    const recent = (this.registrations.get(address) ?? []).filter((t) => now - t < 60_000);
+    if (recent.length >= this.registrationsPerMinute) {
+      throw new AppError('RATE_LIMITED', `Too many registrations from this address: at most ${this.registrationsPerMinute} a minute; retry in ${Math.ceil((60_000 - (now - recent[0]!)) / 1000)} s`);
+    }
+    recent.push(now);
+    this.registrations.set(address, recent);
+    if (this.registrations.size > 10_000) this.registrations.delete(this.registrations.keys().next().value!);
+  }
+
+  /** A new player and their first token (shown once). */
+  async register(input: { name?: unknown; email?: unknown }, from: { address: string }): Promise<{ player: PlayerOut; token: string }> {
+    const name = validName(input?.name, 'A player\'s name');
+    const email = input.email === undefined || input.email === null ? null : validEmail(input.email);
+    this.limit(from.address);
+    const token = PLAYER_TOKEN_PREFIX + randomBytes(32).toString('base64url');
+    const code = email ? newCode() : null;
+    const player = await this.store.createPlayer(
+      { id: randomUUID(), name, email, emailCode: code?.emailCode ?? null, emailCodeExpires: code?.emailCodeExpires ?? null },
+      { id: randomUUID(), name: 'registration', tokenHash: hashToken(token) },
+    );
+    if (email && code) await this.sendCode(player.id, email, code.emailCode);
+    return { player: out(player), token };
+  }
+
+  private async sendCode(playerId: string, to: string, code: string) {
+    await this.codeSender({
+      playerId, to, subject: 'Your email verification code',
+      text: `Enter this code to verify your email address for the wargame service (verifyEmail):\n\nCode: ${code}\n\nIt is valid for 24 hours. If you did not ask for it, ignore this mail.\n`,
+    });
+  }
+
+  /** The player `actor` is, or an error for anyone else. */
+  async playerOf(actor: Actor): Promise<PlayerRecord> {
+    if (actor.kind !== 'player') throw new AppError('UNAUTHENTICATED', 'This needs a player token (registerPlayer returns one): Authorization: Bearer <player token>');
+    const player = await this.store.player(actor.playerId);
+    if (!player) throw new AppError('UNAUTHENTICATED', 'This player no longer exists');
+    return player;
+  }
+
+  async me(actor: Actor): Promise<PlayerOut | null> {
+    return actor.kind === 'player' ? out(await this.playerOf(actor)) : null;
+  }
+
+  /** A new email is unverified until its code comes back; null removes it. */
+  async update(actor: Actor, input: { name?: unknown; email?: unknown; notifyByEmail?: unknown }): Promise<PlayerOut> {
+    const player = await this.playerOf(actor);
+    const data: Parameters<PlayerStore['updatePlayer']>[1] = {};
+    if (input.name !== undefined && input.name !== null) data.name = validName(input.name, 'A player\'s name');
+    if (input.notifyByEmail !== undefined && input.notifyByEmail !== null) {
+      if (typeof input.notifyByEmail !== 'boolean') throw new AppError('BAD_REQUEST', 'notifyByEmail is true or false');
+      data.notifyByEmail = input.notifyByEmail;
+    }
+    let code: string | null = null;
+    if (input.email === null) Object.assign(data, { email: null, emailVerified: false, emailCode: null, emailCodeExpires: null, emailCodeAttempts: 0 });
+    else if (input.email !== undefined) {
+      const email = validEmail(input.email);
+      if (email !== player.email || !player.emailVerified) {
+        const fresh = newCode();
+        code = fresh.emailCode;
+        Object.assign(data, { email, emailVerified: false, ...fresh });
+      }
+    }
+    const updated = await this.store.updatePlayer(player.id, data);
+    if (code && updated.email) await this.sendCode(updated.id, updated.email, code);
+    return out(updated);
+  }
+
+  async verifyEmail(actor: Actor, code: unknown): Promise<PlayerOut> {
+    const player = await this.playerOf(actor);
+    if (typeof code !== 'string' || code.trim() === '') throw new AppError('BAD_REQUEST', 'The code is the one in the mail: "Code: <code>"');
+    if (!player.email) throw new AppError('BAD_REQUEST', 'You have no email address to verify');
+    if (player.emailVerified) return out(player);
+    if (!player.emailCode || !player.emailCodeExpires || player.emailCodeExpires.getTime() < Date.now()) {
+      throw new AppError('BAD_REQUEST', 'No code is pending for this address (it expired or was guessed wrong too often): set the email again with updatePlayer for a new one');
+    }
+    const given = Buffer.from(code.trim());
+    const expected = Buffer.from(player.emailCode);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      const attempts = await this.store.wrongCode(player.id, CODE_ATTEMPTS);
+      throw new AppError('BAD_REQUEST', attempts >= CODE_ATTEMPTS ? 'Wrong code, too many times: set the email again with updatePlayer for a new one' : 'Wrong code');
+    }
+    return out(await this.store.updatePlayer(player.id, { emailVerified: true, emailCode: null, emailCodeExpires: null, emailCodeAttempts: 0 }));
+  }
+
+  async createToken(actor: Actor, name: unknown): Promise<{ id: string; name: string; token: string; createdAt: Date; lastUsedAt: Date | null }> {
+    const player = await this.playerOf(actor);
+    const tokenName = validName(name, 'A token\'s name');
+    if ((await this.store.countTokens(player.id)) >= MAX_TOKENS) throw new AppError('BAD_REQUEST', `A player has at most ${MAX_TOKENS} tokens: revoke one first`);
+    const token = PLAYER_TOKEN_PREFIX + randomBytes(32).toString('base64url');
+    const created = await this.store.createToken({ id: randomUUID(), playerId: player.id, name: tokenName, tokenHash: hashToken(token) });
+    return { ...created, token };
+  }
+
+  async revokeToken(actor: Actor, id: unknown): Promise<boolean> {
+    const player = await this.playerOf(actor);
+    if (typeof id !== 'string' || !UUID.test(id)) return false;
+    return this.store.revokeToken(player.id, id);
+  }
+
+  async tokens(playerId: string) {
+    return this.store.tokens(playerId);
+  }
+
+  /** The player's games, newest first; `myTurn`: only (or none of) those awaiting one of their seats. */
+  async games(actor: Actor, args: { type?: string; status?: string; myTurn?: boolean | null; first?: number; after?: string | null }) {
+    if (actor.kind !== 'player') throw new AppError('UNAUTHENTICATED', 'This needs a player token');
+    const first = args.first ?? 20;
+    if (!Number.isInteger(first) || first < 1 || first > 100) throw new AppError('BAD_REQUEST', '"first" must be from 1 to 100');
+    const rows = await this.lobbyStore.playerGames(actor.playerId, { type: args.type, status: args.status, myTurn: args.myTurn ?? undefined }, first + 1, args.after ? decodeCursor(args.after) : undefined);
+    const nodes = rows.slice(0, first).map((r) => new GameRead(this.app, r, actor));
+    return { nodes, hasNextPage: rows.length > first, endCursor: nodes.length ? encodeCursor(nodes[nodes.length - 1]!) : null };
+  }
+
+  async myTurnCount(playerId: string): Promise<number> {
+    return this.lobbyStore.myTurnCount(playerId);
+  }
+}

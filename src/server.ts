@@ -1,0 +1,99 @@
+/**
+ * Starts the server: the configuration is validated first (src/config.ts), then the
+ * embedded PostgreSQL unless DATABASE_URL is set, migrations, then HTTP on HOST:PORT.
+ * With WEB_CONCURRENCY > 1 the primary process owns the database and forks that many
+ * server processes sharing the port (node:cluster); the service is correct as several
+ * processes on one database, so nothing else changes. SIGINT/SIGTERM close everything
+ * gracefully.
+ */
+import cluster from 'node:cluster';
+import { ConfigError, loadConfig } from './config.ts';
+import type { GameModule } from './domain/kernel/index.ts';
+
+/** `games` is loaded only once the configuration is known to be good. */
+export async function startService(loadGames: () => Promise<GameModule[]>): Promise<void> {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    // Before any logger exists and before anything starts: one plain line naming the variable.
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`wargame-service: ${error.message}\n`);
+    process.exit(1);
+  }
+
+  // Loaded only once the configuration is known to be good, so a bad value fails in a moment.
+  const [{ default: closeWithGrace }, { default: pino }, { buildApp }, games, { openDatabase, resolveDatabaseUrl }, { migrate }] = await Promise.all([
+    import('close-with-grace'),
+    import('pino'),
+    import('./api/app.ts'),
+    loadGames(),
+    import('./persistence/database.ts'),
+    import('./persistence/migrate.ts'),
+  ]);
+
+  const log = pino({ level: config.logLevel });
+
+  async function serve(url: string, stop?: () => Promise<void>) {
+    const database = await openDatabase(url, (msg) => log.info(msg), stop, { poolSize: config.databasePoolSize });
+    const app = await buildApp({
+      database,
+      games,
+      loggerInstance: log,
+      graphiql: config.graphiql,
+      rateLimit: config.rateLimitMax,
+      trustProxy: config.trustProxy,
+      registrationsPerMinute: config.registrationRateLimit,
+      bots: config.workers,
+    });
+    closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
+      if (err) log.error({ err }, 'shutting down after an error');
+      else log.info(`${signal} received: shutting down`);
+      await app.close();
+      await database.close();
+    });
+    await app.listen({ port: config.port, host: config.host });
+  }
+
+  /** The primary of several server processes: the database is its own, the serving theirs. */
+  async function primary(url: string, processes: number, stop?: () => Promise<void>) {
+    await migrate(url, (msg) => log.info(msg)); // once, before any server process starts
+    let stopping = false;
+    const fork = () => cluster.fork({ DATABASE_URL: url, WEB_CONCURRENCY: '1' });
+    cluster.on('exit', (worker, code, signal) => {
+      if (stopping) return;
+      log.error(`server process ${worker.process.pid} exited (${signal ?? code}); starting another`);
+      setTimeout(fork, 1000);
+    });
+    for (let i = 0; i < processes; i++) fork();
+    log.info(`${processes} server processes on ${config.host}:${config.port}`);
+    closeWithGrace({ delay: 15_000 }, async ({ signal }) => {
+      stopping = true;
+      log.info(`${signal ?? 'shutdown'} received: stopping ${processes} server processes`);
+      const workers = Object.values(cluster.workers ?? {}).filter((w) => w !== undefined);
+      await Promise.all(
+        workers.map(
+          (w) =>
+            new Promise<void>((resolve) => {
+              w.once('exit', () => resolve());
+              w.process.kill('SIGTERM');
+            }),
+        ),
+      );
+      await stop?.();
+    });
+  }
+
+  try {
+    if (cluster.isPrimary) {
+      const { url, stop } = await resolveDatabaseUrl((msg) => log.info(msg), { databaseUrl: config.databaseUrl, dataDir: config.embeddedPgData });
+      if (config.webConcurrency > 1) await primary(url, config.webConcurrency, stop);
+      else await serve(url, stop);
+    } else {
+      await serve(process.env.DATABASE_URL!);
+    }
+  } catch (error) {
+    log.fatal({ err: error }, (error as Error).message);
+    process.exit(1);
+  }
+}

@@ -1,0 +1,186 @@
+/**
+ * Players through the API: registration, player tokens (hashes only, several, named,
+ * revocable at once on every process, lastUsedAt), me, updatePlayer and verifyEmail with
+ * the code sent to the address, the seat argument, bad input, and the email that reaches
+ * nobody but its player.
+ */
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { databaseUrl, startTestServer, type TestServer } from '../support/server.ts';
+
+let a: TestServer;
+let b: TestServer;
+let db: pg.Client;
+beforeAll(async () => {
+  [a, b] = await Promise.all([startTestServer({ rateLimit: 100_000, registrationsPerMinute: 10_000 }), startTestServer({ rateLimit: 100_000, registrationsPerMinute: 10_000 })]);
+  db = new pg.Client({ connectionString: databaseUrl() });
+  await db.connect();
+});
+afterAll(async () => {
+  await db?.end();
+  await Promise.all([a?.close(), b?.close()]);
+});
+
+const REGISTER = `mutation($input: RegisterPlayerInput!) { registerPlayer(input: $input) { player { id name email emailVerified notifyByEmail } token } }`;
+const ME = `{ me { id name email emailVerified notifyByEmail myTurnCount tokens { id name createdAt lastUsedAt } } }`;
+
+async function register(server: TestServer, name: string, email?: string) {
+  const r = await server.gql(REGISTER, { input: { name, ...(email ? { email } : {}) } });
+  expect(r.errors).toBeUndefined();
+  return r.data.registerPlayer as { player: { id: string; name: string; email: string | null }; token: string };
+}
+
+describe('players', () => {
+  it('registers a player: a player token shown once and stored only as a hash; me shows the player to themselves', async () => {
+    const { player, token } = await register(a, '  Ada  ', 'ada@example.org');
+    expect(player).toMatchObject({ name: 'Ada', email: 'ada@example.org', emailVerified: false, notifyByEmail: false });
+    expect(token).toMatch(/^wgp_[A-Za-z0-9_-]{43}$/);
+    const stored = await db.query('SELECT token_hash FROM player_tokens WHERE player_id = $1', [player.id]);
+    expect(stored.rows).toHaveLength(1);
+    expect(stored.rows[0].token_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.stringify(stored.rows)).not.toContain(token);
+    const me = await a.gql(ME, {}, token);
+    expect(me.data.me).toMatchObject({ id: player.id, name: 'Ada', email: 'ada@example.org', myTurnCount: 0 });
+    expect(me.data.me.tokens).toEqual([{ id: expect.any(String), name: 'registration', createdAt: expect.any(String), lastUsedAt: expect.any(String) }]);
+    // Without a token, or with a seat token: no me.
+    expect((await a.gql(ME)).data.me).toBeNull();
+  });
+
+  it('holds several named tokens; a revoked one is refused at once by another server process', async () => {
+    const { token } = await register(a, 'Grace');
+    const created = await a.gql(`mutation { createPlayerToken(name: "laptop") { id name token } }`, {}, token);
+    expect(created.errors).toBeUndefined();
+    const laptop = created.data.createPlayerToken;
+    expect(laptop).toMatchObject({ name: 'laptop', token: expect.stringMatching(/^wgp_/) });
+    // Both work, on both processes.
+    for (const server of [a, b]) for (const t of [token, laptop.token]) expect((await server.gql(`{ me { name } }`, {}, t)).data.me.name).toBe('Grace');
+    const tokens = (await b.gql(`{ me { tokens { id name lastUsedAt } } }`, {}, token)).data.me.tokens;
+    expect(tokens.map((t: { name: string }) => t.name)).toEqual(['registration', 'laptop']);
+    expect(tokens[1].lastUsedAt).not.toBeNull();
+
+    const revoked = await a.gql(`mutation($id: ID!) { revokePlayerToken(id: $id) }`, { id: laptop.id }, token);
+    expect(revoked.data.revokePlayerToken).toBe(true);
+    const refused = await b.gql(`{ me { name } }`, {}, laptop.token);
+    expect(refused.errors?.[0].extensions.code).toBe('UNAUTHENTICATED');
+    expect((await b.rest('GET', '/api/me', undefined, laptop.token)).status).toBe(401);
+    // The other token still works; revoking again, or someone else's token, says false.
+    expect((await b.gql(`{ me { name } }`, {}, token)).data.me.name).toBe('Grace');
+    expect((await a.gql(`mutation($id: ID!) { revokePlayerToken(id: $id) }`, { id: laptop.id }, token)).data.revokePlayerToken).toBe(false);
+    const unknown = await a.gql(`{ me { name } }`, {}, 'wgp_' + 'x'.repeat(43));
+    expect(unknown.errors?.[0].extensions.code).toBe('UNAUTHENTICATED');
+  });
+
+  it('changes name and email; a new email is verified with the code sent to it (read here from the database)', async () => {
+    const sent: { to: string; text: string }[] = [];
+    a.app.application.players!.codeSender = (mail) => void sent.push(mail);
+    const { player, token } = await register(a, 'Lin', 'lin@example.org');
+    expect(sent.at(-1)?.to).toBe('lin@example.org');
+    const code = (await db.query('SELECT email_code FROM players WHERE id = $1', [player.id])).rows[0].email_code as string;
+    expect(sent.at(-1)?.text.split('\n')).toContain(`Code: ${code}`);
+
+    const wrong = await a.gql(`mutation { verifyEmail(code: "nope") { emailVerified } }`, {}, token);
+    expect(wrong.errors?.[0]).toMatchObject({ message: 'Wrong code', extensions: { code: 'BAD_REQUEST' } });
+    const ok = await a.gql(`mutation($c: String!) { verifyEmail(code: $c) { email emailVerified } }`, { c: code }, token);
+    expect(ok.data.verifyEmail).toEqual({ email: 'lin@example.org', emailVerified: true });
+
+    const changed = await a.gql(`mutation { updatePlayer(input: { name: "Lin Yu", email: "yu@example.org", notifyByEmail: true }) { name email emailVerified notifyByEmail } }`, {}, token);
+    expect(changed.data.updatePlayer).toEqual({ name: 'Lin Yu', email: 'yu@example.org', emailVerified: false, notifyByEmail: true });
+    const code2 = (await db.query('SELECT email_code FROM players WHERE id = $1', [player.id])).rows[0].email_code as string;
+    expect(sent.at(-1)).toMatchObject({ to: 'yu@example.org', text: expect.stringContaining(`\nCode: ${code2}\n`) });
+    expect((await a.gql(`mutation($c: String!) { verifyEmail(code: $c) { emailVerified } }`, { c: code2 }, token)).data.verifyEmail.emailVerified).toBe(true);
+    a.app.application.players!.codeSender = () => {};
+  });
+
+  it('refuses bad names and emails with clear errors, and player-only operations without a player token', async () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ name: '' }, '1 to 100 characters'],
+      [{ name: '   ' }, '1 to 100 characters'],
+      [{ name: 'x'.repeat(101) }, '1 to 100 characters'],
+      [{ name: 'bad\nname' }, 'control characters'],
+      [{ name: 'Ok', email: 'not-an-email' }, 'is not an email address'],
+      [{ name: 'Ok', email: 'a@b' }, 'is not an email address'],
+      [{ name: 'Ok', email: 'a b@example.org' }, 'is not an email address'],
+    ];
+    for (const [input, message] of cases) {
+      const r = await a.gql(REGISTER, { input });
+      expect(r.errors?.[0].extensions.code, JSON.stringify(input)).toBe('BAD_REQUEST');
+      expect(r.errors?.[0].message).toContain(message);
+    }
+    const rest = await a.rest('POST', '/api/players', { name: 'x', email: 'nope' });
+    expect(rest).toMatchObject({ status: 400, body: { error: { code: 'BAD_REQUEST' } } });
+    expect((await a.rest('POST', '/api/players', { email: 'a@example.org' })).status).toBe(400);
+    for (const q of [`mutation { updatePlayer(input: { name: "x" }) { id } }`, `mutation { verifyEmail(code: "1") { id } }`, `mutation { createPlayerToken(name: "x") { id } }`]) {
+      expect((await a.gql(q)).errors?.[0].extensions.code).toBe('UNAUTHENTICATED');
+    }
+    const { token } = await register(a, 'Val');
+    expect((await a.gql(`mutation { createPlayerToken(name: "") { id } }`, {}, token)).errors?.[0].extensions.code).toBe('BAD_REQUEST');
+    expect((await a.gql(`mutation { updatePlayer(input: { email: "x@" }) { id } }`, {}, token)).errors?.[0].extensions.code).toBe('BAD_REQUEST');
+  });
+
+  it('limits registrations per address (RATE_LIMITED / 429)', async () => {
+    const limited = await startTestServer({ rateLimit: 100_000, registrationsPerMinute: 2, bots: false });
+    try {
+      expect((await limited.rest('POST', '/api/players', { name: 'one' })).status).toBe(201);
+      expect((await limited.gql(REGISTER, { input: { name: 'two' } })).errors).toBeUndefined();
+      const third = await limited.rest('POST', '/api/players', { name: 'three' });
+      expect(third).toMatchObject({ status: 429, body: { error: { code: 'RATE_LIMITED' } } });
+      expect((await limited.gql(REGISTER, { input: { name: 'four' } })).errors?.[0].extensions.code).toBe('RATE_LIMITED');
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('a player holding several seats of one game names the seat; a token never acts for a seat it does not hold', async () => {
+    const { token } = await register(a, 'Solo');
+    const other = await register(a, 'Other');
+    const created = await a.gql(
+      `mutation($input: CreateGameInput!) { createGame(input: $input) { game { id status seats { id name isYou player { id name } open bot } } seatTokens { seat } } }`,
+      { input: { type: 'guessing-game', options: { target: 3 }, seats: [{ seat: 'north', me: true }, { seat: 'east', me: true }] } },
+      token,
+    );
+    expect(created.errors).toBeUndefined();
+    const game = created.data.createGame.game;
+    expect(created.data.createGame.seatTokens).toEqual([]);
+    expect(game.seats.map((s: { isYou: boolean; player: { name: string }; open: boolean }) => [s.isYou, s.player.name, s.open])).toEqual([[true, 'Solo', false], [true, 'Solo', false]]);
+    const SUBMIT = `mutation($id: ID!, $c: JSON!, $seat: String) { submitCommand(gameId: $id, command: $c, seat: $seat) { events { type seat } } }`;
+    const unnamed = await a.gql(SUBMIT, { id: game.id, c: { type: 'guess', number: 1 } }, token);
+    expect(unnamed.errors?.[0]).toMatchObject({ extensions: { code: 'BAD_REQUEST' }, message: expect.stringContaining('north, east') });
+    const north = await a.gql(SUBMIT, { id: game.id, c: { type: 'guess', number: 1 }, seat: 'north' }, token);
+    expect(north.data.submitCommand.events).toEqual([{ type: 'GuessCommitted', seat: 'north' }]);
+    expect((await a.gql(SUBMIT, { id: game.id, c: { type: 'guess', number: 1 }, seat: 'south' }, token)).errors?.[0].extensions.code).toBe('FORBIDDEN');
+    expect((await a.gql(SUBMIT, { id: game.id, c: { type: 'guess', number: 1 }, seat: 'east' }, other.token)).errors?.[0].extensions.code).toBe('FORBIDDEN');
+    expect((await a.gql(SUBMIT, { id: game.id, c: { type: 'guess', number: 1 } }, other.token)).errors?.[0].extensions.code).toBe('FORBIDDEN');
+    // REST: the same seat argument.
+    const east = await a.rest('POST', `/api/games/${game.id}/commands`, { command: { type: 'guess', number: 2 }, seat: 'east' }, token);
+    expect(east.status).toBe(200);
+  });
+
+  it('shows a player\'s email to nobody else: seats, views, events, exports and lists carry only id and name', async () => {
+    const host = await register(a, 'Host', 'host-secret@example.org');
+    const guest = await register(a, 'Guest', 'guest-secret@example.org');
+    const created = await a.gql(
+      `mutation($input: CreateGameInput!) { createGame(input: $input) { game { id } inviteCode } }`,
+      { input: { type: 'guessing-game', options: { target: 2 }, visibility: 'PUBLIC', seats: [{ seat: 'north', me: true }, { seat: 'east', open: true }] } },
+      host.token,
+    );
+    const { id } = created.data.createGame.game;
+    const joined = await a.gql(`mutation($id: ID!) { joinGame(gameId: $id) { game { status } seatToken } }`, { id }, guest.token);
+    expect(joined.data.joinGame.seatToken).toBeNull();
+    const seen: string[] = [];
+    for (const token of [undefined, guest.token, host.token]) {
+      seen.push(JSON.stringify(await a.gql(`query($id: ID!) { game(id: $id) { seats { id name player { id name } } events { data } view { ... on GenericView { state } } } }`, { id }, token)));
+      seen.push(JSON.stringify((await a.rest('GET', `/api/games/${id}`, undefined, token)).body));
+      seen.push(JSON.stringify((await a.rest('GET', `/api/games/${id}/export`, undefined, token)).body));
+      seen.push(JSON.stringify((await a.rest('GET', '/api/games', undefined, token)).body));
+      seen.push(JSON.stringify((await a.rest('GET', '/api/open-games', undefined, token)).body));
+    }
+    seen.push(JSON.stringify((await a.rest('GET', '/api/me/games', undefined, guest.token)).body));
+    for (const s of seen) {
+      expect(s).not.toContain('host-secret');
+      expect(s).not.toContain('guest-secret');
+    }
+    expect(seen[0]).toContain('"name":"Host"');
+    const stored = await db.query('SELECT players::text, seats::text FROM games WHERE id = $1', [id]);
+    expect(JSON.stringify(stored.rows)).not.toContain('secret@');
+  });
+});

@@ -1,0 +1,184 @@
+/**
+ * The play-by-web client in a real Chromium against a real server: two players (two
+ * browser contexts, one seat each, the second joining by the seat link) play a short game
+ * of Raid on Wuchao to its end by clicking and see each other's moves arrive live, also
+ * after a dropped connection; the replay slider; a refusal with the service's reason; and
+ * for the three other games, the board drawn and a legal command made by clicking.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { startTestServer, type TestServer } from '../support/server.ts';
+import { findChromium, launchChromium } from './browser.ts';
+
+const chromium = findChromium();
+if (!chromium) console.warn('test/web: NO CHROMIUM FOUND, the browser tests are SKIPPED');
+
+/** A small map and two tokens: a whole game is six commands (ruled by §2 Cutoff). */
+export const SHORT_RAID = {
+  map: { spaces: ['A1', 'B1', 'H1', 'H2'], edges: [['A1', 'B1'], ['B1', 'H1'], ['B1', 'H2'], ['H1', 'H2']] },
+  tokens: [
+    { id: 'cao-cao', name: 'Cao Cao', side: 'cao', attack: '1D6', reducedAttack: '1D6', defense: 4, move: 3, special: true },
+    { id: 'zhang-he', name: 'Zhang He', side: 'yuan', attack: 3, reducedAttack: 2, defense: 4, move: 2 },
+  ],
+};
+
+describe.skipIf(!chromium)('the web client in a browser', () => {
+  let server: TestServer;
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+
+  beforeAll(async () => {
+    server = await startTestServer({ rateLimit: 100_000 });
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  async function newPage(viewport = { width: 1280, height: 900 }): Promise<Page> {
+    const context = await browser.newContext({ viewport });
+    contexts.push(context);
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    // Every request stays on the service.
+    page.on('request', (r) => {
+      if (!r.url().startsWith(server.url) && !r.url().startsWith(server.url.replace('http', 'ws')) && !r.url().startsWith('data:')) errors.push(`external request ${r.url()}`);
+    });
+    (page as Page & { errors: string[] }).errors = errors;
+    return page;
+  }
+
+  async function createFromLobby(page: Page, type: string, names: Record<string, string>, options?: unknown) {
+    await page.goto(server.url + '/');
+    const card = page.locator(`.type-card[data-type="${type}"]`);
+    for (const [seat, name] of Object.entries(names)) await card.locator(`input[name="seat-${seat}"]`).fill(name);
+    if (options) {
+      await card.locator('summary').click();
+      await card.locator('textarea[name="options"]').fill(JSON.stringify(options));
+    }
+    await card.getByRole('button', { name: /^Create/ }).click();
+    await page.waitForURL(/\/games\/[0-9a-f-]+$/);
+    await page.locator('.board svg').waitFor();
+  }
+
+  const log = (page: Page) => page.locator('ol.log');
+
+  it('two players play Raid on Wuchao to the end by clicking, each seeing the other\'s moves live', async () => {
+    const ann = await newPage();
+    await createFromLobby(ann, 'raid-on-wuchao', { cao: 'Ann', yuan: 'Bo' }, SHORT_RAID);
+    // Ann holds both seats until she hands Yuan's over: the page shows the link, then forgets it.
+    await ann.locator('.seats summary').click();
+    const link = await ann.locator('input[aria-label="Link for yuan"]').inputValue();
+    expect(link).toMatch(/#seat=yuan&token=/);
+    await ann.locator('button.hand-over[data-seat="yuan"]').click();
+    await expect.poll(() => ann.locator('.seat-bar').textContent()).toContain('Ann (Cao)');
+
+    const bo = await newPage({ width: 390, height: 844 }); // Bo plays on a phone
+    await bo.goto(link);
+    await bo.locator('.board svg').waitFor();
+    expect(new URL(bo.url()).hash).toBe(''); // the token left the address bar
+    await expect.poll(() => bo.locator('.status').textContent()).toContain('You (setup)');
+    expect(await bo.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(391);
+
+    // Yuan sets up: pick the token off the map, then a highlighted space.
+    await bo.locator('[data-piece="zhang-he"]').click();
+    await bo.locator('[data-place="H2"].dest').click();
+    await expect.poll(() => log(bo).textContent()).toContain('Zhang He set up in H2.');
+    // Ann sees it arrive without reloading, and that it is her turn.
+    await expect.poll(() => log(ann).textContent()).toContain('Zhang He set up in H2.');
+    await expect.poll(() => ann.locator('.status').textContent()).toContain('You (move)');
+
+    // Cao Cao rides to the granary H1 by way of B1.
+    await ann.locator('[data-piece="cao-cao"]').click();
+    await ann.locator('[data-place="B1"].dest').click();
+    await expect.poll(() => log(ann).textContent()).toContain('Cao Cao moved A1 → B1.');
+    await ann.locator('[data-piece="cao-cao"]').click();
+    await ann.locator('[data-place="H1"].dest').click();
+    await expect.poll(() => log(bo).textContent()).toContain('Cao Cao moved B1 → H1.');
+
+    // Ann's connection drops; the client reconnects and resumes from the last version seen.
+    await ann.evaluate(() => (window as unknown as { wargame: { dropConnection(): void } }).wargame.dropConnection());
+    await ann.getByRole('button', { name: 'End movement' }).click();
+    await expect.poll(() => bo.locator('.status').textContent()).toContain('You (move)');
+
+    // Yuan cuts Cao off from his camp: Zhang He to B1, then A1, and the game is over.
+    await bo.locator('[data-piece="zhang-he"]').click();
+    await bo.locator('[data-place="B1"].dest').click();
+    await expect.poll(() => log(ann).textContent()).toContain('Zhang He moved H2 → B1.');
+    await expect.poll(() => ann.locator('#conn').textContent()).toBe('live');
+    await bo.locator('[data-piece="zhang-he"]').click();
+    await bo.locator('[data-place="A1"].dest').click();
+    for (const page of [ann, bo]) {
+      await expect.poll(() => page.locator('.status').textContent()).toContain('Game over: Bo (Yuan) won — Cutoff: Yuan holds A1');
+    }
+    // Each event arrived once and in order on Ann's page, across the dropped connection.
+    const versions = await log(ann).locator('li').evaluateAll((lis) => lis.map((li) => Number(li.getAttribute('data-version'))));
+    expect(versions).toEqual(Array.from({ length: versions.length }, (_, i) => i + 1));
+    const game = await server.gql(`{ games { nodes { id status version } } }`);
+    expect(game.data.games.nodes.find((g: { version: number }) => g.version === versions.length)?.status).toBe('FINISHED');
+
+    // The replay slider: back at version 1 Zhang He is not yet on the map.
+    const slider = ann.getByRole('slider', { name: 'Replay: version' });
+    await slider.fill('1');
+    await expect.poll(() => ann.locator('.replay-label').textContent()).toContain(`Version 1 of ${versions.length}`);
+    await expect.poll(() => ann.locator('.board svg').textContent()).toContain('Not yet on the map');
+    await expect.poll(() => ann.locator('.summary').textContent()).toContain('Setup');
+    await ann.getByRole('button', { name: 'Back to the live game' }).click();
+    await expect.poll(() => ann.locator('.replay-label').textContent()).toContain('Live');
+    for (const page of [ann, bo]) expect((page as Page & { errors: string[] }).errors).toEqual([]);
+  });
+
+  it('shows a refused command with the service\'s reason', async () => {
+    const page = await newPage();
+    await createFromLobby(page, 'raid-on-wuchao', { cao: 'Cy', yuan: 'Di' });
+    await expect.poll(() => page.locator('.seat-bar').textContent()).toContain('Play as');
+    await page.locator('.all-commands > summary').click();
+    await page.getByRole('textbox', { name: 'A command as JSON' }).fill('{"type":"placeUnit","unit":"zhang-he","space":"B1"}');
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await expect.poll(() => page.getByRole('alert').filter({ hasText: 'Refused' }).textContent()).toMatch(/Refused \(ILLEGAL_COMMAND\): .*zone B/);
+    // The fallback list has every legal command, each one playable.
+    await page.locator('.all-commands li button').first().click();
+    await expect.poll(() => log(page).textContent()).toContain('set up in');
+  });
+
+  it('draws Three Kingdoms\' grid and places a unit by keyboard', async () => {
+    const page = await newPage();
+    await createFromLobby(page, 'three-kingdoms-combined-arms', { wei: 'Wei player', shu: 'Shu player' });
+    expect(await page.locator('[data-place]').count()).toBe(144);
+    expect(await page.locator('.board svg').textContent()).toContain('city');
+    const general = page.locator('[data-piece="reserve:general"]');
+    await general.focus();
+    await page.keyboard.press('Enter');
+    const square = page.locator('.square.dest').first();
+    const where = await square.getAttribute('data-place');
+    await square.focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => log(page).textContent()).toContain(`placed General in ${where}.`);
+  });
+
+  it('draws Chinese Warlords\' hex map with its stacks and recruits by clicking', async () => {
+    const page = await newPage();
+    await createFromLobby(page, 'chinese-warlords', { red: 'Red player', blue: 'Blue player' });
+    expect(await page.locator('.hex').count()).toBeGreaterThan(50);
+    expect(await page.locator('.stack').count()).toBeGreaterThanOrEqual(2);
+    await page.locator('[data-piece="recruit:peasants"]').click();
+    await page.locator('.hex.dest').first().click();
+    await expect.poll(() => log(page).textContent()).toMatch(/recruited Peasants in/);
+  });
+
+  it('draws Warchon\'s spreads with their Capacity, hides the other army, and places a unit by clicking', async () => {
+    const page = await newPage();
+    await createFromLobby(page, 'warchon', { azuthkan: 'Az', celestine: 'Ce' });
+    expect(await page.locator('.spread').count()).toBe(7);
+    expect(await page.locator('.board svg').textContent()).toContain('Capacity');
+    await page.locator('[data-piece^="roster:"]').first().click();
+    await page.locator('.spread.dest').first().click();
+    await expect.poll(() => log(page).textContent()).toMatch(/placed .* in spread/);
+    // Hot seat: Celestine's view shows Azuthkan's unit only as a marker.
+    await page.getByRole('button', { name: /^Celestine/ }).click();
+    await expect.poll(() => page.locator('.board svg').textContent()).toContain('? azuthkan-');
+  });
+});

@@ -1,0 +1,496 @@
+/**
+ * A game page: the board drawn by the game's Board, what the game waits for and from whom,
+ * the caller's legal commands as actions (on the board where natural, and as a plain list),
+ * the log in words, a replay slider over every version, and live updates through the
+ * gameEvents subscription that resume from the last version seen after a lost connection.
+ */
+import type { Client } from 'graphql-ws';
+import { ApiError, GAME_EVENTS, gameType, loadGame, loadViewAt, submit, wsClient, type Command, type GameData, type GameEvent } from './api.ts';
+import { boardFor } from './boards/index.ts';
+import type { Board, BoardContext } from './boards/types.ts';
+import { clear, h, pretty, seatColour } from './dom.ts';
+import { describeGeneric, formatEvent } from './log.ts';
+import { seatLink, store } from './store.ts';
+
+const MATCH = new Set(['resign', 'offerDraw', 'acceptDraw', 'declineDraw']);
+const MATCH_LABELS: Record<string, string> = { resign: 'Resign', offerDraw: 'Offer a draw', acceptDraw: 'Accept the draw', declineDraw: 'Decline the draw' };
+
+export async function gamePage(root: HTMLElement, gameId: string, setConnection: (text: string, ok: boolean) => void): Promise<() => void> {
+  // A seat handed over by link: /games/<id>#seat=<seat>&token=<token>.
+  const hash = new URLSearchParams(location.hash.slice(1));
+  let type = store.get(gameId)?.type;
+  if (!type) type = (await gameType(gameId))?.type;
+  if (!type) {
+    root.append(h('h1', {}, 'No such game'), h('p', {}, h('a', { href: '/' }, 'Back to the lobby')));
+    return () => {};
+  }
+  if (hash.get('token') && hash.get('seat')) {
+    store.addSeat(gameId, type, hash.get('seat')!, hash.get('token')!);
+    store.setLastSeat(gameId, hash.get('seat')!);
+    history.replaceState(null, '', location.pathname);
+  }
+  const board: Board = boardFor(type);
+
+  let held = store.get(gameId)?.seats ?? {};
+  let seat: string | null = store.lastSeat(gameId);
+  if (!seat || !held[seat]) seat = Object.keys(held)[0] ?? null;
+  const token = () => (seat ? held[seat] ?? null : null);
+
+  let game: GameData | null = null;
+  let events: GameEvent[] = [];
+  let lastSeen = 0;
+  let selection: string | null = null;
+  let inspected: string | null = null;
+  let choice: Command[] | null = null; // several commands for one click: the player picks
+  let replay: { version: number; view: any } | null = null;
+  let busy = false;
+  let message: { text: string; kind: 'error' | 'info' } | null = null;
+  let confirmResign = false;
+  let disposed = false;
+  let seatChosenAt = -1; // hot seat: the version at which the player last picked a seat by hand
+
+  // Layout: the board and, beside it (below on a phone), status, actions, log.
+  const title = h('h1', { class: 'game-title' });
+  const seatBar = h('div', { class: 'seat-bar', role: 'group', 'aria-label': 'Your seats in this game' });
+  const status = h('section', { class: 'status', 'aria-live': 'polite', 'aria-label': 'What the game waits for' });
+  const alertBox = h('div', { class: 'alert', role: 'alert' });
+  const boardBox = h('div', { class: 'board', 'aria-label': 'Board' });
+  const summary = h('div', { class: 'summary' });
+  const actions = h('section', { class: 'actions', 'aria-label': 'Your actions' });
+  const replayBox = h('section', { class: 'replay', 'aria-label': 'Replay' });
+  const logList = h('ol', { class: 'log', 'aria-label': 'Log' });
+  const seatsBox = h('section', { class: 'seats' });
+  root.append(
+    h('div', { class: 'game-head' }, title, seatBar),
+    h('div', { class: 'game-grid' },
+      h('div', { class: 'board-col' }, boardBox, summary, replayBox),
+      h('div', { class: 'side-col' }, status, alertBox, actions, h('h2', {}, 'Log'), logList, seatsBox),
+    ),
+  );
+
+  const seatName = (id: string) => {
+    const s = game?.seats.find((x) => x.id === id);
+    return s ? `${s.name} (${pretty(id)})` : pretty(id);
+  };
+
+  function ctxCommands(): Command[] {
+    if (!game || replay || busy) return [];
+    return game.legalCommands.filter((c) => !MATCH.has(c.type));
+  }
+
+  function buildContext(): BoardContext {
+    const view = replay ? replay.view : game!.view;
+    const commands = ctxCommands();
+    const destinations = new Set<string>();
+    const selectable = new Set<string>();
+    for (const c of commands) {
+      const piece = board.pieceOf(c, view);
+      const place = board.placeOf(c, view);
+      if (piece) selectable.add(piece);
+      if (place && (selection ? piece === selection : piece === null)) destinations.add(place);
+    }
+    return { game: game!, view, commands, selection, inspected, destinations, selectable, clickPlace, clickPiece };
+  }
+
+  function matching(piece: string | null, place: string | null): Command[] {
+    const view = game!.view;
+    return ctxCommands().filter((c) => board.pieceOf(c, view) === piece && board.placeOf(c, view) === place);
+  }
+
+  function clickPlace(place: string) {
+    if (!game || replay) return;
+    choice = null;
+    if (selection) {
+      const cmds = matching(selection, place);
+      if (cmds.length === 1) return void run(cmds[0]!);
+      if (cmds.length > 1) return ((choice = cmds), draw());
+    }
+    const placeOnly = matching(null, place);
+    const pieces = board.piecesAt(game.view, place).filter((p) => buildContext().selectable.has(p.key));
+    if (placeOnly.length === 1 && pieces.length === 0) return void run(placeOnly[0]!);
+    if (placeOnly.length > 1) choice = placeOnly;
+    selection = null;
+    inspected = place;
+    draw();
+  }
+
+  function clickPiece(piece: string, place: string | null) {
+    if (!game || replay) return;
+    choice = null;
+    if (selection && selection !== piece && place && matching(selection, place).length) return clickPlace(place);
+    if (buildContext().selectable.has(piece)) {
+      selection = selection === piece ? null : piece;
+      inspected = place;
+    } else {
+      selection = null;
+      inspected = place;
+    }
+    draw();
+  }
+
+  async function run(command: Command) {
+    if (!game || busy) return;
+    busy = true;
+    message = { text: `Sending: ${describe(command)}…`, kind: 'info' };
+    draw();
+    try {
+      await submit(gameId, command, game.version, token());
+      selection = null;
+      inspected = null;
+      choice = null;
+      message = null;
+      confirmResign = false;
+      busy = false;
+      await refresh();
+    } catch (e) {
+      busy = false;
+      const err = e instanceof ApiError ? e : null;
+      const code = err?.code ?? 'ERROR';
+      const why = err?.reason ?? (e as Error).message;
+      message = { text: code === 'VERSION_CONFLICT' ? `Refused: the game moved on before your command arrived (${why}). The board is up to date again.` : `Refused (${code}): ${why}`, kind: 'error' };
+      await refresh().catch(() => {});
+      draw();
+    }
+  }
+
+  const describe = (c: Command) => {
+    if (MATCH.has(c.type)) return MATCH_LABELS[c.type]!;
+    try {
+      return board.describe(c, game!.view);
+    } catch {
+      return describeGeneric(c);
+    }
+  };
+
+  function draw() {
+    if (!game || disposed) return;
+    const ctx = buildContext();
+    title.replaceChildren(`${board ? '' : ''}${typeName(game.type)} `, h('span', { class: 'muted' }, `· ${game.status.toLowerCase()} · version ${game.version}`));
+    // Seat switcher (hot-seat play with several seats of one game).
+    const mine = Object.keys(held);
+    seatBar.replaceChildren(
+      ...(mine.length === 0 ? [h('span', { class: 'muted' }, 'Watching (you hold no seat here)')] : []),
+      ...(mine.length === 1 ? [h('span', {}, 'Playing as ', h('strong', { style: `color:${seatColour(mine[0])}` }, seatName(mine[0]!)))] : []),
+      ...(mine.length > 1
+        ? [h('span', {}, 'Play as: '), ...mine.map((s) => {
+            const must = game!.seats.find((x) => x.id === s)?.mustAct;
+            return h('button', { type: 'button', class: 'seat-btn', 'aria-pressed': String(s === seat), style: `--seat:${seatColour(s)}`, onclick: () => switchSeat(s) }, pretty(s), must ? ' ●' : '');
+          })]
+        : []),
+    );
+
+    // What the game waits for.
+    clear(status);
+    if (game.status === 'FINISHED') {
+      const r = game.result;
+      status.append(h('p', { class: 'result' }, r ? `Game over: ${r.winners.length ? r.winners.map(seatName).join(', ') + ' won' : 'a draw'} — ${r.reason}` : 'Game over'));
+    } else if (game.awaiting.length === 0) {
+      status.append(h('p', {}, 'Nothing awaited.'));
+    } else {
+      status.append(h('ul', { class: 'awaiting' }, game.awaiting.map((p) =>
+        h('li', {}, h('strong', { style: `color:${seatColour(p.seat)}` }, p.seat === seat ? 'You' : seatName(p.seat)), ` (${p.kind.toLowerCase().replace(/_/g, ' ')}): ${p.prompt}`),
+      )));
+    }
+    alertBox.className = `alert ${message ? message.kind : ''}`;
+    alertBox.textContent = message?.text ?? '';
+
+    // The board.
+    boardBox.replaceChildren(board.render(ctx));
+    boardBox.classList.toggle('replaying', !!replay);
+    summary.replaceChildren(...(board.summary?.(ctx.view, game) ?? []).map((x) => h('p', {}, x)));
+    drawActions(ctx);
+    drawReplay();
+    drawLog();
+    drawSeats();
+  }
+
+  const openDetails = new Set<string>();
+  const remember = (key: string, e: Event) => ((e.target as HTMLDetailsElement).open ? openDetails.add(key) : openDetails.delete(key));
+
+  function button(label: string, onclick: () => void, attrs: Record<string, string> = {}) {
+    return h('button', { type: 'button', onclick, ...(busy ? { disabled: true } : {}), ...attrs }, label);
+  }
+
+  function drawActions(ctx: BoardContext) {
+    clear(actions);
+    if (!game) return;
+    if (replay) {
+      actions.append(h('p', { class: 'muted' }, 'Replaying an earlier version: go back to the live game to act.'));
+      return;
+    }
+    if (!seat) return;
+    const all = game.legalCommands;
+    if (all.length === 0) {
+      actions.append(h('p', { class: 'muted' }, game.status === 'FINISHED' ? 'The game is over.' : 'Nothing for you to do now.'));
+      return;
+    }
+    const view = game.view;
+    const boardCmds = ctxCommands();
+    if (choice) {
+      actions.append(h('div', { class: 'choice' }, h('p', {}, 'Which one?'), ...choice.map((c) => button(describe(c), () => run(c))), button('Cancel', () => ((choice = null), draw()))));
+    }
+    if (selection) {
+      const own = boardCmds.filter((c) => board.pieceOf(c, view) === selection && board.placeOf(c, view) === null);
+      actions.append(h('div', { class: 'selected' },
+        h('p', {}, 'Selected: ', h('strong', {}, board.pieceLabel(view, selection)), ctx.destinations.size ? ' — choose a highlighted place on the board.' : ''),
+        ...own.map((c) => button(describe(c), () => run(c))),
+        button('Cancel selection', () => ((selection = null), draw())),
+      ));
+    } else if (inspected) {
+      const here = board.piecesAt(view, inspected);
+      const placeOnly = boardCmds.filter((c) => board.pieceOf(c, view) === null && board.placeOf(c, view) === inspected);
+      actions.append(h('div', { class: 'inspect' },
+        h('p', {}, h('strong', {}, board.placeLabel(view, inspected))),
+        here.length ? h('ul', {}, here.map((p) => h('li', {}, ctx.selectable.has(p.key) ? button(p.label, () => ((selection = p.key), draw())) : p.label))) : h('p', { class: 'muted' }, 'Empty.'),
+        ...placeOnly.map((c) => button(describe(c), () => run(c))),
+      ));
+    }
+    const mustAct = game.seats.find((x) => x.id === seat)?.mustAct;
+    if (!mustAct && game.status !== 'FINISHED') {
+      const waiting = [...new Set(game.awaiting.map((p) => p.seat))].map(seatName).join(', ');
+      actions.append(h('p', { class: 'muted' }, `Not your turn${waiting ? `: waiting for ${waiting}` : ''}. Their moves appear here as they happen.`));
+    }
+    const general = boardCmds.filter((c) => board.pieceOf(c, view) === null && board.placeOf(c, view) === null);
+    if (general.length) actions.append(h('div', { class: 'general' }, ...general.map((c) => button(describe(c), () => run(c), { class: 'primary' }))));
+    if (ctx.selectable.size && !selection) actions.append(h('p', { class: 'hint muted' }, 'Pick a highlighted piece on the board, then where it goes.'));
+
+    const match = all.filter((c) => MATCH.has(c.type));
+    if (match.length) {
+      actions.append(h('div', { class: 'match' }, ...match.map((c) =>
+        c.type === 'resign'
+          ? confirmResign
+            ? h('span', {}, button('Really resign?', () => run(c), { class: 'danger' }), button('Keep playing', () => ((confirmResign = false), draw())))
+            : button('Resign', () => ((confirmResign = true), draw()))
+          : button(describe(c), () => run(c)),
+      )));
+    }
+    // Every legal command as a plain list: the fallback for anything the board does not draw.
+    const details = h('details', { class: 'all-commands', open: openDetails.has('commands'), ontoggle: (e: Event) => remember('commands', e) },
+      h('summary', {}, `Every legal command (${all.length})`),
+      h('ul', {}, all.map((c) => h('li', {}, button(describe(c), () => run(c)), ' ', h('code', {}, JSON.stringify(c))))),
+      rawCommandForm(),
+    );
+    actions.append(details);
+  }
+
+  function rawCommandForm() {
+    const area = h('textarea', { rows: 2, 'aria-label': 'A command as JSON', placeholder: '{"type": "…"}' });
+    return h('form', { class: 'raw', onsubmit: (e: Event) => {
+      e.preventDefault();
+      let c: Command;
+      try {
+        c = JSON.parse(area.value);
+      } catch {
+        message = { text: 'That is not JSON.', kind: 'error' };
+        return draw();
+      }
+      void run(c);
+    } }, h('label', {}, 'Send a command as JSON (for client authors)'), area, h('button', { type: 'submit' }, 'Send'));
+  }
+
+  let replayTimer: ReturnType<typeof setTimeout> | undefined;
+  const slider = h('input', { type: 'range', min: 1, max: 1, value: 1, step: 1, 'aria-label': 'Replay: version', oninput: (e: Event) => {
+    const v = Number((e.target as HTMLInputElement).value);
+    clearTimeout(replayTimer);
+    replayTimer = setTimeout(() => void showVersion(v), 120);
+  } });
+  const replayLabel = h('span', { class: 'replay-label', 'aria-live': 'polite' });
+  const liveButton = h('span');
+  replayBox.append(h('label', { class: 'replay-row' }, 'Replay ', slider), replayLabel, liveButton);
+  function drawReplay() {
+    if (!game) return;
+    const max = game.version;
+    const at = replay?.version ?? max;
+    slider.max = String(max);
+    if (document.activeElement !== slider || !replay) slider.value = String(at);
+    replayLabel.textContent = replay ? `Version ${at} of ${max}: ${lineFor(events.find((e) => e.version === at))}` : `Live: version ${max}`;
+    liveButton.replaceChildren(replay ? button('Back to the live game', () => ((replay = null), draw()), { class: 'live-btn' }) : '');
+  }
+
+  async function showVersion(v: number) {
+    if (!game) return;
+    if (v >= game.version) {
+      replay = null;
+    } else {
+      const view = await loadViewAt(gameId, game.type, v, token());
+      replay = { version: v, view };
+      selection = null;
+      inspected = null;
+      choice = null;
+    }
+    draw();
+  }
+
+  const lineFor = (e: GameEvent | undefined) => (e ? formatEvent(board, e, game?.view, seatName) : '');
+
+  let logCount = -1;
+  function drawLog() {
+    if (logCount === events.length && !replay) return;
+    logCount = events.length;
+    logList.replaceChildren(...events.map((e) => h('li', { value: e.version, class: replay?.version === e.version ? 'current' : '', 'data-version': e.version }, lineFor(e))));
+    logList.scrollTop = logList.scrollHeight;
+  }
+
+  function drawSeats() {
+    if (!game) return;
+    const mine = Object.entries(held);
+    seatsBox.replaceChildren(
+      h('h2', {}, 'Seats'),
+      h('ul', {}, game.seats.map((s) => h('li', {}, h('span', { class: 'dot', style: `background:${seatColour(s.id)}` }), ` ${s.name} — ${pretty(s.id)}`, s.mustAct ? ' (to act)' : '', held[s.id] ? ' · held in this browser' : ''))),
+      mine.length
+        ? h('details', { open: openDetails.has('links'), ontoggle: (e: Event) => remember('links', e) }, h('summary', {}, 'Links that hand a seat to another player'),
+            h('p', { class: 'muted' }, 'Whoever opens a link plays that seat. Send each to its player only.'),
+            h('ul', {}, mine.map(([s, t]) => h('li', {}, `${pretty(s)}: `,
+              h('input', { readonly: true, value: seatLink(gameId, s, t), 'aria-label': `Link for ${s}`, class: 'link', onfocus: (e: Event) => (e.target as HTMLInputElement).select() }),
+              mine.length > 1 ? button(`Hand ${pretty(s)} over (forget it here)`, () => void handOver(s, t), { class: 'hand-over', 'data-seat': s }) : '',
+            ))))
+        : '',
+      handedOver.length ? h('div', { class: 'handed' }, h('p', {}, 'Handed over (copy the link now, this browser no longer keeps it):'), h('ul', {}, handedOver.map(([s, link]) => h('li', {}, `${pretty(s)}: `, h('input', { readonly: true, value: link, 'aria-label': `Handed-over link for ${s}`, class: 'link' }))))) : '',
+      tokenForm(),
+    );
+  }
+
+  function tokenForm() {
+    const input = h('input', { type: 'text', 'aria-label': 'Seat token', placeholder: 'seat token', autocomplete: 'off' });
+    return h('form', { class: 'token-form', onsubmit: async (e: Event) => {
+      e.preventDefault();
+      const t = input.value.trim();
+      if (!t) return;
+      try {
+        const g = await loadGame(gameId, type!, t);
+        if (!g.yourSeat) throw new Error('That token holds no seat in this game.');
+        store.addSeat(gameId, type!, g.yourSeat, t);
+        held = store.get(gameId)!.seats;
+        await switchSeat(g.yourSeat);
+      } catch (err) {
+        message = { text: `Not added: ${(err as Error).message}`, kind: 'error' };
+        draw();
+      }
+    } }, h('label', {}, 'Add a seat with its token '), input, h('button', { type: 'submit' }, 'Add'));
+  }
+
+  const handedOver: [string, string][] = [];
+  async function handOver(s: string, t: string) {
+    handedOver.push([s, seatLink(gameId, s, t)]);
+    store.forgetSeat(gameId, s);
+    held = store.get(gameId)?.seats ?? {};
+    if (seat === s) await switchSeat(Object.keys(held)[0]!);
+    else draw();
+  }
+
+  async function switchSeat(s: string) {
+    if (s === seat) return;
+    seat = s;
+    store.setLastSeat(gameId, s);
+    selection = null;
+    inspected = null;
+    choice = null;
+    // The log is redacted per seat: read it again as the new seat.
+    events = [];
+    lastSeen = 0;
+    logCount = -1;
+    connect();
+    seatChosenAt = game?.version ?? 0; // the player chose this seat: follow the turn again only once the game moves on
+    await refresh();
+  }
+
+  let refreshing: Promise<void> | null = null;
+  let again = false;
+  async function refresh(): Promise<void> {
+    if (refreshing) {
+      again = true;
+      return refreshing;
+    }
+    refreshing = (async () => {
+      do {
+        again = false;
+        game = await loadGame(gameId, type!, token());
+        // Hot seat: when the seat shown is not awaited and exactly one other seat held here is, play it.
+        const heldAwaited = game.seats.filter((x) => held[x.id] && x.mustAct).map((x) => x.id);
+        if (game.version > seatChosenAt && seat && !heldAwaited.includes(seat) && heldAwaited.length === 1 && Object.keys(held).length > 1) {
+          seat = heldAwaited[0]!;
+          store.setLastSeat(gameId, seat);
+          events = [];
+          lastSeen = 0;
+          logCount = -1;
+          connect();
+          again = true;
+        }
+      } while (again);
+      if (selection && !buildContext().selectable.has(selection)) selection = null;
+      draw();
+    })().finally(() => (refreshing = null));
+    return refreshing;
+  }
+
+  // Live updates: subscribe from the last version seen; after a lost connection the client
+  // reconnects by itself and we subscribe again from there, so nothing is missed or doubled.
+  let client: Client | null = null;
+  let unsubscribe: (() => void) | null = null;
+  let refreshTimer: ReturnType<typeof setTimeout> | undefined;
+  function connect() {
+    unsubscribe?.();
+    unsubscribe = null;
+    void client?.dispose();
+    const c = wsClient(token(), {
+      connected: () => {
+        if (c !== client) return;
+        setConnection('live', true);
+        unsubscribe?.();
+        unsubscribe = c.subscribe<{ gameEvents: GameEvent }>({ query: GAME_EVENTS, variables: { id: gameId, after: lastSeen } }, {
+          next: ({ data }) => {
+            const e = data?.gameEvents;
+            if (!e || e.version <= lastSeen) return;
+            events.push(e);
+            lastSeen = e.version;
+            if (!game || e.version > game.version) {
+              clearTimeout(refreshTimer);
+              refreshTimer = setTimeout(() => void refresh(), 60);
+            } else drawLog();
+          },
+          error: () => setConnection('reconnecting…', false),
+          complete: () => {},
+        });
+      },
+      closed: () => {
+        if (c !== client || disposed) return;
+        setConnection('reconnecting…', false);
+        // Drop the old subscription (it would be re-sent from its first afterVersion):
+        // 'connected' subscribes again from the last version seen.
+        unsubscribe?.();
+        unsubscribe = null;
+      },
+    });
+    client = c;
+  }
+
+  // Boards lay themselves out for the screen's width (phones get a vertical map).
+  let resizeTimer: ReturnType<typeof setTimeout> | undefined;
+  let lastNarrow = window.innerWidth < 700;
+  const onResize = () => {
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(() => {
+      if ((window.innerWidth < 700) !== lastNarrow) (lastNarrow = !lastNarrow), draw();
+    }, 150);
+  };
+  window.addEventListener('resize', onResize);
+
+  try {
+    await refresh();
+  } catch (e) {
+    root.replaceChildren(h('h1', {}, 'This game could not be loaded'), h('p', {}, (e as Error).message), h('p', {}, h('a', { href: '/' }, 'Back to the lobby')));
+    return () => {};
+  }
+  connect();
+  return () => {
+    disposed = true;
+    window.removeEventListener('resize', onResize);
+    unsubscribe?.();
+    void client?.dispose();
+    setConnection('', true);
+  };
+}
+
+export function typeName(type: string) {
+  return ({ 'raid-on-wuchao': 'Raid on Wuchao', 'three-kingdoms-combined-arms': 'Three Kingdoms Combined Arms', 'chinese-warlords': 'Chinese Warlords', warchon: 'Warchon' } as Record<string, string>)[type] ?? pretty(type);
+}
