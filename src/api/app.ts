@@ -18,10 +18,12 @@ import type { Database } from '../persistence/database.ts';
 import { BotWorker, type BotWorkerOptions } from '../workers/bots.ts';
 import { trackPool } from '../metrics.ts';
 import { bearerToken, OPEN_ROUTES, refuseUnknownTokens, requestActor } from './auth.ts';
+import { limitCost } from './cost.ts';
 import { graphiqlRoutes } from './graphiql.ts';
 import { graphqlOptions } from './graphql.ts';
 import { graphqlHttp, refuseSubscriptionsOverHttp } from './graphql-http.ts';
 import { allowedMethods } from './http-semantics.ts';
+import { componentSchemas } from './openapi.ts';
 import { observability, observeGraphql, REQUEST_ID_HEADER, requestId } from './observability.ts';
 import { restRoutes } from './rest.ts';
 import { verifyRoute } from './verify.ts';
@@ -48,6 +50,8 @@ export interface AppOptions {
   gameModules?: string[];
   graphiql?: boolean;
   queryDepth?: number;
+  /** Largest cost of a GraphQL operation (src/api/cost.ts). */
+  costLimit?: number;
   corsOrigin?: string | boolean;
   /** fastify's trustProxy (TRUST_PROXY): whose X-Forwarded-For gives a client's address. */
   trustProxy?: boolean | number | string[];
@@ -164,8 +168,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
   refuseUnknownTokens(app, application);
   await app.register(swagger, {
     openapi: {
+      // 3.1: its schemas are JSON Schema 2020-12, as the game types' command and event schemas are.
+      openapi: '3.1.0',
       info: { title: 'Wargame service', version: '0.1.0', description: 'REST mirror of the GraphQL API at /graphql: the same operations, error codes and seat tokens (Authorization: Bearer <token>).' },
-      components: { securitySchemes: { seatToken: { type: 'http', scheme: 'bearer' } } },
+      components: { securitySchemes: { seatToken: { type: 'http', scheme: 'bearer' } }, schemas: componentSchemas(application.registry.types()) },
     },
     hideUntagged: true,
   });
@@ -185,6 +191,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
   await registerWebSocket(app);
   // mercurius' own GraphiQL page loads its scripts from a CDN: ours serves them (graphiql.ts).
   await app.register(mercurius, withWebSocketLimits(graphqlOptions(application, { graphiql: false, queryDepth: options.queryDepth ?? 12 }), application, { ...DEFAULT_WEBSOCKET_LIMITS, ...options.websocket }) as never);
+  // Before observeGraphql's hook: a query refused for its cost is recorded as refused.
+  limitCost(app, options.costLimit);
   observeGraphql(app);
   refuseSubscriptionsOverHttp(app);
   if (options.graphiql) await app.register(graphiqlRoutes);

@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Verifier } from '../app/verifier.ts';
+import { responses } from './openapi.ts';
 
 export async function verifyRoute(app: FastifyInstance, { verifier, bodyLimit, rateLimit }: { verifier: Verifier; bodyLimit: number; rateLimit: number }) {
   // This route's scope only: the body stays bytes, parsed by the worker.
@@ -20,6 +21,7 @@ export async function verifyRoute(app: FastifyInstance, { verifier, bodyLimit, r
         summary: 'Re-derive every die roll from the seed and re-fold the log of an export',
         description: `Rate limited to ${rateLimit} documents a minute per token or address.`,
         body: { type: 'object', additionalProperties: true },
+        response: { 200: responses.verify },
       },
       // The schema documents the body; the worker checks it (a Buffer is no object to ajv).
       validatorCompiler: () => () => true,

@@ -44,9 +44,10 @@ type ChineseWarlordsPlayer {
 
 type ChineseWarlordsUnit {
   id: String!
-  "peasants, thugs, bodyguards, lieutenant, warlord, vehicles, machineGun, artillery, armoredVehicle, boats"
-  type: String!
-  name: String!
+  "peasants, thugs, bodyguards, lieutenant, warlord, vehicles, machineGun, artillery, armoredVehicle, boats (never null here: nullable because other games hide it)"
+  type: String
+  "Never null here (nullable because other games hide it)."
+  name: String
   owner: String!
   hex: String!
   "The vehicle or boat carrying this unit"

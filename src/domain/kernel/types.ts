@@ -125,6 +125,8 @@ export interface GameModule<S = any, C extends Command = any, E extends GameEven
   optionsSchema: JsonSchema;
   /** JSON Schema of this game's own commands (the kernel adds resign and draw commands). */
   commandSchema: JsonSchema;
+  /** JSON Schema of this game's own events, one alternative per type (the kernel adds the match's events; see event-schema.ts). */
+  eventSchema?: JsonSchema;
 
   /** The empty state before the setup events (no randomness here). */
   initialState(input: SetupInput<O>): S;
