@@ -51,6 +51,8 @@ export interface GameRecord {
   inviteCodeHash: string | null;
   /** The player who created the game. */
   createdBy: string | null;
+  /** Seconds each awaited seat has for each decision (null: no clock). */
+  clockPerMove: number | null;
 }
 
 /**
@@ -69,7 +71,7 @@ export interface SeatEntry {
 }
 
 /** The lobby's part of a game row, given at creation (defaults: no lobby). */
-export type LobbyFields = 'seats' | 'playerIds' | 'bots' | 'visibility' | 'inviteCodeHash' | 'createdBy';
+export type LobbyFields = 'seats' | 'playerIds' | 'bots' | 'visibility' | 'inviteCodeHash' | 'createdBy' | 'clockPerMove';
 
 /** What changed for whom, committed with the events (see src/app/outbox.ts). */
 export interface OutboxEntry {
@@ -137,13 +139,14 @@ function toGame(row: {
   id: string; type: string; options: unknown; players: unknown; seedCommitment: string; seed: string; status: string;
   version: number; awaiting: string[]; result: unknown; rules: string; createdAt: Date; updatedAt: Date;
   seats?: unknown; playerIds?: string[]; bots?: string[]; visibility?: string; inviteCodeHash?: string | null; createdBy?: string | null;
+  clockPerMove?: number | null;
 }): GameRecord {
   return {
     id: row.id, type: row.type, options: row.options, players: row.players as GameRecord['players'], seedCommitment: row.seedCommitment, seed: row.seed,
     status: row.status, version: row.version, awaiting: row.awaiting, result: (row.result ?? null) as GameRecord['result'], rules: row.rules,
     createdAt: row.createdAt, updatedAt: row.updatedAt,
     seats: (row.seats ?? []) as SeatEntry[], playerIds: row.playerIds ?? [], bots: row.bots ?? [], visibility: row.visibility ?? 'PRIVATE',
-    inviteCodeHash: row.inviteCodeHash ?? null, createdBy: row.createdBy ?? null,
+    inviteCodeHash: row.inviteCodeHash ?? null, createdBy: row.createdBy ?? null, clockPerMove: row.clockPerMove ?? null,
   };
 }
 
@@ -152,12 +155,13 @@ export interface GameRow {
   id: string; type: string; options: unknown; players: unknown; seed_commitment: string; seed: string; status: string;
   version: number; awaiting: string[]; result: unknown; rules: string; created_at: Date; updated_at: Date;
   seats?: unknown; player_ids?: string[]; bots?: string[]; visibility?: string; invite_code_hash?: string | null; created_by?: string | null;
+  clock_per_move?: number | null;
 }
 
 export function fromRow(r: GameRow): GameRecord {
   return toGame({
     ...r, seedCommitment: r.seed_commitment, createdAt: r.created_at, updatedAt: r.updated_at,
-    playerIds: r.player_ids, inviteCodeHash: r.invite_code_hash, createdBy: r.created_by,
+    playerIds: r.player_ids, inviteCodeHash: r.invite_code_hash, createdBy: r.created_by, clockPerMove: r.clock_per_move,
   });
 }
 
@@ -196,9 +200,9 @@ FROM g`;
 const CREATE_SQL = `
 WITH g AS (
   INSERT INTO games (id, type, options, players, seed_commitment, seed, status, version, awaiting, result, rules,
-    seats, player_ids, bots, visibility, invite_code_hash, created_by)
+    seats, player_ids, bots, visibility, invite_code_hash, created_by, clock_per_move)
   VALUES ($1::uuid, $2, $3::jsonb, $4::jsonb, $5, $6, $7, $8::int, ARRAY(SELECT jsonb_array_elements_text($9::jsonb)), $10::jsonb, $11,
-    $15::jsonb, $16::uuid[], $17::text[], $18, $19, $20::uuid)
+    $15::jsonb, $16::uuid[], $17::text[], $18, $19, $20::uuid, $21::int)
   RETURNING *
 ), t AS (
   INSERT INTO seat_tokens (token_hash, game_id, seat, name)
@@ -242,6 +246,7 @@ export class EventStore {
       JSON.stringify(events.map((e) => ({ type: e.type, seat: e.seat, data: e.data, rolls: e.rolls ?? null }))),
       JSON.stringify(input.outbox ?? []),
       JSON.stringify(game.seats ?? []), game.playerIds ?? [], game.bots ?? [], game.visibility ?? 'PRIVATE', game.inviteCodeHash ?? null, game.createdBy ?? null,
+      game.clockPerMove ?? null,
     );
     return fromRow(rows[0]!);
   }
