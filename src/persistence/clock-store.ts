@@ -3,7 +3,7 @@
  * database, from stored facts: the SEAT_AWAITED outbox row written when the game started
  * awaiting the seat (its created_at, set by PostgreSQL's now()) plus the game's
  * clock_per_move. The jobs that act on them are added by the database too (the triggers
- * of migration 20261203090000_clocks), in the transaction that wrote the row.
+ * of migration 20261203100000_clocks), in the transaction that wrote the row.
  */
 import type { PrismaClient } from '../generated/prisma/client.ts';
 

@@ -1,7 +1,7 @@
 /**
  * The clocks' worker: what happens when a seat's time runs out. A deadline's jobs are
  * added by the database itself, in the transaction that made the seat awaited (migration
- * 20261203090000_clocks): `deadline_passed` at the deadline and `deadline_soon` when a
+ * 20261203100000_clocks): `deadline_passed` at the deadline and `deadline_soon` when a
  * quarter of the time is left, one of each per game and seat (job keys
  * `deadline:<game>:<seat>` and `deadline-soon:<game>:<seat>`), replaced when the seat faces
  * a new decision and removed when the game stops awaiting it. Whichever process's queue

@@ -21,8 +21,8 @@ export function databaseUrl(): string {
   return inject('databaseUrl');
 }
 
-export async function startTestServer(options: Partial<Omit<AppOptions, 'database'>> & { games?: GameModule[] } = {}): Promise<TestServer> {
-  const database = await openDatabase(databaseUrl());
+export async function startTestServer(options: Partial<Omit<AppOptions, 'database'>> & { games?: GameModule[]; /** default: the tests' database */ databaseUrl?: string } = {}): Promise<TestServer> {
+  const database = await openDatabase(options.databaseUrl ?? databaseUrl());
   const app = await buildApp({ logger: false, ...options, database, games: options.games ?? [...hostedGames, guessingGame] });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   const auth = (token?: string): Record<string, string> => (token ? { authorization: `Bearer ${token}` } : {});
