@@ -34,6 +34,7 @@ import type { Players } from './players.ts';
 import { AppError } from './errors.ts';
 import { EventFeed, FEED_PAGE } from './feed.ts';
 import { outboxFor, summaryOf } from './outbox.ts';
+import { planJobs, type JobPlanner, type JobQueue } from './jobs.ts';
 import { perMoveOf, type ClockInput } from './clock.ts';
 import type { ClockStore } from '../persistence/clock-store.ts';
 import { metrics } from '../metrics.ts';
@@ -298,6 +299,10 @@ export class Application {
   clocks: ClockStore | null = null;
   /** Told of every commit (the bot worker listens); keep this the one place workers hear from. */
   readonly commits = new Set<(commit: Commit) => void>();
+  /** Turn a commit's outbox rows into jobs written in the commit's own statement (src/app/jobs.ts). */
+  readonly jobPlanners = new Set<JobPlanner>();
+  /** The job queue (src/workers/queue.ts), for jobs added outside a commit; set by buildApp. */
+  queue: JobQueue | null = null;
 
   constructor(
     readonly store: EventStore,
@@ -383,18 +388,27 @@ export class Application {
       throw new AppError('BAD_REQUEST', `These options cannot set up a game: ${(error as Error).message}`);
     }
     const tokens = seats.map((s) => ({ seat: s.seat, name: s.name, token: randomBytes(24).toString('base64url') }));
+    const id = randomUUID();
+    const created = outboxFor(null, started.status, null, { first: 1, last: started.recorded.length });
     const record = await this.store.createGame({
       game: {
-        id: randomUUID(), type: input.type, options: options.value, players: seats.map((s) => ({ seat: s.seat, name: s.name })),
+        id, type: input.type, options: options.value, players: seats.map((s) => ({ seat: s.seat, name: s.name })),
         seedCommitment: createHash('sha256').update(seed).digest('hex'), seed, rules: this.rules,
         ...summaryOf(started.status), clockPerMove,
       },
       tokens: tokens.map((t) => ({ tokenHash: hashToken(t.token), seat: t.seat, name: t.name })),
       events: started.recorded.map(toNewEvent),
-      outbox: outboxFor(null, started.status, null, { first: 1, last: started.recorded.length }),
+      outbox: created,
+      jobs: this.planFor({ id, type: input.type, playerIds: [], seats: [], bots: [] }, 0, started.recorded.length, created, null),
     });
-    this.committed(record, started.state, outboxFor(null, started.status, null, { first: 1, last: started.recorded.length }));
+    this.committed(record, started.state, created);
     return { game: new GameRead(this, record, SPECTATOR, started.state), seatTokens: tokens.map(({ seat, token }) => ({ seat, token })) };
+  }
+
+  /** @internal The jobs a commit needs, from every planner (none when no planner is set). */
+  planFor(game: Partial<GameRecord> & { id: string }, before: number, version: number, outbox: OutboxEntry[], seat: string | null) {
+    if (this.jobPlanners.size === 0) return undefined;
+    return planJobs(this.jobPlanners, { game: { ...game, version: before } as GameRecord, version, outbox, seat });
   }
 
   /** @internal After a commit: cache the state, wake subscribers, tell the workers. */
@@ -513,6 +527,7 @@ export class Application {
         events: outcome.recorded.map(toNewEvent),
         summary: summaryOf(outcome.status),
         outbox,
+        jobs: this.planFor(game, version, version + outcome.recorded.length, outbox, seat),
       });
       timer();
       if (appended.ok) {

@@ -4,6 +4,7 @@
  * the (game_id, version) key on events), never an in-process lock.
  */
 import { Prisma, type PrismaClient } from '../generated/prisma/client.ts';
+import { jobJson, jobsSql, type JobChange } from './jobs.ts';
 
 export interface StoredEvent {
   version: number;
@@ -121,6 +122,8 @@ export interface AppendInput {
   events: NewEvent[];
   summary: GameSummary;
   outbox: OutboxEntry[];
+  /** Jobs of the queue to add (or cancel) in the same statement: only if the append is stored. */
+  jobs?: JobChange[];
 }
 
 function uniqueConstraint(error: unknown): string | null {
@@ -190,10 +193,12 @@ WITH g AS (
   INSERT INTO outbox (game_id, version, kind, seat, data)
   SELECT g.id, $3::int, x->>'kind', x->>'seat', COALESCE(x->'data', '{}'::jsonb) FROM g, jsonb_array_elements($11::jsonb) AS x
   RETURNING 1
+), j AS (
+  ${jobsSql('$12', 'g')}
 )
 SELECT g.*, (SELECT id FROM c)::text AS command_id, now() AS at,
   (SELECT json_agg(position::text ORDER BY version) FROM e) AS positions,
-  (SELECT count(*) FROM o)::int AS outboxed
+  (SELECT count(*) FROM o)::int AS outboxed, (SELECT count(*) FROM j)::int AS queued
 FROM g`;
 
 /** A new game with its seat tokens (hashes), setup events and outbox rows, in one statement. */
@@ -202,7 +207,7 @@ WITH g AS (
   INSERT INTO games (id, type, options, players, seed_commitment, seed, status, version, awaiting, result, rules,
     seats, player_ids, bots, visibility, invite_code_hash, created_by, clock_per_move)
   VALUES ($1::uuid, $2, $3::jsonb, $4::jsonb, $5, $6, $7, $8::int, ARRAY(SELECT jsonb_array_elements_text($9::jsonb)), $10::jsonb, $11,
-    $15::jsonb, $16::uuid[], $17::text[], $18, $19, $20::uuid, $21::int)
+    $15::jsonb, $16::uuid[], $17::text[], $18, $19, $20::uuid, $22::int)
   RETURNING *
 ), t AS (
   INSERT INTO seat_tokens (token_hash, game_id, seat, name)
@@ -217,8 +222,10 @@ WITH g AS (
   INSERT INTO outbox (game_id, version, kind, seat, data)
   SELECT g.id, $8::int, x->>'kind', x->>'seat', COALESCE(x->'data', '{}'::jsonb) FROM g, jsonb_array_elements($14::jsonb) AS x
   RETURNING 1
+), j AS (
+  ${jobsSql('$21', 'g')}
 )
-SELECT g.*, (SELECT count(*) FROM t) + (SELECT count(*) FROM e) + (SELECT count(*) FROM o) AS written FROM g`;
+SELECT g.*, (SELECT count(*) FROM t) + (SELECT count(*) FROM e) + (SELECT count(*) FROM o) + (SELECT count(*) FROM j) AS written FROM g`;
 
 function toCommand(row: { id: bigint; seat: string | null; command: unknown; idempotencyKey: string | null; firstVersion: number; lastVersion: number }): CommandRecord {
   return { ...row, id: row.id.toString(), command: row.command as Record<string, unknown> };
@@ -235,6 +242,8 @@ export class EventStore {
     tokens: { tokenHash: string; seat: string; name: string }[];
     events: NewEvent[];
     outbox?: OutboxEntry[];
+    /** Jobs of the queue to add with the game, in the same statement. */
+    jobs?: JobChange[];
   }): Promise<GameRecord> {
     const { game, tokens, events } = input;
     // One statement, like the append: no interactive transaction to wait for under load.
@@ -246,6 +255,7 @@ export class EventStore {
       JSON.stringify(events.map((e) => ({ type: e.type, seat: e.seat, data: e.data, rolls: e.rolls ?? null }))),
       JSON.stringify(input.outbox ?? []),
       JSON.stringify(game.seats ?? []), game.playerIds ?? [], game.bots ?? [], game.visibility ?? 'PRIVATE', game.inviteCodeHash ?? null, game.createdBy ?? null,
+      JSON.stringify((input.jobs ?? []).map(jobJson)),
       game.clockPerMove ?? null,
     );
     return fromRow(rows[0]!);
@@ -266,6 +276,7 @@ export class EventStore {
         input.seat, JSON.stringify(input.command), input.idempotencyKey,
         JSON.stringify(events.map((e) => ({ type: e.type, seat: e.seat, data: e.data, rolls: e.rolls ?? null }))),
         JSON.stringify(input.outbox),
+        JSON.stringify((input.jobs ?? []).map(jobJson)),
       );
       const row = rows[0];
       if (!row) return { ok: false, conflict: 'VERSION', currentVersion: await this.currentVersion(gameId, expectedVersion) };

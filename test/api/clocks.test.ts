@@ -241,7 +241,7 @@ describe('clocks', () => {
         await sleepUntil(new Date(deadline.getTime() + offsets[i]!));
         const [command, timeout] = await Promise.all([
           (i % 2 ? a : b).gql(SUBMIT, { id: g.id, c: legal[0], v: version }, g.tokens.yuan),
-          a.app.clocks.deadlinePassed({ gameId: g.id, seat: 'yuan', version }).catch((e) => (e instanceof DeadlineNotYet ? 'early' : Promise.reject(e))),
+          a.app.clocks.deadlinePassed({ gameId: g.id, seat: 'yuan', version }).catch((e: unknown) => (e instanceof DeadlineNotYet ? 'early' : Promise.reject(e))),
         ]);
         return { g, version, command, timeout };
       }),
@@ -258,7 +258,7 @@ describe('clocks', () => {
         expect(events[0].type).not.toBe('TimedOut');
         expect(timeout).not.toBe('timed-out');
       } else {
-        expect(['VERSION_CONFLICT', 'GAME_OVER']).toContain(command.errors[0].extensions.code);
+        expect(['VERSION_CONFLICT', 'GAME_OVER']).toContain(command.errors?.[0].extensions.code);
         expect(rows[0]).toEqual({ seat: null, command: { type: 'timeOut', seat: 'yuan' } });
         expect(events.map((e: { type: string }) => e.type)).toEqual(['TimedOut', 'GameEnded']);
       }
