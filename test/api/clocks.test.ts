@@ -300,28 +300,57 @@ describe('clocks', () => {
   });
 });
 
-describe('clocks across a restart', () => {
-  it('times out a seat whose deadline passed while every server process was stopped, once one starts again', async () => {
-    // A database of its own, so that no other test's server runs its queue meanwhile.
-    const name = `clocks_restart_${process.pid}_${Date.now()}`;
-    await db.query(`CREATE DATABASE ${name}`);
-    const url = new URL(databaseUrl());
-    url.pathname = `/${name}`;
+/** A database of its own (migrated), so that no other test file's server runs its jobs. */
+async function ownDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `clocks_${process.pid}_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
+  await db.query(`CREATE DATABASE ${name}`);
+  const url = new URL(databaseUrl());
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: async () => void (await db.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)) };
+}
+
+describe('clocks on a database of their own', () => {
+  it('warns once when a quarter of the time is left, through the deadline-soon hook, and not for a seat that acted', async () => {
+    const own = await ownDatabase();
     let servers: TestServer[] = [];
     try {
-      servers = [await startTestServer({ ...opts, databaseUrl: url.toString() })];
+      // The runners look for due jobs every half second (default 2 s), so that the warning, a
+      // second before the deadline, is not taken after it.
+      const fast = { ...opts, databaseUrl: own.url, queue: { pollInterval: 500 } };
+      servers = await Promise.all([startTestServer(fast), startTestServer(fast)]);
+      const notices: { gameId: string; seat: string; version: number; deadline: Date }[] = [];
+      for (const s of servers) s.app.clocks.onDeadlineSoon = async (n) => void notices.push(n);
+      const g = await create(servers[0]!, { type: 'guessing-game', options: { target: 1000 }, seats: [{ seat: 'north', name: 'N' }, { seat: 'east', name: 'E' }], clock: { perMove: 4 } });
+      const deadline = g.game.awaiting[0].deadline;
+      expect((await guess(servers[1]!, g, 'north')).errors).toBeUndefined();
+      await waitFor('the warning', 8_000, async () => notices.length > 0);
+      await sleep(1_000);
+      expect(notices).toEqual([{ gameId: g.id, seat: 'east', version: g.game.version, deadline: new Date(deadline) }]);
+      await servers[0]!.gql(SUBMIT, { id: g.id, c: { type: 'resign' } }, g.tokens.north);
+    } finally {
+      await Promise.all(servers.map((s) => s.close()));
+      await own.drop();
+    }
+  });
+
+  it('times out a seat whose deadline passed while every server process was stopped, once one starts again', async () => {
+    const own = await ownDatabase();
+    const url = own.url;
+    let servers: TestServer[] = [];
+    try {
+      servers = [await startTestServer({ ...opts, databaseUrl: url })];
       const g = await create(servers[0]!, { type: 'raid-on-wuchao', seats: [{ seat: 'cao', name: 'Cao' }, { seat: 'yuan', name: 'Yuan' }], clock: { perMove: 2 } });
       const deadline = new Date(g.game.awaiting[0].deadline);
       await servers[0]!.close();
       servers = [];
       await sleepUntil(new Date(deadline.getTime() + 3_000));
-      const other = new pg.Client({ connectionString: url.toString() });
+      const other = new pg.Client({ connectionString: url });
       await other.connect();
       try {
         // Nobody ran it: the job waits in the database.
         expect((await other.query('SELECT count(*)::int AS n FROM commands WHERE game_id = $1', [g.id])).rows[0].n).toBe(0);
         expect((await other.query(`SELECT key FROM graphile_worker.jobs WHERE key = $1`, [`deadline:${g.id}:yuan`])).rows).toHaveLength(1);
-        servers = await Promise.all([startTestServer({ ...opts, databaseUrl: url.toString() }), startTestServer({ ...opts, databaseUrl: url.toString() })]);
+        servers = await Promise.all([startTestServer({ ...opts, databaseUrl: url }), startTestServer({ ...opts, databaseUrl: url })]);
         const finished = await waitFor('the time-out after the restart', 10_000, async () => {
           const s = await state(servers[1]!, g.id);
           return s.status === 'FINISHED' && s;
@@ -333,7 +362,7 @@ describe('clocks across a restart', () => {
       }
     } finally {
       await Promise.all(servers.map((s) => s.close()));
-      await db.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await own.drop();
     }
   });
 });
