@@ -172,6 +172,24 @@ describe('clocks', () => {
     expect(await jobs(g.id)).toEqual([]);
   });
 
+  it('starts the clock of a lobby game when its last seat is taken, not before', async () => {
+    const g = await create(a, { type: 'raid-on-wuchao', seats: [{ seat: 'cao', name: 'Cao' }, { seat: 'yuan', open: true }], visibility: 'PUBLIC', clock: { perMove: 600 } });
+    expect(g.game.clock).toEqual({ perMove: 600 });
+    expect(g.game.seats.map((x: { deadline: unknown }) => x.deadline)).toEqual([null, null]);
+    expect(await jobs(g.id)).toEqual([]);
+    const joined = await b.gql(`mutation($id: ID!) { joinGame(gameId: $id, name: "Yuan") { seatToken game { awaiting { seat deadline } events { at } } } }`, { id: g.id });
+    expect(joined.errors).toBeUndefined();
+    const game = joined.data.joinGame.game;
+    // The database's time of the commit that took the seat (the outbox row's, whoever wrote it).
+    const { rows } = await db.query<{ created_at: Date }>(`SELECT created_at FROM outbox WHERE game_id = $1 AND kind = 'SEAT_AWAITED'`, [g.id]);
+    expect(rows).toHaveLength(1);
+    expect(game.awaiting).toEqual([{ seat: 'yuan', deadline: seconds(rows[0]!.created_at.toISOString(), 600) }]);
+    expect(Math.abs(new Date(game.awaiting[0].deadline).getTime() - new Date(lastAt(game)).getTime() - 600_000)).toBeLessThan(1_000);
+    expect((await jobs(g.id)).map((j) => j.key).sort()).toEqual([`deadline-soon:${g.id}:yuan`, `deadline:${g.id}:yuan`].sort());
+    await a.gql(SUBMIT, { id: g.id, c: { type: 'resign' } }, g.tokens.cao);
+    expect(await jobs(g.id)).toEqual([]);
+  });
+
   it('times out a two-player game where nobody acts, once, within a few seconds of the deadline, with two server processes and no client', async () => {
     const g = await create(a, { type: 'raid-on-wuchao', seats: [{ seat: 'cao', name: 'Cao' }, { seat: 'yuan', name: 'Yuan' }], clock: { perMove: 3 } });
     const yuan = g.game.awaiting.find((p: { seat: string }) => p.seat === 'yuan');

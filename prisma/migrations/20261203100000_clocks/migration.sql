@@ -13,6 +13,18 @@ ALTER TABLE "games" ADD COLUMN "clock_per_move" INTEGER;
 -- a new decision of the seat replaces it. The job says the version at which the deadline
 -- was set; the time-out is submitted at that version, so a command landing first wins.
 -- A second job warns when a quarter of the time is left.
+-- The outbox's created_at is the database's time, whoever writes the row: a client library
+-- that fills in a default itself (Prisma's createMany does, for @default(now())) would
+-- otherwise put a process's clock there.
+CREATE FUNCTION "outbox_database_time"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  NEW.created_at := now();
+  RETURN NEW;
+END $$;
+
+CREATE TRIGGER "outbox_created_at" BEFORE INSERT ON "outbox"
+  FOR EACH ROW EXECUTE FUNCTION "outbox_database_time"();
+
 CREATE FUNCTION "clock_schedule_deadline"() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   per_move INTEGER;
