@@ -79,9 +79,10 @@ async function waitFor<T>(what: string, ms: number, probe: () => Promise<T | nul
 const seconds = (iso: string, s: number) => new Date(new Date(iso).getTime() + s * 1000).toISOString();
 const lastAt = (g: { events: { at: string }[] }) => g.events[g.events.length - 1]!.at;
 
+/** The clocks' own jobs of a game (other workers may key theirs alike). */
 async function jobs(gameId: string) {
   const { rows } = await db.query<{ key: string; run_at: Date; task_identifier: string }>(
-    `SELECT key, run_at, task_identifier FROM graphile_worker.jobs WHERE key LIKE $1 ORDER BY key`,
+    `SELECT key, run_at, task_identifier FROM graphile_worker.jobs WHERE key LIKE $1 AND task_identifier IN ('deadline_passed', 'deadline_soon') ORDER BY key`,
     [`%:${gameId}:%`],
   );
   return rows;
