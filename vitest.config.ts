@@ -16,7 +16,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'service',
-          include: ['test/persistence/**/*.test.ts', 'test/app/**/*.test.ts', 'test/api/**/*.test.ts', 'test/games/**/*.test.ts'],
+          include: ['test/persistence/**/*.test.ts', 'test/app/**/*.test.ts', 'test/api/**/*.test.ts', 'test/games/**/*.test.ts', 'test/workers/**/*.test.ts'],
           globalSetup: ['test/support/global-setup.ts'],
         },
       },

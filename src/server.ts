@@ -45,6 +45,7 @@ export async function startService(loadGames: () => Promise<GameModule[]>): Prom
       trustProxy: config.trustProxy,
       registrationsPerMinute: config.registrationRateLimit,
       bots: config.workers,
+      queue: config.workers,
     });
     closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
       if (err) log.error({ err }, 'shutting down after an error');

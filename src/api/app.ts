@@ -16,6 +16,8 @@ import { openApplication } from '../app/index.ts';
 import type { GameModule } from '../domain/kernel/index.ts';
 import type { Database } from '../persistence/database.ts';
 import { BotWorker, type BotWorkerOptions } from '../workers/bots.ts';
+import { Queue, type QueueOptions } from '../workers/queue.ts';
+import { ClockWorker } from '../workers/clocks.ts';
 import { trackPool } from '../metrics.ts';
 import { bearerToken, OPEN_ROUTES, refuseUnknownTokens, requestActor } from './auth.ts';
 import { limitCost } from './cost.ts';
@@ -63,6 +65,10 @@ export interface AppOptions {
   registrationsPerMinute?: number;
   /** The bots' worker (default: on, sweeping every second); false: this process plays no bot. */
   bots?: boolean | BotWorkerOptions;
+  /** The job queue's runner in this process (default: on; WORKERS=false turns it off). Jobs can be added either way. */
+  queue?: boolean | Omit<QueueOptions, 'connectionString'>;
+  /** Called with the queue before its runner starts: define tasks here (`queue.define`). */
+  tasks?: (queue: Queue) => void;
 }
 
 function errorPayload(request: { url: string }, code: string, message: string, extra: Record<string, unknown> = {}) {
@@ -72,7 +78,9 @@ function errorPayload(request: { url: string }, code: string, message: string, e
     : { error: { code, message, ...extra } };
 }
 
-export async function buildApp(options: AppOptions): Promise<FastifyInstance & { application: Application; bots: BotWorker }> {
+export type App = FastifyInstance & { application: Application; bots: BotWorker; queue: Queue; clocks: ClockWorker };
+
+export async function buildApp(options: AppOptions): Promise<App> {
   const app = Fastify({
     ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? { level: 'info' } }),
     bodyLimit: options.bodyLimit ?? 256 * 1024,
@@ -92,8 +100,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
   const { application } = core;
   const bots = new BotWorker(application, { log: (msg) => app.log.warn(msg), ...(typeof options.bots === 'object' ? options.bots : {}) });
   if (options.bots !== false) bots.start();
+  const queue = new Queue({ connectionString: options.database.url, log: (msg) => app.log.warn(msg), ...(typeof options.queue === 'object' ? options.queue : {}) });
+  application.queue = queue;
+  // Deadlines that passed: the jobs the database adds when a seat on a clock becomes awaited.
+  const clocks = new ClockWorker(application, { log: (msg) => app.log.warn(msg) });
+  clocks.register(queue);
+  options.tasks?.(queue);
   app.addHook('onClose', async () => {
     await bots.stop();
+    await queue.stop();
     await core.close();
   }); // mercurius does not close what it did not open
   const untrack = [trackPool('queries', options.database.queryPool), trackPool('notify', options.database.pool)];
@@ -200,6 +215,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance & {
   await app.register(webRoutes);
   app.decorate('application', application);
   app.decorate('bots', bots);
-  return app as unknown as FastifyInstance & { application: Application; bots: BotWorker };
+  app.decorate('queue', queue);
+  app.decorate('clocks', clocks);
+  // Last, once every task is defined: this process runs jobs.
+  if (options.queue !== false) await queue.start();
+  return app as unknown as App;
 }
 

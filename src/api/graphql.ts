@@ -50,8 +50,18 @@ const baseSchema = /* GraphQL */ `
     open: Boolean!
     "the bot the service plays the seat with"
     bot: String
+    "when the seat runs out of time for the decision the game awaits from it (ISO timestamp); null without a clock or when nothing is awaited from it"
+    deadline: String
   }
-  type Prompt { seat: String! kind: String! prompt: String! }
+  type Prompt {
+    seat: String!
+    kind: String!
+    prompt: String!
+    "when the seat's time for this decision runs out (ISO timestamp); null without a clock and for a draw answer"
+    deadline: String
+  }
+  "Seconds each awaited seat has for each decision"
+  type Clock { perMove: Int! }
   type Result { winners: [String!]! reason: String! }
 
   type GameEvent {
@@ -99,6 +109,8 @@ const baseSchema = /* GraphQL */ `
     yourSeat: String
     isYourTurn: Boolean!
     visibility: Visibility!
+    "the game's clock; null: no deadlines"
+    clock: Clock
   }
 
   type PageInfo { hasNextPage: Boolean! endCursor: String }
@@ -141,7 +153,9 @@ const baseSchema = /* GraphQL */ `
 
   "One of: name (a seat token comes back), me (you take it, with a player token), open (someone joins later), bot (the service plays it; name optional)"
   input SeatInput { seat: String! name: String me: Boolean open: Boolean bot: String }
-  input CreateGameInput { type: String! options: JSON seats: [SeatInput!]! "default PRIVATE" visibility: Visibility }
+  "perMove: whole seconds for each decision, from 1 to 2592000 (30 days)"
+  input ClockInput { perMove: Int! }
+  input CreateGameInput { type: String! options: JSON seats: [SeatInput!]! "default PRIVATE" visibility: Visibility "none: no deadlines" clock: ClockInput }
   type SeatToken { seat: String! token: String! }
   type CreateGamePayload { game: Game! seatTokens: [SeatToken!]! "when a seat is open: joins the game (joinGame inviteCode)" inviteCode: String }
   type CommandPayload { game: Game! "the events this command appended" events: [GameEvent!]! }
@@ -223,7 +237,8 @@ export function graphqlOptions(app: Application, opts: { graphiql: boolean; quer
     Game: {
       createdAt: (g: GameRead) => g.createdAt.toISOString(),
       updatedAt: (g: GameRead) => g.updatedAt.toISOString(),
-      awaiting: async (g: GameRead) => (await g.progress()).awaiting,
+      seats: (g: GameRead) => g.seatsWithDeadlines(),
+      awaiting: (g: GameRead) => g.awaitingWithDeadlines(),
       phase: async (g: GameRead) => (await g.progress()).phase,
       round: async (g: GameRead) => (await g.progress()).round,
       view: async (g: GameRead, args: { atVersion?: number | null }) => {

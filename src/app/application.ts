@@ -36,6 +36,9 @@ import { EventFeed, FEED_PAGE } from './feed.ts';
 import { assertExportShape } from './export-schema.ts';
 import { MAX_VERSION, refuseNul } from './input.ts';
 import { outboxFor, summaryOf } from './outbox.ts';
+import { planJobs, type JobPlanner, type JobQueue } from './jobs.ts';
+import { perMoveOf, type ClockInput } from './clock.ts';
+import type { ClockStore } from '../persistence/clock-store.ts';
 import { metrics } from '../metrics.ts';
 
 /** A snapshot is written each time a game's version crosses a multiple of this. */
@@ -82,6 +85,8 @@ export interface CreateInput {
   type: string;
   options?: unknown;
   seats: { seat: string; name: string }[];
+  /** Seconds for each decision (src/app/clock.ts); none: no deadlines. */
+  clock?: ClockInput | null;
 }
 
 export interface ExecuteOptions {
@@ -103,6 +108,12 @@ export interface SeatOut {
   /** The bot the service plays it with. */
   bot: string | null;
 }
+
+/** A prompt or a seat with its deadline (ISO time; null: no clock, or nothing awaited from it). */
+export type WithDeadline<T> = T & { deadline: string | null };
+
+/** Draw offers and answers are no decision of the game: they neither start nor stop a seat's clock. */
+const DRAW_COMMANDS = new Set(['offerDraw', 'acceptDraw', 'declineDraw']);
 
 /** A commit, as the workers hear of it (the bots today; a job queue later). */
 export interface Commit {
@@ -158,6 +169,8 @@ export class GameRead {
   get seedCommitment() { return this.#record.seedCommitment; }
   get rules() { return this.#record.rules; }
   get players() { return this.#record.players; }
+  /** The game's clock, if it has one. */
+  get clock(): ClockInput | null { return this.#record.clockPerMove ? { perMove: this.#record.clockPerMove } : null; }
   /** The seed is secret until the game is finished. */
   get seed(): string | null { return this.#record.status === 'FINISHED' ? this.#record.seed : null; }
   get isYourTurn(): boolean { return this.yourSeat !== null && this.#record.awaiting.includes(this.yourSeat); }
@@ -174,6 +187,34 @@ export class GameRead {
 
   private state(): Promise<MatchState> {
     return (this.#state ??= this.#app.stateOf(this.#record).then((s) => s.state));
+  }
+
+  #deadlines: Promise<Map<string, Date>> | null = null;
+  /**
+   * The deadline of each seat whose decision the game awaits (a clock runs on no draw
+   * answer): when it became awaited plus the clock, both as the database keeps them.
+   */
+  deadlines(): Promise<Map<string, Date>> {
+    return (this.#deadlines ??= (async () => {
+      const store = this.#app.clocks;
+      if (!this.#record.clockPerMove || !store || this.#unstarted || this.#record.status === 'FINISHED') return new Map();
+      const deciding = new Set((await this.progress()).awaiting.filter((p) => p.kind !== 'ANSWER_DRAW').map((p) => p.seat));
+      const rows = await store.deadlines(this.#record.id, this.#record.version);
+      return new Map(rows.filter((r) => deciding.has(r.seat)).map((r) => [r.seat, r.deadline]));
+    })());
+  }
+
+  /** The seats, each with its deadline. */
+  async seatsWithDeadlines(): Promise<WithDeadline<SeatOut>[]> {
+    const deadlines = this.#record.clockPerMove ? await this.deadlines() : new Map<string, Date>();
+    return this.seats.map((s) => ({ ...s, deadline: deadlines.get(s.id)?.toISOString() ?? null }));
+  }
+
+  /** Every decision the game now waits for, each with its seat's deadline. */
+  async awaitingWithDeadlines(): Promise<WithDeadline<Status['awaiting'][number]>[]> {
+    const { awaiting } = await this.progress();
+    const deadlines = this.#record.clockPerMove ? await this.deadlines() : new Map<string, Date>();
+    return awaiting.map((p) => ({ ...p, deadline: p.kind === 'ANSWER_DRAW' ? null : (deadlines.get(p.seat)?.toISOString() ?? null) }));
   }
 
   private module(): GameModule {
@@ -256,8 +297,14 @@ export class Application {
   /** Players and their tokens (src/app/players.ts) and the lobby (src/app/lobby.ts); set by openApplication. */
   players: Players | null = null;
   lobby: Lobby | null = null;
+  /** Where deadlines are read (src/persistence/clock-store.ts); set by openApplication. */
+  clocks: ClockStore | null = null;
   /** Told of every commit (the bot worker listens); keep this the one place workers hear from. */
   readonly commits = new Set<(commit: Commit) => void>();
+  /** Turn a commit's outbox rows into jobs written in the commit's own statement (src/app/jobs.ts). */
+  readonly jobPlanners = new Set<JobPlanner>();
+  /** The job queue (src/workers/queue.ts), for jobs added outside a commit; set by buildApp. */
+  queue: JobQueue | null = null;
 
   constructor(
     readonly store: EventStore,
@@ -334,6 +381,7 @@ export class Application {
     refuseNul('options', input.options);
     const options = this.registry.validateOptions(input.type, input.options ?? {});
     if (!options.ok) throw new AppError('BAD_REQUEST', options.reason);
+    const clockPerMove = perMoveOf(input.clock);
 
     const module = this.module(input.type);
     const seed = randomBytes(32).toString('hex');
@@ -344,18 +392,27 @@ export class Application {
       throw new AppError('BAD_REQUEST', `These options cannot set up a game: ${(error as Error).message}`);
     }
     const tokens = seats.map((s) => ({ seat: s.seat, name: s.name, token: randomBytes(24).toString('base64url') }));
+    const id = randomUUID();
+    const created = outboxFor(null, started.status, null, { first: 1, last: started.recorded.length });
     const record = await this.store.createGame({
       game: {
-        id: randomUUID(), type: input.type, options: options.value, players: seats.map((s) => ({ seat: s.seat, name: s.name })),
+        id, type: input.type, options: options.value, players: seats.map((s) => ({ seat: s.seat, name: s.name })),
         seedCommitment: createHash('sha256').update(seed).digest('hex'), seed, rules: this.rules,
-        ...summaryOf(started.status),
+        ...summaryOf(started.status), clockPerMove,
       },
       tokens: tokens.map((t) => ({ tokenHash: hashToken(t.token), seat: t.seat, name: t.name })),
       events: started.recorded.map(toNewEvent),
-      outbox: outboxFor(null, started.status, null, { first: 1, last: started.recorded.length }),
+      outbox: created,
+      jobs: this.planFor({ id, type: input.type, playerIds: [], seats: [], bots: [] }, 0, started.recorded.length, created, null),
     });
-    this.committed(record, started.state, outboxFor(null, started.status, null, { first: 1, last: started.recorded.length }));
+    this.committed(record, started.state, created);
     return { game: new GameRead(this, record, SPECTATOR, started.state), seatTokens: tokens.map(({ seat, token }) => ({ seat, token })) };
+  }
+
+  /** @internal The jobs a commit needs, from every planner (none when no planner is set). */
+  planFor(game: Partial<GameRecord> & { id: string }, before: number, version: number, outbox: OutboxEntry[], seat: string | null) {
+    if (this.jobPlanners.size === 0) return undefined;
+    return planJobs(this.jobPlanners, { game: { ...game, version: before } as GameRecord, version, outbox, seat });
   }
 
   /** @internal After a commit: cache the state, wake subscribers, tell the workers. */
@@ -466,13 +523,17 @@ export class Application {
         throw new AppError(outcome.code, outcome.reason, outcome.code === 'ILLEGAL_COMMAND' ? { reason: outcome.reason } : {});
       }
       const before = matchStatus(module, state);
-      const outbox = outboxFor(before, outcome.status, seat, { first: version + 1, last: version + outcome.recorded.length });
+      // A seat that acted and is still awaited faces a new decision (a new SEAT_AWAITED row, a
+      // new deadline); a draw offer or answer is not one, or offering draws would stop the clock.
+      const decider = DRAW_COMMANDS.has(valid.value.type) ? null : seat;
+      const outbox = outboxFor(before, outcome.status, decider, { first: version + 1, last: version + outcome.recorded.length });
       const timer = metrics.appendSeconds.startTimer();
       const appended = await this.store.append({
         gameId: game.id, expectedVersion: version, seat, command: valid.value, idempotencyKey: key,
         events: outcome.recorded.map(toNewEvent),
         summary: summaryOf(outcome.status),
         outbox,
+        jobs: this.planFor(game, version, version + outcome.recorded.length, outbox, seat),
       });
       timer();
       if (appended.ok) {

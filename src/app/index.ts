@@ -9,6 +9,7 @@ import type { Database } from '../persistence/database.ts';
 import { EventStore } from '../persistence/event-store.ts';
 import { LobbyStore } from '../persistence/lobby-store.ts';
 import { PlayerStore } from '../persistence/player-store.ts';
+import { ClockStore } from '../persistence/clock-store.ts';
 import { listMigrations, migrationsApplied } from '../persistence/migrate.ts';
 import { Notifier } from '../persistence/notifier.ts';
 import { Application } from './application.ts';
@@ -45,6 +46,7 @@ export async function openApplication(opts: {
   const lobbyStore = new LobbyStore(opts.database.prisma);
   application.players = new Players(application, new PlayerStore(opts.database.prisma), lobbyStore, opts.registrationsPerMinute ?? 10);
   application.lobby = new Lobby(application, lobbyStore);
+  application.clocks = new ClockStore(opts.database.prisma);
   // The migration files do not change while the process runs: read them once, not per probe.
   const migrations = listMigrations().map((m) => m.name);
   const verifier = new Verifier(opts.gameModules ?? [HOSTED_GAMES_MODULE], application.rules);

@@ -14,6 +14,7 @@ import { decodeCursor, encodeCursor, GameRead, type Application } from './applic
 import { AppError } from './errors.ts';
 import { outboxFor, summaryOf } from './outbox.ts';
 import { validName } from './players.ts';
+import { perMoveOf, type ClockInput } from './clock.ts';
 
 export interface SeatInput {
   seat: string;
@@ -31,6 +32,8 @@ export interface LobbyCreateInput {
   options?: unknown;
   seats: SeatInput[];
   visibility?: string | null;
+  /** Seconds for each decision (src/app/clock.ts). */
+  clock?: ClockInput | null;
 }
 
 export interface Created {
@@ -120,6 +123,7 @@ export class Lobby {
     }
     const options = this.app.registry.validateOptions(input.type, input.options ?? {});
     if (!options.ok) throw new AppError('BAD_REQUEST', options.reason);
+    const clockPerMove = perMoveOf(input.clock);
     const module = this.app.module(input.type);
     const seed = randomBytes(32).toString('hex');
     let started: ReturnType<typeof start>;
@@ -131,15 +135,18 @@ export class Lobby {
     const open = entries.some((e) => e.kind === 'open');
     const inviteCode = open ? randomBytes(9).toString('base64url') : null;
     const outbox = open ? [] : outboxFor(null, started.status, null, { first: 1, last: started.recorded.length });
+    const id = randomUUID();
     const record = await this.app.store.createGame({
       game: {
-        id: randomUUID(), type: input.type, options: options.value, players, seedCommitment: sha256(seed), seed, rules: this.app.rules,
+        id, type: input.type, options: options.value, players, seedCommitment: sha256(seed), seed, rules: this.app.rules,
         ...(open ? { status: 'OPEN', awaiting: [], result: null } : summaryOf(started.status)),
         ...columns(entries), visibility, inviteCodeHash: inviteCode ? sha256(inviteCode) : null, createdBy: player?.id ?? null,
+        clockPerMove,
       },
       tokens: tokens.map((t) => ({ tokenHash: hashToken(t.token), seat: t.seat, name: t.name })),
       events: open ? [] : started.recorded.map((r) => ({ type: r.event.type, seat: r.seat, data: r.event, rolls: r.rolls ?? null })),
       outbox,
+      jobs: open ? undefined : this.app.planFor({ id, type: input.type, ...columns(entries) }, 0, started.recorded.length, outbox, null),
     });
     if (!open) this.app.committed(record, started.state, outbox);
     return { game: new GameRead(this.app, record, actor, open ? undefined : started.state), seatTokens: tokens.map(({ seat, token }) => ({ seat, token })), inviteCode };
@@ -194,7 +201,8 @@ export class Lobby {
       const changed = await this.store.changeSeats({
         gameId: game.id, expected: game.seats, ...columns(seats), players,
         ...(token ? { addToken: { tokenHash: hashToken(token), seat, name } } : {}),
-        ...(setup ? { start: { events: setup.started.recorded.map((r) => ({ type: r.event.type, seat: r.seat, data: r.event, rolls: r.rolls ?? null })), summary: summaryOf(setup.started.status), outbox: setup.outbox } } : {}),
+        ...(setup ? { start: { events: setup.started.recorded.map((r) => ({ type: r.event.type, seat: r.seat, data: r.event, rolls: r.rolls ?? null })), summary: summaryOf(setup.started.status), outbox: setup.outbox,
+          jobs: this.app.planFor({ ...game, ...columns(seats) }, 0, setup.started.recorded.length, setup.outbox, null) } } : {}),
       });
       if (!changed) continue; // the seats moved on meanwhile: look again
       if (setup) this.app.committed(changed, setup.started.state, setup.outbox);

@@ -4,6 +4,7 @@
  * the (game_id, version) key on events), never an in-process lock.
  */
 import { Prisma, type PrismaClient } from '../generated/prisma/client.ts';
+import { jobJson, jobsSql, type JobChange } from './jobs.ts';
 
 export interface StoredEvent {
   version: number;
@@ -51,6 +52,8 @@ export interface GameRecord {
   inviteCodeHash: string | null;
   /** The player who created the game. */
   createdBy: string | null;
+  /** Seconds each awaited seat has for each decision (null: no clock). */
+  clockPerMove: number | null;
 }
 
 /**
@@ -69,7 +72,7 @@ export interface SeatEntry {
 }
 
 /** The lobby's part of a game row, given at creation (defaults: no lobby). */
-export type LobbyFields = 'seats' | 'playerIds' | 'bots' | 'visibility' | 'inviteCodeHash' | 'createdBy';
+export type LobbyFields = 'seats' | 'playerIds' | 'bots' | 'visibility' | 'inviteCodeHash' | 'createdBy' | 'clockPerMove';
 
 /** What changed for whom, committed with the events (see src/app/outbox.ts). */
 export interface OutboxEntry {
@@ -119,6 +122,8 @@ export interface AppendInput {
   events: NewEvent[];
   summary: GameSummary;
   outbox: OutboxEntry[];
+  /** Jobs of the queue to add (or cancel) in the same statement: only if the append is stored. */
+  jobs?: JobChange[];
 }
 
 function uniqueConstraint(error: unknown): string | null {
@@ -137,13 +142,14 @@ function toGame(row: {
   id: string; type: string; options: unknown; players: unknown; seedCommitment: string; seed: string; status: string;
   version: number; awaiting: string[]; result: unknown; rules: string; createdAt: Date; updatedAt: Date;
   seats?: unknown; playerIds?: string[]; bots?: string[]; visibility?: string; inviteCodeHash?: string | null; createdBy?: string | null;
+  clockPerMove?: number | null;
 }): GameRecord {
   return {
     id: row.id, type: row.type, options: row.options, players: row.players as GameRecord['players'], seedCommitment: row.seedCommitment, seed: row.seed,
     status: row.status, version: row.version, awaiting: row.awaiting, result: (row.result ?? null) as GameRecord['result'], rules: row.rules,
     createdAt: row.createdAt, updatedAt: row.updatedAt,
     seats: (row.seats ?? []) as SeatEntry[], playerIds: row.playerIds ?? [], bots: row.bots ?? [], visibility: row.visibility ?? 'PRIVATE',
-    inviteCodeHash: row.inviteCodeHash ?? null, createdBy: row.createdBy ?? null,
+    inviteCodeHash: row.inviteCodeHash ?? null, createdBy: row.createdBy ?? null, clockPerMove: row.clockPerMove ?? null,
   };
 }
 
@@ -152,12 +158,13 @@ export interface GameRow {
   id: string; type: string; options: unknown; players: unknown; seed_commitment: string; seed: string; status: string;
   version: number; awaiting: string[]; result: unknown; rules: string; created_at: Date; updated_at: Date;
   seats?: unknown; player_ids?: string[]; bots?: string[]; visibility?: string; invite_code_hash?: string | null; created_by?: string | null;
+  clock_per_move?: number | null;
 }
 
 export function fromRow(r: GameRow): GameRecord {
   return toGame({
     ...r, seedCommitment: r.seed_commitment, createdAt: r.created_at, updatedAt: r.updated_at,
-    playerIds: r.player_ids, inviteCodeHash: r.invite_code_hash, createdBy: r.created_by,
+    playerIds: r.player_ids, inviteCodeHash: r.invite_code_hash, createdBy: r.created_by, clockPerMove: r.clock_per_move,
   });
 }
 
@@ -186,19 +193,21 @@ WITH g AS (
   INSERT INTO outbox (game_id, version, kind, seat, data)
   SELECT g.id, $3::int, x->>'kind', x->>'seat', COALESCE(x->'data', '{}'::jsonb) FROM g, jsonb_array_elements($11::jsonb) AS x
   RETURNING 1
+), j AS (
+  ${jobsSql('$12', 'g')}
 )
 SELECT g.*, (SELECT id FROM c)::text AS command_id, now() AS at,
   (SELECT json_agg(position::text ORDER BY version) FROM e) AS positions,
-  (SELECT count(*) FROM o)::int AS outboxed
+  (SELECT count(*) FROM o)::int AS outboxed, (SELECT count(*) FROM j)::int AS queued
 FROM g`;
 
 /** A new game with its seat tokens (hashes), setup events and outbox rows, in one statement. */
 const CREATE_SQL = `
 WITH g AS (
   INSERT INTO games (id, type, options, players, seed_commitment, seed, status, version, awaiting, result, rules,
-    seats, player_ids, bots, visibility, invite_code_hash, created_by)
+    seats, player_ids, bots, visibility, invite_code_hash, created_by, clock_per_move)
   VALUES ($1::uuid, $2, $3::jsonb, $4::jsonb, $5, $6, $7, $8::int, ARRAY(SELECT jsonb_array_elements_text($9::jsonb)), $10::jsonb, $11,
-    $15::jsonb, $16::uuid[], $17::text[], $18, $19, $20::uuid)
+    $15::jsonb, $16::uuid[], $17::text[], $18, $19, $20::uuid, $22::int)
   RETURNING *
 ), t AS (
   INSERT INTO seat_tokens (token_hash, game_id, seat, name)
@@ -213,8 +222,10 @@ WITH g AS (
   INSERT INTO outbox (game_id, version, kind, seat, data)
   SELECT g.id, $8::int, x->>'kind', x->>'seat', COALESCE(x->'data', '{}'::jsonb) FROM g, jsonb_array_elements($14::jsonb) AS x
   RETURNING 1
+), j AS (
+  ${jobsSql('$21', 'g')}
 )
-SELECT g.*, (SELECT count(*) FROM t) + (SELECT count(*) FROM e) + (SELECT count(*) FROM o) AS written FROM g`;
+SELECT g.*, (SELECT count(*) FROM t) + (SELECT count(*) FROM e) + (SELECT count(*) FROM o) + (SELECT count(*) FROM j) AS written FROM g`;
 
 function toCommand(row: { id: bigint; seat: string | null; command: unknown; idempotencyKey: string | null; firstVersion: number; lastVersion: number }): CommandRecord {
   return { ...row, id: row.id.toString(), command: row.command as Record<string, unknown> };
@@ -231,6 +242,8 @@ export class EventStore {
     tokens: { tokenHash: string; seat: string; name: string }[];
     events: NewEvent[];
     outbox?: OutboxEntry[];
+    /** Jobs of the queue to add with the game, in the same statement. */
+    jobs?: JobChange[];
   }): Promise<GameRecord> {
     const { game, tokens, events } = input;
     // One statement, like the append: no interactive transaction to wait for under load.
@@ -242,6 +255,8 @@ export class EventStore {
       JSON.stringify(events.map((e) => ({ type: e.type, seat: e.seat, data: e.data, rolls: e.rolls ?? null }))),
       JSON.stringify(input.outbox ?? []),
       JSON.stringify(game.seats ?? []), game.playerIds ?? [], game.bots ?? [], game.visibility ?? 'PRIVATE', game.inviteCodeHash ?? null, game.createdBy ?? null,
+      JSON.stringify((input.jobs ?? []).map(jobJson)),
+      game.clockPerMove ?? null,
     );
     return fromRow(rows[0]!);
   }
@@ -261,6 +276,7 @@ export class EventStore {
         input.seat, JSON.stringify(input.command), input.idempotencyKey,
         JSON.stringify(events.map((e) => ({ type: e.type, seat: e.seat, data: e.data, rolls: e.rolls ?? null }))),
         JSON.stringify(input.outbox),
+        JSON.stringify((input.jobs ?? []).map(jobJson)),
       );
       const row = rows[0];
       if (!row) return { ok: false, conflict: 'VERSION', currentVersion: await this.currentVersion(gameId, expectedVersion) };

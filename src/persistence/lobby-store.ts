@@ -7,6 +7,7 @@
  */
 import { Prisma, type PrismaClient } from '../generated/prisma/client.ts';
 import { fromRow, type GameRecord, type GameRow, type GameSummary, type NewEvent, type OutboxEntry, type SeatEntry } from './event-store.ts';
+import { jobJson, jobsSql, type JobChange } from './jobs.ts';
 
 export interface SeatChange {
   gameId: string;
@@ -21,7 +22,7 @@ export interface SeatChange {
   /** Seat tokens that no longer hold anything (a seat left). */
   removeTokensFor?: string[];
   /** The last seat is filled: the setup events, the summary after them, their outbox rows. */
-  start?: { events: NewEvent[]; summary: GameSummary; outbox: OutboxEntry[] };
+  start?: { events: NewEvent[]; summary: GameSummary; outbox: OutboxEntry[]; jobs?: JobChange[] };
 }
 
 export interface GameFilter {
@@ -61,6 +62,7 @@ export class LobbyStore {
         await tx.outbox.createMany({
           data: start.outbox.map((o) => ({ gameId: change.gameId, version: start.events.length, kind: o.kind, seat: o.seat, data: (o.data ?? {}) as Prisma.InputJsonValue })),
         });
+        if (start.jobs?.length) await tx.$queryRawUnsafe(`WITH j AS (${jobsSql('$1', '(SELECT 1) AS one')}) SELECT count(*)::int AS n FROM j`, json(start.jobs.map(jobJson)));
       }
       return fromRow(row);
     });

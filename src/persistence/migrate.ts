@@ -6,10 +6,13 @@
  * _prisma_migrations with Prisma's columns and checksum (sha256 of the file), under an
  * advisory lock so that several server processes starting together apply each once.
  * A database migrated here is one `prisma migrate deploy` agrees with, and vice versa.
+ * The job queue's schema (graphile_worker, src/workers/queue.ts) is graphile-worker's own:
+ * its migrations run next, under the same lock.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { Logger, runMigrations } from 'graphile-worker';
 import pg from 'pg';
 
 export const MIGRATIONS_DIR = new URL('../../prisma/migrations/', import.meta.url).pathname;
@@ -76,6 +79,7 @@ export async function migrate(url: string, log: (msg: string) => void = () => {}
       log(`applied migration ${m.name}`);
       applied.push(m.name);
     }
+    await installQueueSchema(url, log);
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [LOCK_KEY]).catch(() => {});
     await client.end();
@@ -88,4 +92,20 @@ export async function migrationsApplied(query: (sql: string) => Promise<{ migrat
   const rows = await query('SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL');
   const names = new Set(rows.map((r) => r.migration_name));
   return expected.every((name) => names.has(name));
+}
+
+/** Installs or upgrades graphile-worker's schema (graphile_worker); a no-op when current. */
+async function installQueueSchema(url: string, log: (msg: string) => void): Promise<void> {
+  const pool = new pg.Pool({ connectionString: url, max: 1 });
+  pool.on('error', () => {});
+  try {
+    await runMigrations({
+      pgPool: pool,
+      logger: new Logger(() => (level, message) => {
+        if (level === 'error' || level === 'warning') log(`job queue schema: ${message}`);
+      }),
+    });
+  } finally {
+    await pool.end();
+  }
 }

@@ -1,0 +1,40 @@
+/**
+ * Jobs of the queue (graphile-worker, src/workers/queue.ts) added in SQL, inside a
+ * statement of the store: the append adds its jobs in its own statement, so a job exists
+ * if and only if the command was stored.
+ */
+
+/** A job to add: `key` replaces the pending job with that key; `runAt` schedules it. */
+export interface JobSpec {
+  /** The task's name (as given to Queue.define). */
+  task: string;
+  payload?: Record<string, unknown>;
+  key?: string;
+  runAt?: Date;
+  maxAttempts?: number;
+}
+
+/** Cancels the pending job with this key, if any (a deadline that no longer applies). */
+export interface JobRemoval {
+  removeKey: string;
+}
+
+export type JobChange = JobSpec | JobRemoval;
+
+/** The JSON a statement's jobs parameter carries for each change. */
+export function jobJson(change: JobChange): Record<string, unknown> {
+  if ('removeKey' in change) return { removeKey: change.removeKey };
+  return { task: change.task, payload: change.payload ?? {}, key: change.key ?? null, runAt: change.runAt?.toISOString() ?? null, maxAttempts: change.maxAttempts ?? null };
+}
+
+/**
+ * A CTE body adding (or removing) the jobs of the jsonb array parameter `param` (built
+ * with jobJson), once per row of `from`. Reference it from the statement's final SELECT,
+ * or PostgreSQL never runs it. An empty array adds nothing (and NOTIFYs nobody).
+ */
+export function jobsSql(param: string, from: string): string {
+  return `SELECT CASE WHEN x ? 'removeKey' THEN (graphile_worker.remove_job(x->>'removeKey')).id
+      ELSE (graphile_worker.add_job(x->>'task', (x->'payload')::json, run_at => (x->>'runAt')::timestamptz,
+        max_attempts => (x->>'maxAttempts')::int, job_key => x->>'key')).id END AS id
+    FROM ${from}, jsonb_array_elements(${param}::jsonb) AS x`;
+}

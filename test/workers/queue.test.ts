@@ -1,0 +1,94 @@
+/**
+ * The job queue (graphile-worker on the test database): a job added with an append runs
+ * once even with two runners (two processes) taking jobs; a refused append adds none; keyed
+ * jobs replace and cancel each other; a dead process's jobs are freed for the others.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Database } from '../../src/persistence/database.ts';
+import { EventStore } from '../../src/persistence/event-store.ts';
+import { Queue } from '../../src/workers/queue.ts';
+import { databaseUrl } from '../support/server.ts';
+
+let db: Database;
+let store: EventStore;
+const ran: { queue: string; payload: Record<string, unknown> }[] = [];
+const queues: Queue[] = [];
+const task = `test-${randomUUID().slice(0, 8)}`;
+
+function makeQueue(name: string) {
+  const q = new Queue({ connectionString: databaseUrl(), pollInterval: 200, concurrency: 2, deadAfterMs: 500 });
+  q.define(task, async (payload) => {
+    ran.push({ queue: name, payload });
+  });
+  queues.push(q);
+  return q;
+}
+
+beforeAll(async () => {
+  db = await openDatabase(databaseUrl());
+  store = new EventStore(db.prisma);
+  await Promise.all([makeQueue('a').start(), makeQueue('b').start()]);
+});
+afterAll(async () => {
+  await Promise.all(queues.map((q) => q.stop()));
+  await db?.close();
+});
+
+async function until(check: () => boolean, ms = 10_000) {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function newGame() {
+  const id = randomUUID();
+  await store.createGame({
+    game: { id, type: 't', options: {}, players: [{ seat: 'a', name: 'A' }], seedCommitment: 'c', seed: 's', status: 'ACTIVE', awaiting: ['a'], result: null, rules: 'r' },
+    tokens: [{ tokenHash: createHash('sha256').update(id).digest('hex'), seat: 'a', name: 'A' }],
+    events: [{ type: 'Setup', seat: null, data: { type: 'Setup' } }],
+  });
+  return id;
+}
+
+const summary = { status: 'ACTIVE', awaiting: ['a'], result: null };
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('the job queue', () => {
+  it('runs a job added in the append statement once, on one of two runners; a refused append adds no job', async () => {
+    const id = await newGame();
+    const append = (n: number) =>
+      store.append({ gameId: id, expectedVersion: 1, seat: 'a', command: { n }, idempotencyKey: null, events: [{ type: 'E', seat: 'a', data: { n } }], summary, outbox: [], jobs: [{ task, payload: { gameId: id, n } }] });
+    const outcomes = await Promise.all([append(1), append(2), append(3)]);
+    const winner = outcomes.findIndex((o) => o.ok) + 1;
+    expect(outcomes.filter((o) => o.ok)).toHaveLength(1);
+    await until(() => ran.some((r) => r.payload.gameId === id));
+    await sleep(1000); // a second run would show by now
+    expect(ran.filter((r) => r.payload.gameId === id).map((r) => r.payload.n)).toEqual([winner]);
+  });
+
+  it('runs a job added after a commit once; a key replaces the pending job and remove cancels it', async () => {
+    const mark = randomUUID();
+    await queues[0]!.add(task, { mark, n: 1 });
+    const later = new Date(Date.now() + 1500);
+    await queues[1]!.add(task, { mark, n: 2 }, { key: `k:${mark}`, runAt: later });
+    await queues[0]!.add(task, { mark, n: 3 }, { key: `k:${mark}`, runAt: later }); // replaces n: 2
+    await queues[0]!.add(task, { mark, n: 4 }, { key: `gone:${mark}`, runAt: later });
+    await queues[1]!.remove(`gone:${mark}`);
+    await until(() => ran.filter((r) => r.payload.mark === mark).length >= 2);
+    await sleep(1000);
+    expect(ran.filter((r) => r.payload.mark === mark).map((r) => r.payload.n).sort()).toEqual([1, 3]);
+  });
+
+  it("frees the jobs a dead process held: another runner runs them", async () => {
+    const mark = randomUUID();
+    // A job locked by a runner whose process stopped beating (it died holding the job).
+    const { rows } = await db.pool.query(`SELECT (graphile_worker.add_job($1, $2::json, run_at => now() + interval '1 hour')).id`, [task, JSON.stringify({ mark })]);
+    await db.pool.query(`UPDATE graphile_worker._private_jobs SET locked_at = now(), locked_by = 'dead-runner', run_at = now() WHERE id = $1`, [rows[0].id]);
+    await db.pool.query(`INSERT INTO queue_workers (worker_id, seen_at) VALUES ('dead-runner', now() - interval '1 hour')`);
+    await until(() => ran.some((r) => r.payload.mark === mark), 20_000);
+    expect(ran.filter((r) => r.payload.mark === mark)).toHaveLength(1);
+  });
+});
