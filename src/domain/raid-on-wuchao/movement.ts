@@ -32,7 +32,9 @@ export function move(s: WuchaoState, side: Side, unit: string, to: string): Wuch
   const left = movementLeft(s, unit);
   if (left <= 0) return `${t.name} has used all ${t.move} of its movement points this round`;
   if (!neighbours(s, u.space).includes(to)) return `${to} is not connected to ${u.space}`;
-  return { type: 'UnitMoved', unit, side, from: u.space, to, movementLeft: left - 1, entersEnemy: hasEnemy(s, to, side) };
+  const entersEnemy = hasEnemy(s, to, side);
+  // §8: entering an enemy-occupied space halts movement: no points left.
+  return { type: 'UnitMoved', unit, side, from: u.space, to, movementLeft: entersEnemy ? 0 : left - 1, entersEnemy };
 }
 
 /** Spaces holding more than five of `side`'s units. */
