@@ -83,7 +83,8 @@ export function evolve(state: WuchaoState, event: WuchaoEvent): WuchaoState {
       return { ...s, combat: { ...s.combat!, allocated: true } };
     }
     case 'CaoCaoDestroyed':
-      return { ...s, phase: 'over', result: { winners: ['yuan'], reason: 'Cao Cao destroyed' } };
+      // §8 "Yuan Shao wins instantly": the game ends mid-combat, so no combat is left pending or in progress.
+      return { ...s, phase: 'over', combats: [], combat: null, result: { winners: ['yuan'], reason: 'Cao Cao destroyed' } };
     case 'AssaultSucceeded':
       // §8 Successful Assault: the attackers occupy the space.
       return { ...setControl(s, event.space, event.side), combat: null, combats: s.combats.filter((c) => c !== event.space) };
