@@ -9,6 +9,7 @@ import { activePlayers, faction, generalsLeft, type TkState } from './state.ts';
 import { Batch } from './evolve.ts';
 import { completeSetup } from './setup.ts';
 import { endTurnIfNoAttacks, nextSeat, startTurn } from './turns.ts';
+import { checkRetreats } from './retreat.ts';
 
 export function citiesVictory(state: TkState, seat: string): boolean {
   const cities = Object.values(state.cities);
@@ -56,7 +57,9 @@ export function eliminate(state: TkState, seat: string): TkState {
       startTurn(batch, next.seat, next.wraps ? state.round + 1 : state.round);
     }
   } else {
-    // Their pending retreat is gone with them; the attacker may have nothing left to do.
+    // Their pending retreat is gone with them: a unit waiting behind it retreats now, and the
+    // attacker may have nothing left to do.
+    checkRetreats(batch);
     endTurnIfNoAttacks(batch);
   }
   return batch.state;

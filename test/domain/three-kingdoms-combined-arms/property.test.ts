@@ -9,6 +9,7 @@ import { decideMatch, evolveMatch, initialMatch, SeededRandom, type Command, typ
 import { threeKingdoms, type TkState } from '../../../src/domain/three-kingdoms-combined-arms/index.ts';
 import { distance, isSquare, ALL_SQUARES } from '../../../src/domain/three-kingdoms-combined-arms/board.ts';
 import { UNIT_KINDS, UNIT_LIST } from '../../../src/domain/three-kingdoms-combined-arms/data.ts';
+import { defenseOf } from '../../../src/domain/three-kingdoms-combined-arms/state.ts';
 import { attempt, chooser, legal, newGame, status, type Played } from '../../support/play.ts';
 
 function checkState(s: TkState): void {
@@ -43,6 +44,15 @@ function checkState(s: TkState): void {
     expect(s.terrain[city]).toBe('city');
     if (owner) expect(s.out).not.toContain(owner);
   }
+}
+
+/**
+ * Once a command has been played: the retreat check is a state, so no unit is left with
+ * damage this phase at or above its defense now, unless a retreat choice is still pending.
+ */
+function checkSettled(s: TkState): void {
+  if (s.stage !== 'ACTIVE' || s.phase !== 'attack' || s.pendingRetreat) return;
+  for (const u of s.units) expect(s.damage[u.id] ?? 0, `${u.id}: damage ${s.damage[u.id]} against defense ${defenseOf(s, u)}`).toBeLessThan(defenseOf(s, u));
 }
 
 /** Per-phase bookkeeping the events must respect (Double Whammy, retreat once). */
@@ -175,6 +185,7 @@ function playOut(seed: string, players: string[], walkSeed: number, turnLimit: n
       before = state.game;
     });
     expect(decision.ok).toBe(true);
+    checkSettled(g.state.game);
   }
   // No dice after the terrain: 30 draws at setup, none since.
   expect(g.state.draws).toBe(30);
@@ -249,6 +260,7 @@ describe('legalCommands', () => {
             : [seat, status(g).stage === 'SETUP' ? options[rnd(options.length)]! : pick(g, seat, options, rnd)];
           expect(attempt(g, who, command).ok).toBe(true);
           checkState(g.state.game);
+          checkSettled(g.state.game);
         }
       }),
       { numRuns: 6 },
