@@ -98,7 +98,33 @@ export function setupEvents(batch: Batch, options: TkOptions | undefined, random
   const given = options?.terrain ?? null;
   const layout = given ? givenTerrain(given) : rollTerrain(random);
   batch.emit({ type: 'TerrainPlaced', source: given ? 'options' : 'seed', ...layout });
-  if (batch.state.placer === null) completeSetup(batch);
+  settleSetup(batch);
+}
+
+/**
+ * After each placement: setup ends once nobody can place; a placer whose only option is
+ * one unit kind on one square places it without being asked (ruling: a choice with exactly
+ * one legal option is taken automatically).
+ */
+export function settleSetup(batch: Batch): void {
+  for (;;) {
+    const s = batch.state;
+    if (s.stage !== 'SETUP') return;
+    if (s.placer === null) return completeSetup(batch);
+    const options = placementCommands(s, s.placer);
+    if (options.length !== 1) return;
+    const only = options[0] as Extract<TkCommand, { type: 'placeUnit' }>;
+    emitPlacement(batch, s.placer, only.kind, only.square);
+  }
+}
+
+function emitPlacement(batch: Batch, seat: string, kind: UnitKind, square: string): void {
+  const state = batch.state;
+  const n = UNIT_LIST[kind].count - state.reserves[seat]![kind] + 1;
+  batch.emit({ type: 'UnitPlaced', seat, unit: `${seat}-${kind}-${n}`, kind, square });
+  if (state.terrain[square] === 'city' && state.cities[square] !== seat) {
+    batch.emit({ type: 'CityOccupied', square, seat, previous: state.cities[square] ?? null });
+  }
 }
 
 /** Free squares of a seat's corner: no mountain, no unit (units may not stack). */
@@ -151,13 +177,8 @@ export function placeUnit(batch: Batch, seat: string, kind: UnitKind, square: st
   if (state.terrain[square] === 'mountain') return `${square} is a mountain: no unit may stand there`;
   const there = unitAt(state, square);
   if (there) return `${square} is taken by ${faction(there.seat)}'s unit: units may not stack`;
-  const n = UNIT_LIST[kind].count - reserve[kind] + 1;
-  const unit = `${seat}-${kind}-${n}`;
-  batch.emit({ type: 'UnitPlaced', seat, unit, kind, square });
-  if (state.terrain[square] === 'city' && state.cities[square] !== seat) {
-    batch.emit({ type: 'CityOccupied', square, seat, previous: state.cities[square] ?? null });
-  }
-  if (batch.state.placer === null) completeSetup(batch);
+  emitPlacement(batch, seat, kind, square);
+  settleSetup(batch);
   return null;
 }
 

@@ -4,12 +4,33 @@
  * the game as a draw after that many rounds (RULINGS.md General).
  */
 import type { Batch } from './evolve.ts';
-import { activePlayers, faction } from './state.ts';
+import { activePlayers, faction, type TkState } from './state.ts';
+import { canMove, endMovement } from './movement.ts';
 import { citiesVictory } from './victory.ts';
 import { anyAttack } from './attack.ts';
 
+/**
+ * A turn begins with its Move Phase. A choice with exactly one legal option is taken
+ * automatically (ruling): a player none of whose units can move has only "end movement",
+ * so the Move Phase ends by itself (and the Attack Phase too if nothing can attack).
+ */
 export function startTurn(batch: Batch, seat: string, round: number): void {
   batch.emit({ type: 'TurnStarted', seat, round });
+  if (canMove(batch.state, seat)) return;
+  if (frozen(batch.state)) {
+    // Ruling: no player can ever move or attack again, so nothing can change: a draw
+    // (unless a player holds every city, and wins at the end of their next turn).
+    if (!activePlayers(batch.state).some((p) => citiesVictory(batch.state, p))) {
+      batch.emit({ type: 'GameEnded', winners: [], reason: 'no player can move or attack (draw)' });
+      return;
+    }
+  }
+  endMovement(batch, seat);
+}
+
+/** At the start of a turn: no player still in has a unit that can move or attack. */
+function frozen(state: TkState): boolean {
+  return activePlayers(state).every((p) => !canMove(state, p) && !anyAttack(state, p));
 }
 
 /** The next seat in seat order still in the game, and whether the round wraps. */

@@ -7,7 +7,7 @@
 import type { Unit } from './state.ts';
 import { activePlayers, faction, generalsLeft, type TkState } from './state.ts';
 import { Batch } from './evolve.ts';
-import { completeSetup } from './setup.ts';
+import { settleSetup } from './setup.ts';
 import { endTurnIfNoAttacks, nextSeat, startTurn } from './turns.ts';
 import { checkRetreats } from './retreat.ts';
 
@@ -45,7 +45,7 @@ export function eliminate(state: TkState, seat: string): TkState {
   declareLastStanding(batch, 'every other player is out');
   if (batch.over) return batch.state;
   if (batch.state.stage === 'SETUP') {
-    if (batch.state.placer === null) completeSetup(batch);
+    settleSetup(batch);
   } else if (wasActive && batch.state.pendingRetreat) {
     // A retreat their attack forced still happens: its owner chooses, then the turn passes
     // on (the resigned player has nothing left to attack).
