@@ -58,6 +58,12 @@ export function cornerSquares(corner: CornerName): string[] {
   return CORNER_SQUARES[corner];
 }
 
+/** A corner in a sentence: "south-west corner (A1–E5)", its south-west and north-east squares. */
+export function cornerLabel(corner: CornerName): string {
+  const squares = CORNER_SQUARES[corner];
+  return `${CORNERS[corner].name} corner (${squares[0]}–${squares[squares.length - 1]})`;
+}
+
 export function cornerOf(square: string): CornerName | null {
   for (const corner of Object.keys(CORNERS) as CornerName[]) if (cornerSquares(corner).includes(square)) return corner;
   return null;

@@ -18,17 +18,19 @@ export interface UnitType {
   count: number;
   /** Damage one attack does (UNIT SPECIAL ABILITIES: Shock Troops do 2). */
   damage: number;
+  /** The name for several units of the kind, in sentences ("All your Generals ..."). */
+  plural: string;
 }
 
 /** UNIT LIST, as printed. All sides use the same army list. */
 export const UNIT_LIST: Record<UnitKind, UnitType> = {
-  general: { name: 'General', move: 4, range: 1, defense: 3, count: 2, damage: 1 },
-  armoredCavalry: { name: 'Armored Cavalry', move: 4, range: 1, defense: 3, count: 2, damage: 1 },
-  infantry: { name: 'Infantry', move: 2, range: 1, defense: 4, count: 4, damage: 1 },
-  archers: { name: 'Archers', move: 2, range: 2, defense: 3, count: 2, damage: 1 },
-  rockets: { name: 'Rockets', move: 1, range: 3, defense: 2, count: 2, damage: 1 },
-  shockTroops: { name: 'Shock Troops', move: 1, range: 1, defense: 5, count: 2, damage: 2 },
-  horseArchers: { name: 'Horse Archers', move: 5, range: 2, defense: 2, count: 2, damage: 1 },
+  general: { name: 'General', plural: 'Generals', move: 4, range: 1, defense: 3, count: 2, damage: 1 },
+  armoredCavalry: { name: 'Armored Cavalry', plural: 'Armored Cavalry', move: 4, range: 1, defense: 3, count: 2, damage: 1 },
+  infantry: { name: 'Infantry', plural: 'Infantry', move: 2, range: 1, defense: 4, count: 4, damage: 1 },
+  archers: { name: 'Archers', plural: 'Archers', move: 2, range: 2, defense: 3, count: 2, damage: 1 },
+  rockets: { name: 'Rockets', plural: 'Rockets', move: 1, range: 3, defense: 2, count: 2, damage: 1 },
+  shockTroops: { name: 'Shock Troops', plural: 'Shock Troops', move: 1, range: 1, defense: 5, count: 2, damage: 2 },
+  horseArchers: { name: 'Horse Archers', plural: 'Horse Archers', move: 5, range: 2, defense: 2, count: 2, damage: 1 },
 };
 
 /** The printed order of the unit list. */
@@ -54,11 +56,11 @@ export type CornerName = 'SW' | 'NE' | 'SE' | 'NW';
 export const CORNER_BY_SEAT_ORDER: CornerName[] = ['SW', 'NE', 'SE', 'NW'];
 
 /** `toward` is the direction of the corner seen from the board: a retreat goes that way. */
-export const CORNERS: Record<CornerName, { x0: number; y0: number; toward: [number, number] }> = {
-  SW: { x0: 0, y0: 0, toward: [-1, -1] },
-  NE: { x0: BOARD_SIZE - CORNER_SIZE, y0: BOARD_SIZE - CORNER_SIZE, toward: [1, 1] },
-  SE: { x0: BOARD_SIZE - CORNER_SIZE, y0: 0, toward: [1, -1] },
-  NW: { x0: 0, y0: BOARD_SIZE - CORNER_SIZE, toward: [-1, 1] },
+export const CORNERS: Record<CornerName, { x0: number; y0: number; toward: [number, number]; name: string }> = {
+  SW: { x0: 0, y0: 0, toward: [-1, -1], name: 'south-west' },
+  NE: { x0: BOARD_SIZE - CORNER_SIZE, y0: BOARD_SIZE - CORNER_SIZE, toward: [1, 1], name: 'north-east' },
+  SE: { x0: BOARD_SIZE - CORNER_SIZE, y0: 0, toward: [1, -1], name: 'south-east' },
+  NW: { x0: 0, y0: BOARD_SIZE - CORNER_SIZE, toward: [-1, 1], name: 'north-west' },
 };
 
 export type TerrainKind = 'city' | 'forest' | 'mountain';

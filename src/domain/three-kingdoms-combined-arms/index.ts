@@ -5,7 +5,7 @@
  * victory.ts (VICTORY), data.ts (UNIT LIST).
  */
 import { accept, refuse, type GameModule, type Prompt, type Status } from '../kernel/index.ts';
-import { SQUARE_PATTERN } from './board.ts';
+import { cornerLabel, SQUARE_PATTERN } from './board.ts';
 import { SEATS, UNIT_LIST } from './data.ts';
 import { Batch, evolve } from './evolve.ts';
 import type { TkEvent } from './events.ts';
@@ -49,7 +49,7 @@ function awaiting(state: TkState): Prompt[] {
   if (state.stage === 'SETUP') {
     if (!state.placer) return [];
     const left = Object.values(state.reserves[state.placer]!).reduce((a, b) => a + b, 0);
-    return [{ seat: state.placer, kind: 'SETUP', prompt: `Place a unit in your ${state.corners[state.placer]} corner (${left} left to place)` }];
+    return [{ seat: state.placer, kind: 'SETUP', prompt: `Place a unit in your ${cornerLabel(state.corners[state.placer]!)}: ${left} left to place` }];
   }
   if (state.pendingRetreat) {
     const unit = unitById(state, state.pendingRetreat.unit)!;

@@ -4,7 +4,7 @@
  * creation. No dice decide who goes first (INTRODUCTION: no dice or cards).
  */
 import type { Random, SetupInput } from '../kernel/index.ts';
-import { ALL_SQUARES, cornerOf, cornerSquares } from './board.ts';
+import { ALL_SQUARES, cornerLabel, cornerOf, cornerSquares } from './board.ts';
 import { CORNER_BY_SEAT_ORDER, CORNER_SIZE, TERRAIN_COUNTS, UNIT_KINDS, UNIT_LIST, type UnitKind } from './data.ts';
 import type { TerrainLayout } from './events.ts';
 import type { TkCommand } from './commands.ts';
@@ -172,8 +172,8 @@ export function completeSetup(batch: Batch): void {
 export function placeUnit(batch: Batch, seat: string, kind: UnitKind, square: string): string | null {
   const state = batch.state;
   const reserve = state.reserves[seat]!;
-  if (reserve[kind] <= 0) return `All your ${UNIT_LIST[kind].name} are already on the board`;
-  if (!cornerSquares(state.corners[seat]!).includes(square)) return `${square} is outside your ${state.corners[seat]} corner`;
+  if (reserve[kind] <= 0) return `All your ${UNIT_LIST[kind].plural} are already on the board`;
+  if (!cornerSquares(state.corners[seat]!).includes(square)) return `${square} is outside your ${cornerLabel(state.corners[seat]!)}`;
   if (state.terrain[square] === 'mountain') return `${square} is a mountain: no unit may stand there`;
   const there = unitAt(state, square);
   if (there) return `${square} is taken by ${faction(there.seat)}'s unit: units may not stack`;

@@ -50,15 +50,21 @@ export function endTurn(batch: Batch): void {
   const round = batch.state.round;
   batch.emit({ type: 'TurnEnded', seat, round });
   if (citiesVictory(batch.state, seat)) {
-    batch.emit({ type: 'GameEnded', winners: [seat], reason: `${faction(seat)} controls all ${Object.keys(batch.state.cities).length} cities` });
+    const n = Object.keys(batch.state.cities).length;
+    batch.emit({ type: 'GameEnded', winners: [seat], reason: `${faction(seat)} controls ${n === 1 ? 'the only city' : `all ${n} cities`}` });
     return;
   }
   const next = nextSeat(batch.state.players, batch.state.out, seat);
   if (next.wraps && batch.state.turnLimit !== null && round >= batch.state.turnLimit) {
-    batch.emit({ type: 'GameEnded', winners: [], reason: `turn limit of ${batch.state.turnLimit} rounds reached (draw)` });
+    batch.emit({ type: 'GameEnded', winners: [], reason: turnLimitReason(batch.state.turnLimit) });
     return;
   }
   startTurn(batch, next.seat, next.wraps ? round + 1 : round);
+}
+
+/** The result of a game that reached its turn limit: "turn limit of 1 round reached (draw)". */
+export function turnLimitReason(limit: number): string {
+  return `turn limit of ${limit} round${limit === 1 ? '' : 's'} reached (draw)`;
 }
 
 /** An attack phase with nothing left to attack ends by itself (its only choice is to end). */

@@ -8,7 +8,7 @@ import type { Unit } from './state.ts';
 import { activePlayers, faction, generalsLeft, type TkState } from './state.ts';
 import { Batch } from './evolve.ts';
 import { settleSetup } from './setup.ts';
-import { endTurnIfNoAttacks, nextSeat, startTurn } from './turns.ts';
+import { endTurnIfNoAttacks, nextSeat, startTurn, turnLimitReason } from './turns.ts';
 import { checkRetreats } from './retreat.ts';
 
 export function citiesVictory(state: TkState, seat: string): boolean {
@@ -52,7 +52,7 @@ export function eliminate(state: TkState, seat: string): TkState {
   } else if (wasActive) {
     const next = nextSeat(state.players, batch.state.out, seat);
     if (next.wraps && state.turnLimit !== null && state.round >= state.turnLimit) {
-      batch.emit({ type: 'GameEnded', winners: [], reason: `turn limit of ${state.turnLimit} rounds reached (draw)` });
+      batch.emit({ type: 'GameEnded', winners: [], reason: turnLimitReason(state.turnLimit) });
     } else {
       startTurn(batch, next.seat, next.wraps ? state.round + 1 : state.round);
     }

@@ -182,7 +182,7 @@ describe('TURN SEQUENCE', () => {
       cities: { A1: 'wei' },
       units: { 'wei-general-1': 'A1', 'wei-general-2': 'A2', 'shu-general-1': 'K12', 'shu-general-2': 'L12' },
     });
-    expect(submit(h, 'shu', { type: 'endTurn' }).at(-1)).toEqual({ type: 'GameEnded', winners: ['wei'], reason: 'Wei controls all 1 cities' });
+    expect(submit(h, 'shu', { type: 'endTurn' }).at(-1)).toEqual({ type: 'GameEnded', winners: ['wei'], reason: 'Wei controls the only city' });
   });
 
   it('uses no dice once the terrain is down', () => {

@@ -138,7 +138,7 @@ describe('SETUP', () => {
 
   it('keeps each player to their own 5x5 corner, off mountains, without stacking', () => {
     const g = newGame(threeKingdoms, { terrain: { cities: ['B2'], forests: [], mountains: ['A1'] } }, ['wei', 'shu']);
-    expect(attempt(g, 'wei', { type: 'placeUnit', kind: 'general', square: 'F1' })).toMatchObject({ ok: false, reason: expect.stringContaining('outside your SW corner') });
+    expect(attempt(g, 'wei', { type: 'placeUnit', kind: 'general', square: 'F1' })).toMatchObject({ ok: false, reason: expect.stringContaining('outside your south-west corner (A1–E5)') });
     expect(attempt(g, 'wei', { type: 'placeUnit', kind: 'general', square: 'A1' })).toMatchObject({ ok: false, reason: expect.stringContaining('mountain') });
     const placed = submit(g, 'wei', { type: 'placeUnit', kind: 'general', square: 'B2' });
     expect(placed).toEqual([
@@ -158,7 +158,7 @@ describe('SETUP', () => {
     submit(g, 'shu', { type: 'placeUnit', kind: 'general', square: 'L12' });
     submit(g, 'wei', { type: 'placeUnit', kind: 'general', square: 'A2' });
     submit(g, 'shu', { type: 'placeUnit', kind: 'general', square: 'L11' });
-    expect(attempt(g, 'wei', { type: 'placeUnit', kind: 'general', square: 'A3' })).toMatchObject({ ok: false, reason: 'All your General are already on the board' });
+    expect(attempt(g, 'wei', { type: 'placeUnit', kind: 'general', square: 'A3' })).toMatchObject({ ok: false, reason: 'All your Generals are already on the board' });
     expect(legal(g, 'wei').some((c) => c.kind === 'general')).toBe(false);
   });
 
