@@ -18,10 +18,10 @@ export function evolve(state: WuchaoState, event: WuchaoEvent): WuchaoState {
       for (const u of event.units) s = setUnit(s, u, { space: event.space });
       return setControl(s, event.space, 'cao');
     case 'UnitPlaced':
-      // RULINGS: Yuan controls every space where it set up a unit.
+      // Ruling: Yuan controls every space where it set up a unit.
       return setControl(setUnit(s, event.unit, { space: event.space }), event.space, 'yuan');
     case 'SetupCompleted': {
-      // RULINGS: at the start Yuan controls the granaries.
+      // Ruling: at the start Yuan controls the granaries.
       const control = { ...s.control };
       for (const g of s.map.granaries) if (control[g] !== 'cao') control[g] = 'yuan';
       return { ...s, control, phase: 'caoMovement', round: event.round };

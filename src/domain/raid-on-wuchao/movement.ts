@@ -50,7 +50,7 @@ export function stepBackCandidates(s: WuchaoState, side: Side): string[] {
 
 /**
  * A step back that is no choice: in an over-stacked space where every unit that may step
- * back must do so to bring it down to the limit (RULINGS General: a choice with exactly
+ * back must do so to bring it down to the limit (ruling: a choice with exactly
  * one legal option is taken automatically).
  */
 export function forcedStepBack(s: WuchaoState, side: Side): string | null {

@@ -36,7 +36,7 @@ export const UNIT_LIST: Record<UnitKind, UnitType> = {
 /** The printed order of the unit list. */
 export const UNIT_KINDS = Object.keys(UNIT_LIST) as UnitKind[];
 
-/** Seats are the factions: the Three Empires, with Jin as a fourth (RULINGS.md). */
+/** Seats are the factions: the Three Empires, with Jin as a fourth (ruling). */
 export const FACTIONS = { wei: 'Wei', shu: 'Shu', wu: 'Wu', jin: 'Jin' } as const;
 export type Seat = keyof typeof FACTIONS;
 export const SEATS = Object.keys(FACTIONS) as Seat[];
@@ -50,7 +50,7 @@ export type CornerName = 'SW' | 'NE' | 'SE' | 'NW';
 
 /**
  * Which corner each seat gets, by its place in the seat order chosen at creation.
- * Two players sit in opposite corners, south-west and north-east (RULINGS.md); a third
+ * Two players sit in opposite corners, south-west and north-east (ruling); a third
  * takes the south-east, a fourth the north-west.
  */
 export const CORNER_BY_SEAT_ORDER: CornerName[] = ['SW', 'NE', 'SE', 'NW'];

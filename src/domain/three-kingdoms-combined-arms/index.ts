@@ -139,7 +139,7 @@ export const threeKingdoms: GameModule<TkState, TkCommand, TkEvent, TkOptions> =
         : state.stage === 'FINISHED'
           ? 'Game over'
           : `${faction(state.active!)} ${state.phase === 'attack' ? 'Attack Phase' : 'Move Phase'}`;
-    // Players without Generals are out (RULINGS): the match rules stop asking them anything.
+    // Players without Generals are out (ruling): the match rules stop asking them anything.
     return { stage: state.stage, phase, round: state.stage === 'SETUP' ? null : state.round, awaiting: awaiting(state), result: state.result, out: state.out };
   },
 

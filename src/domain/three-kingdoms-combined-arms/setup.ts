@@ -16,7 +16,7 @@ import { declareLastStanding, outWithoutGenerals } from './victory.ts';
 export interface TkOptions {
   /** A layout to use instead of the seed's. A square listed twice keeps its first kind (mountains, forests, cities). */
   terrain?: TerrainLayout | null;
-  /** Rounds after which the game ends as a draw (RULINGS.md General). */
+  /** Rounds after which the game ends as a draw (ruling). */
   turnLimit?: number | null;
 }
 

@@ -1,7 +1,7 @@
 /**
  * TURN SEQUENCE: players take turns in seat order; each turn has a Move Phase then an
  * Attack Phase. Rounds count full cycles of the seat order; the optional turn limit ends
- * the game as a draw after that many rounds (RULINGS.md General).
+ * the game as a draw after that many rounds (ruling).
  */
 import type { Batch } from './evolve.ts';
 import { activePlayers, faction, type TkState } from './state.ts';

@@ -2,7 +2,7 @@
  * VICTORY: destroy all enemy Generals or occupy all cities. With three or four players a
  * player who has lost both Generals is out and their units leave the board; a player wins
  * when every other player is out, or at the end of their own turn when they control all
- * the cities (RULINGS.md).
+ * the cities (ruling).
  */
 import type { Unit } from './state.ts';
 import { activePlayers, faction, generalsLeft, type TkState } from './state.ts';
@@ -23,7 +23,7 @@ export function afterDestruction(batch: Batch, unit: Unit): void {
   declareLastStanding(batch, `every enemy General destroyed`);
 }
 
-/** A player still in the game with no General on the board is out (RULINGS.md). */
+/** A player still in the game with no General on the board is out (ruling). */
 export function outWithoutGenerals(batch: Batch, seat: string, reason: string): void {
   if (!batch.state.out.includes(seat) && generalsLeft(batch.state, seat) === 0) batch.emit({ type: 'PlayerOut', seat, reason });
 }
