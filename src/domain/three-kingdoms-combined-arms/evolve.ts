@@ -43,7 +43,7 @@ export function evolve(state: TkState, event: TkEvent): TkState {
     case 'UnitAttacked':
       return { ...state, attacked: [...state.attacked, event.unit], damage: { ...state.damage, [event.target]: event.damageThisPhase } };
     case 'RetreatForced':
-      // The counter restarts at 0 once the unit retreats (RULINGS.md).
+      // The counter restarts at 0 once the unit retreats (ruling).
       return {
         ...state,
         damage: { ...state.damage, [event.unit]: 0 },

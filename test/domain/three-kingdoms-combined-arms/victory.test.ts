@@ -88,7 +88,7 @@ describe('VICTORY: all ten cities', () => {
   });
 });
 
-describe('turn limit (RULINGS.md General)', () => {
+describe('turn limit (ruling)', () => {
   it('ends the game as a draw when the last round is over', () => {
     const g = scenario({ turnLimit: 2, units: { 'wei-general-1': 'A1', 'shu-general-1': 'L12' } });
     for (let i = 0; i < 3; i++) submit(g, status(g).awaiting[0]!.seat, { type: 'endMovement' });
