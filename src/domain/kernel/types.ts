@@ -119,6 +119,8 @@ export interface GameModule<S = any, C extends Command = any, E extends GameEven
   name: string;
   /** Every seat this game can have, in the rulebook's order. */
   seats: readonly string[];
+  /** A seat as a sentence names it ("Wei" for the seat "wei"); the seat id when absent. */
+  seatName?(seat: string): string;
   minPlayers: number;
   maxPlayers: number;
   /** JSON Schema of the creation options (may be `{type:'object'}` with defaults applied in setup). */

@@ -144,4 +144,6 @@ export const threeKingdoms: GameModule<TkState, TkCommand, TkEvent, TkOptions> =
   },
 
   eliminate,
+  // The match's sentences name a faction as the rulebook does: "Wei", not the seat id "wei".
+  seatName: faction,
 };

@@ -48,6 +48,16 @@ describe('Messages', () => {
     expect(submit(g, 'wei', { type: 'endTurn' }).at(-1)).toEqual({ type: 'GameEnded', winners: ['wei'], reason: 'Wei controls the only city' });
   });
 
+  it('name factions in the match\'s own sentences too: whose turn it is, draw offers, resignations', () => {
+    const g = newGame(threeKingdoms, { terrain: { cities: [], forests: [], mountains: [] } }, ['wei', 'shu']);
+    expect(attempt(g, 'shu', { type: 'placeUnit', kind: 'general', square: 'L12' })).toMatchObject({ ok: false, code: 'NOT_YOUR_TURN', reason: 'Not your turn: the game waits for Wei' });
+    submit(g, 'wei', { type: 'offerDraw' });
+    expect(status(g).awaiting.find((p) => p.kind === 'ANSWER_DRAW')!.prompt).toBe('Wei offers a draw: accept or decline');
+    expect(attempt(g, 'shu', { type: 'offerDraw' })).toMatchObject({ ok: false, reason: 'A draw offer by Wei is already open' });
+    submit(g, 'shu', { type: 'resign' });
+    expect(status(g).result).toEqual({ winners: ['wei'], reason: 'Shu resigned' });
+  });
+
   it('never use a seat id as a faction name in a sentence: prompts, refusals and results of whole games', () => {
     const said = new Set<string>();
     for (const players of [['wei', 'shu'], ['shu', 'wu', 'jin'], ['jin', 'wu', 'wei', 'shu']]) {

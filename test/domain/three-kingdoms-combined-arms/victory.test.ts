@@ -161,7 +161,7 @@ describe('resignation', () => {
   it('ends the game when the resignation leaves one player with Generals (another already out)', () => {
     const g = scenario({ players: ['wei', 'shu', 'wu'], out: ['wu'], units: { 'wei-general-1': 'A1', 'shu-general-1': 'L12' } });
     submit(g, 'shu', { type: 'resign' });
-    expect(status(g)).toMatchObject({ stage: 'FINISHED', result: { winners: ['wei'], reason: 'shu resigned' } });
+    expect(status(g)).toMatchObject({ stage: 'FINISHED', result: { winners: ['wei'], reason: 'Shu resigned' } });
   });
 
   it('during setup takes the player out of the placement order', () => {
