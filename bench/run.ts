@@ -53,7 +53,7 @@ interface Measured extends Load {
   serverCpuMsPerCommand: number;
   postgresCpuMsPerCommand: number;
   /** Share of the server's request time spent in the append (the command path's one database round trip). */
-  databaseShare: number;
+  databaseShare: number | null;
 }
 
 async function measured(server: ServerProcess, run: () => Promise<Load>): Promise<Measured> {
@@ -67,7 +67,7 @@ async function measured(server: ServerProcess, run: () => Promise<Load>): Promis
     processes: server.processes,
     serverCpuMsPerCommand: round(((after.cpu - before.cpu) * 1000) / Math.max(1, load.commands)),
     postgresCpuMsPerCommand: round((after.pg * 1000) / Math.max(1, load.commands)),
-    databaseShare: requestSeconds > 0 ? round(appendSeconds / requestSeconds, 3) : 0,
+    databaseShare: requestSeconds > 0 ? round(appendSeconds / requestSeconds, 3) : null,
   };
 }
 
@@ -159,7 +159,7 @@ function report(r: {
 }) {
   const row = (m: Measured) => [
     m.processes, m.games, m.commands, m.requests, m.errors, m.internalErrors, m.unavailable, m.commandsPerSecond.toFixed(0), m.p50Ms.toFixed(2), m.p99Ms.toFixed(2),
-    m.serverCpuMsPerCommand.toFixed(2), m.postgresCpuMsPerCommand.toFixed(2), `${(m.databaseShare * 100).toFixed(0)}%`,
+    m.serverCpuMsPerCommand.toFixed(2), m.postgresCpuMsPerCommand.toFixed(2), m.databaseShare === null ? 'n/a' : `${(m.databaseShare * 100).toFixed(0)}%`,
   ];
   const headers = ['processes', 'games', 'commands', 'requests', 'errors', '500s', '503s', 'commands/s', 'p50 ms', 'p99 ms', 'server CPU ms/cmd', 'PostgreSQL CPU ms/cmd', 'time in database'];
   console.log('');

@@ -4,6 +4,7 @@
  * so stored); 500s and 503s are counted apart.
  */
 import { gql, request } from './client.ts';
+import { chooser } from '../test/support/play.ts'; // the client's own choices (the game's dice are the server's)
 import { msSince, quantile, round } from './stats.ts';
 
 export interface Load {
@@ -82,17 +83,6 @@ const LEGAL = `query($id: ID!) { game(id: $id) { legalCommands } }`;
 const SUBMIT = `mutation($id: ID!, $c: JSON!, $v: Int) { submitCommand(gameId: $id, command: $c, expectedVersion: $v) { game { version } } }`;
 const SUBMIT_NEXT = `mutation($id: ID!, $c: JSON!, $v: Int) { submitCommand(gameId: $id, command: $c, expectedVersion: $v) { game { version status awaiting { seat } legalCommands } } }`;
 const MATCH = new Set(['resign', 'offerDraw', 'acceptDraw', 'declineDraw']);
-
-/** A small generator for the client's own choices (the game's dice are the server's). */
-function chooser(seed: number) {
-  let x = seed >>> 0 || 1;
-  return (n: number) => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) % n;
-  };
-}
 
 /**
  * A real game through GraphQL: Raid on Wuchao, both seats played by one client loop per

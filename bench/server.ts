@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { dirname } from 'node:path';
 import { request } from './client.ts';
 
 const ROOT = new URL('../', import.meta.url).pathname;
@@ -92,10 +93,16 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-export async function startServer(databaseUrl: string, processes: number): Promise<ServerProcess> {
+/**
+ * `entry` (BENCH_SERVER, a script path) serves another checkout instead, e.g. an older
+ * commit for a before/after comparison in one run; it is started from its own folder.
+ */
+export async function startServer(databaseUrl: string, processes: number, entry = process.env.BENCH_SERVER): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/serve.ts'], {
-    cwd: ROOT,
+  const script = entry ?? 'bench/serve.ts';
+  const cwd = entry ? dirname(entry) : ROOT;
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    cwd,
     env: {
       ...process.env,
       DATABASE_URL: databaseUrl,
@@ -118,6 +125,7 @@ export async function startServer(databaseUrl: string, processes: number): Promi
     if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
     const ready = await request(url, 'GET', '/readyz').catch(() => null);
     // With several processes, wait until each answers (each its own connection).
+    if (ready?.status === 200 && (await request(url, 'GET', '/metrics').catch(() => null))?.status !== 200) break; // no metrics to wait for
     if (ready?.status === 200) {
       const seen = new Set<string>();
       for (let i = 0; i < processes * 20 && seen.size < processes; i++) {
@@ -141,6 +149,7 @@ export async function startServer(databaseUrl: string, processes: number): Promi
       const byProcess = new Map<string, string>();
       for (let i = 0; i < processes * 30 && byProcess.size < processes; i++) {
         const m = await request(url, 'GET', '/metrics', undefined, undefined, { fresh: true });
+        if (m.status !== 200) break; // a server without /metrics (an older one)
         const start = /^server_process_info\{pid="(\d+)"\}/m.exec(m.text)?.[1] ?? String(i);
         byProcess.set(start, m.text);
       }

@@ -1,6 +1,8 @@
 /**
  * npm run screenshots: writes docs/screenshots/<game>-desktop.png and -phone.png, each
- * game page in mid-game, plus the lobby. It runs its own server on a throw-away embedded
+ * game page in mid-game, plus the lobby (signed out, and signed in with my games and open
+ * games), the account settings, a game waiting for players with its invite link, and the
+ * page the invite link opens. It runs its own server on a throw-away embedded
  * PostgreSQL (or DATABASE_URL), plays a few commands through GraphQL to reach a position,
  * and opens each page in the OS's Chromium.
  */
@@ -26,7 +28,7 @@ const folder = mkdtempSync(join(tmpdir(), 'wargame-shots-'));
 if (!url) ({ url, stop } = await startEmbedded({ dataDir: join(folder, 'data'), persistent: false }));
 await migrate(url);
 const database = await openDatabase(url);
-const app = await buildApp({ database, games, logger: false, rateLimit: 100_000 });
+const app = await buildApp({ database, games, logger: false, rateLimit: 100_000, registrationsPerMinute: 1000 });
 const base = await app.listen({ port: 0, host: '127.0.0.1' });
 
 async function gql(query: string, variables: Record<string, unknown>, token?: string) {
@@ -64,6 +66,27 @@ const pages = [
   { name: 'warchon', ...(await position('warchon', ['azuthkan', 'celestine'], 14, (c) => c.type === 'moveUnit' || c.type === 'placeUnit')) },
 ];
 
+// The lobby's parts: two players; Bo's public game waits for a player, Ann plays a bot (it
+// waits for her), and Ann's private game has an open seat and its invite code.
+async function registerPlayer(name: string, email?: string) {
+  const r = await gql(`mutation($i: RegisterPlayerInput!) { registerPlayer(input: $i) { token player { id name } } }`, { i: { name, email } });
+  return { token: r.registerPlayer.token as string, id: r.registerPlayer.player.id as string, name };
+}
+const ann = await registerPlayer('Ann', 'ann@example.org');
+const bo = await registerPlayer('Bo');
+const CREATE = `mutation($i: CreateGameInput!) { createGame(input: $i) { game { id type } inviteCode } }`;
+await gql(CREATE, { i: { type: 'warchon', seats: [{ seat: 'azuthkan', me: true }, { seat: 'celestine', open: true }], visibility: 'PUBLIC' } }, bo.token);
+await gql(CREATE, { i: { type: 'chinese-warlords', seats: [{ seat: 'red', me: true }, { seat: 'blue', open: true }, { seat: 'green', bot: 'random' }], visibility: 'PUBLIC' } }, bo.token);
+await gql(CREATE, { i: { type: 'raid-on-wuchao', seats: [{ seat: 'cao', me: true }, { seat: 'yuan', bot: 'random' }] } }, ann.token);
+const privateGame = (await gql(CREATE, { i: { type: 'three-kingdoms-combined-arms', seats: [{ seat: 'wei', me: true }, { seat: 'shu', open: true }] } }, ann.token)).createGame;
+const invite = `${base}/join/${privateGame.inviteCode}?game=${privateGame.game.id}`;
+await new Promise((r) => setTimeout(r, 1500)); // the bot sets up
+/** What the page keeps in localStorage for a signed-in player (and the invite code it was shown). */
+const signedInAs = (p: { token: string; id: string; name: string }, held: Record<string, unknown> = {}) => ({
+  'wargame.player.v1': JSON.stringify(p),
+  'wargame.games.v1': JSON.stringify(held),
+});
+
 const browser = await launchChromium();
 try {
   for (const [size, viewport] of [['desktop', { width: 1280, height: 900 }], ['phone', { width: 390, height: 844 }]] as const) {
@@ -82,6 +105,44 @@ try {
     await page.screenshot({ path: join(out, `lobby-${size}.png`) });
     console.log(`wrote docs/screenshots/lobby-${size}.png`);
     await context.close();
+
+    // Ann signed in: her games (the one waiting for her first), the open games, her settings.
+    const annContext = await browser.newContext({ viewport, deviceScaleFactor: 1 });
+    const held = { [privateGame.game.id]: { id: privateGame.game.id, type: privateGame.game.type, seats: {}, added: new Date().toISOString(), invite: privateGame.inviteCode } };
+    await annContext.addInitScript((items: Record<string, string>) => {
+      if (!sessionStorage.getItem('seeded')) for (const [k, v] of Object.entries(items)) localStorage.setItem(k, v);
+      sessionStorage.setItem('seeded', '1');
+    }, signedInAs(ann, held));
+    const annPage = await annContext.newPage();
+    const shot = async (p: typeof annPage, name: string) => {
+      await p.waitForTimeout(400);
+      await p.screenshot({ path: join(out, `${name}-${size}.png`), fullPage: name === 'lobby-player' });
+      console.log(`wrote docs/screenshots/${name}-${size}.png`);
+    };
+    await annPage.goto(`${base}/`);
+    await annPage.locator('.my-games li').first().waitFor();
+    await annPage.locator('.open-games li').first().waitFor();
+    await shot(annPage, 'lobby-player');
+    await annPage.locator('.settings-box > summary').click();
+    await annPage.locator('.token-list li').first().waitFor();
+    await annPage.locator('#account').scrollIntoViewIfNeeded();
+    await annPage.evaluate(() => document.getElementById('account')!.scrollIntoView());
+    await shot(annPage, 'account');
+    await annPage.goto(`${base}/games/${privateGame.game.id}`);
+    await annPage.locator('.invite input').waitFor();
+    await shot(annPage, 'open-game');
+    await annContext.close();
+
+    // Bo opens Ann's invite link.
+    const boContext = await browser.newContext({ viewport, deviceScaleFactor: 1 });
+    await boContext.addInitScript((items: Record<string, string>) => {
+      for (const [k, v] of Object.entries(items)) localStorage.setItem(k, v);
+    }, signedInAs(bo));
+    const boPage = await boContext.newPage();
+    await boPage.goto(invite);
+    await boPage.locator('.join-seat button').first().waitFor();
+    await shot(boPage, 'join');
+    await boContext.close();
   }
 } finally {
   await browser.close();

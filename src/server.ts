@@ -65,6 +65,7 @@ export async function startService(loadGames: () => Promise<GameModule[]>): Prom
       loggerInstance: log,
       graphiql: config.graphiql,
       rateLimit: config.rateLimitMax,
+      trustProxy: config.trustProxy,
       registrationsPerMinute: config.registrationRateLimit,
       bots: config.workers,
       queue: config.workers,

@@ -20,13 +20,20 @@ import { Queue, type QueueOptions } from '../workers/queue.ts';
 import { defineNotificationTasks } from '../workers/notifications.ts';
 import type { NotificationOptions } from '../app/notifications.ts';
 import { notificationRoutes } from './rest-notifications.ts';
+import { ClockWorker } from '../workers/clocks.ts';
 import { trackPool } from '../metrics.ts';
-import { bearerToken } from './auth.ts';
+import { bearerToken, OPEN_ROUTES, refuseUnknownTokens, requestActor } from './auth.ts';
+import { limitCost } from './cost.ts';
 import { graphiqlRoutes } from './graphiql.ts';
 import { graphqlOptions } from './graphql.ts';
+import { graphqlHttp, refuseSubscriptionsOverHttp } from './graphql-http.ts';
+import { allowedMethods } from './http-semantics.ts';
+import { componentSchemas } from './openapi.ts';
 import { observability, observeGraphql, REQUEST_ID_HEADER, requestId } from './observability.ts';
 import { restRoutes } from './rest.ts';
+import { verifyRoute } from './verify.ts';
 import { webRoutes } from './web.ts';
+import { DEFAULT_WEBSOCKET_LIMITS, registerWebSocket, withWebSocketLimits, type WebSocketLimits } from './websocket.ts';
 
 export interface AppOptions {
   database: Database;
@@ -42,9 +49,19 @@ export interface AppOptions {
   bodyLimit?: number;
   /** Largest export POSTed to /api/games/verify, in bytes. */
   verifyBodyLimit?: number;
+  /** Exports verified per minute per token or address (verify runs on a worker thread). */
+  verifyRateLimit?: number;
+  /** URLs of modules exporting the hosted games, for the verify workers (default: src/domain/games.ts). */
+  gameModules?: string[];
   graphiql?: boolean;
   queryDepth?: number;
+  /** Largest cost of a GraphQL operation (src/api/cost.ts). */
+  costLimit?: number;
   corsOrigin?: string | boolean;
+  /** fastify's trustProxy (TRUST_PROXY): whose X-Forwarded-For gives a client's address. */
+  trustProxy?: boolean | number | string[];
+  /** Subscription caps and the slow-consumer bounds of the WebSocket channel (websocket.ts). */
+  websocket?: Partial<WebSocketLimits>;
   /** Tags games and snapshots; default: a fingerprint of src/domain. */
   rulesFingerprint?: string;
   /** Player registrations a minute per address (default 10; REGISTRATION_RATE_LIMIT in main.ts). */
@@ -69,7 +86,7 @@ function errorPayload(request: { url: string }, code: string, message: string, e
     : { error: { code, message, ...extra } };
 }
 
-export type App = FastifyInstance & { application: Application; bots: BotWorker; queue: Queue };
+export type App = FastifyInstance & { application: Application; bots: BotWorker; queue: Queue; clocks: ClockWorker };
 
 export async function buildApp(options: AppOptions): Promise<App> {
   const app = Fastify({
@@ -77,12 +94,15 @@ export async function buildApp(options: AppOptions): Promise<App> {
     bodyLimit: options.bodyLimit ?? 256 * 1024,
     // Requests from clients that come and go: never hang on to a slow one forever.
     requestTimeout: 30_000,
-    forceCloseConnections: true,
+    // On close, idle keep-alive connections go at once; a request in flight is let finish.
+    forceCloseConnections: 'idle',
     // An incoming x-request-id is kept (and echoed, observability.ts), or one is made.
     genReqId: requestId,
+    // Behind a reverse proxy every client would share the proxy's address (and its rate limit).
+    trustProxy: (options.trustProxy ?? false) as boolean, // a number of hops works too (its types omit it)
   });
   const core = await openApplication({
-    database: options.database, games: options.games, rulesFingerprint: options.rulesFingerprint, log: (msg) => app.log.warn(msg),
+    database: options.database, games: options.games, gameModules: options.gameModules, rulesFingerprint: options.rulesFingerprint, log: (msg) => app.log.warn(msg),
     registrationsPerMinute: options.registrationsPerMinute,
     notifications: { ...options.notifications, mail: Boolean(options.notifications?.smtpUrl) },
   });
@@ -95,6 +115,11 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const queue = new Queue({ connectionString: options.database.url, log: (msg) => app.log.warn(msg), ...(typeof options.queue === 'object' ? options.queue : {}) });
   application.queue = queue;
   const mailer = defineNotificationTasks(queue, application.notifications!, smtpUrl ? { smtpUrl, from: options.notifications?.mailFrom ?? 'Wargame service <no-reply@localhost>' } : null, (msg) => app.log.warn(msg));
+  // Deadlines that passed: the jobs the database adds when a seat on a clock becomes awaited.
+  const clocks = new ClockWorker(application, { log: (msg) => app.log.warn(msg) });
+  clocks.register(queue);
+  // A quarter of a seat's time left: DEADLINE_SOON to its player's webhooks and mail (already in a job: fan out here).
+  clocks.onDeadlineSoon = async (n) => void (await application.notifications!.fanOutDeadline(n.gameId, n.seat, n.version, n.deadline));
   options.tasks?.(queue);
   app.addHook('onClose', async () => {
     await bots.stop();
@@ -129,12 +154,17 @@ export async function buildApp(options: AppOptions): Promise<App> {
     if (reply.statusCode === 503 && !reply.hasHeader('retry-after')) reply.header('retry-after', String(RETRY_AFTER_SECONDS));
     return payload;
   });
-  app.setNotFoundHandler((request, reply) => reply.code(404).send(errorPayload(request, 'NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`)));
+  const allowed = allowedMethods(app);
+  app.setNotFoundHandler((request, reply) => {
+    const methods = allowed(request);
+    if (methods) return reply.code(405).header('allow', methods.join(', ')).send(errorPayload(request, 'METHOD_NOT_ALLOWED', `${request.url.split('?')[0]} takes ${methods.join(', ')}, not ${request.method}`));
+    return reply.code(404).send(errorPayload(request, 'NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`));
+  });
 
   await app.register(cors, {
     origin: options.corsOrigin ?? true,
-    allowedHeaders: ['authorization', 'content-type', 'idempotency-key', REQUEST_ID_HEADER],
-    exposedHeaders: [REQUEST_ID_HEADER],
+    allowedHeaders: ['authorization', 'content-type', 'idempotency-key', 'if-match', REQUEST_ID_HEADER],
+    exposedHeaders: [REQUEST_ID_HEADER, 'etag', 'link', 'allow', 'retry-after'],
   });
   // Saturation is answered, not suffered: past these limits a request gets 503 UNAVAILABLE
   // with Retry-After instead of waiting in a queue it would time out in.
@@ -152,22 +182,27 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(rateLimit, {
     max: options.rateLimit ?? 600,
     timeWindow: 60_000,
-    allowList: (req) => req.url === '/healthz' || req.url === '/readyz' || req.url === '/metrics',
-    keyGenerator: (req) => {
-      let token: string | null = null;
+    allowList: (req) => OPEN_ROUTES.has(req.url),
+    // A token earns its own budget only once it is known to stand for someone: a made-up
+    // token is counted under the address, and refused (refuseUnknownTokens).
+    keyGenerator: async (req) => {
       try {
-        token = bearerToken(req.headers.authorization);
+        const token = bearerToken(req.headers.authorization);
+        if (token && (await requestActor(application, req)).kind !== 'spectator') return `token:${hashToken(token)}`;
       } catch {
-        /* refused later, counted by address */
+        /* an unknown or malformed token: refused next, counted by address */
       }
-      return token ? `seat:${hashToken(token)}` : `addr:${req.ip}`;
+      return `addr:${req.ip}`;
     },
     errorResponseBuilder: (_req, ctx) => Object.assign(new Error(`Too many requests: at most ${ctx.max} a minute; retry in ${Math.ceil(ctx.ttl / 1000)} s`), { statusCode: 429 }),
   });
+  refuseUnknownTokens(app, application);
   await app.register(swagger, {
     openapi: {
+      // 3.1: its schemas are JSON Schema 2020-12, as the game types' command and event schemas are.
+      openapi: '3.1.0',
       info: { title: 'Wargame service', version: '0.1.0', description: 'REST mirror of the GraphQL API at /graphql: the same operations, error codes and seat tokens (Authorization: Bearer <token>).' },
-      components: { securitySchemes: { seatToken: { type: 'http', scheme: 'bearer' } } },
+      components: { securitySchemes: { seatToken: { type: 'http', scheme: 'bearer' } }, schemas: componentSchemas(application.registry.types()) },
     },
     hideUntagged: true,
   });
@@ -180,17 +215,25 @@ export async function buildApp(options: AppOptions): Promise<App> {
     return reply.code(503).send({ status: ready.status, ...(ready.error ? { error: ready.error } : {}) });
   });
 
-  await app.register(restRoutes, { application, verifyBodyLimit: options.verifyBodyLimit ?? 64 * 1024 * 1024 });
+  await app.register(restRoutes, { application });
   await app.register(notificationRoutes, { application });
+  // An export of a long game is far larger than any command: its own body limit.
+  await app.register(verifyRoute, { verifier: core.verifier, bodyLimit: options.verifyBodyLimit ?? 64 * 1024 * 1024, rateLimit: options.verifyRateLimit ?? 10 });
+  graphqlHttp(app);
+  await registerWebSocket(app);
   // mercurius' own GraphiQL page loads its scripts from a CDN: ours serves them (graphiql.ts).
-  await app.register(mercurius, graphqlOptions(application, { graphiql: false, queryDepth: options.queryDepth ?? 12 }) as never);
+  await app.register(mercurius, withWebSocketLimits(graphqlOptions(application, { graphiql: false, queryDepth: options.queryDepth ?? 12 }), application, { ...DEFAULT_WEBSOCKET_LIMITS, ...options.websocket }) as never);
+  // Before observeGraphql's hook: a query refused for its cost is recorded as refused.
+  limitCost(app, options.costLimit);
   observeGraphql(app);
+  refuseSubscriptionsOverHttp(app);
   if (options.graphiql) await app.register(graphiqlRoutes);
 
   await app.register(webRoutes);
   app.decorate('application', application);
   app.decorate('bots', bots);
   app.decorate('queue', queue);
+  app.decorate('clocks', clocks);
   // Last, once every task is defined: this process runs jobs.
   if (options.queue !== false) await queue.start();
   return app as unknown as App;

@@ -3,6 +3,7 @@
  * connection_init payload). No header: a spectator. The application decides what the
  * token stands for.
  */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Actor } from '../app/actors.ts';
 import type { Application } from '../app/application.ts';
 import { AppError } from '../app/errors.ts';
@@ -17,4 +18,44 @@ export function bearerToken(header: unknown): string | null {
 
 export function actorFor(app: Application, header: unknown): Promise<Actor> {
   return app.authenticate(bearerToken(header));
+}
+
+/** Routes that answer whoever asks, token or not (probes and scrapers). */
+export const OPEN_ROUTES = new Set(['/healthz', '/readyz', '/metrics']);
+
+const actors = new WeakMap<FastifyRequest, Promise<Actor>>();
+
+/** The actor of a request's Authorization header, looked up once per request. */
+export function requestActor(app: Application, request: FastifyRequest): Promise<Actor> {
+  let actor = actors.get(request);
+  if (!actor) {
+    actor = actorFor(app, request.headers.authorization);
+    actor.catch(() => {}); // awaited by whoever needs it; never an unhandled rejection
+    actors.set(request, actor);
+  }
+  return actor;
+}
+
+/**
+ * A token that stands for nothing is refused on every route and channel (UNAUTHENTICATED),
+ * whatever the route would do without one; registered after the rate limiter, which counts
+ * such a request under its address.
+ */
+export function refuseUnknownTokens(app: FastifyInstance, application: Application) {
+  const refuse = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (request.headers.authorization === undefined) return;
+    try {
+      await requestActor(application, request);
+    } catch (error) {
+      // mercurius would answer a refusal before execution with 200: this one is a 401.
+      if (!(error instanceof AppError) || !request.url.startsWith('/graphql')) throw error;
+      return reply.code(error.status).send({ data: null, errors: [{ message: error.message, extensions: error.details }] });
+    }
+  };
+  // A route's own hook, after the rate limiter's (which is one too), so the request is counted first.
+  app.addHook('onRoute', (route) => {
+    if (OPEN_ROUTES.has(route.url)) return;
+    const own = route.onRequest;
+    route.onRequest = [...(Array.isArray(own) ? own : own ? [own] : []), refuse] as typeof route.onRequest;
+  });
 }

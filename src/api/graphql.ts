@@ -10,6 +10,8 @@ import type { LobbyCreateInput } from '../app/lobby.ts';
 import type { Players, PlayerOut } from '../app/players.ts';
 import { AppError, isUnavailable } from '../app/errors.ts';
 import { actorFor } from './auth.ts';
+import { depthLimit } from './cost.ts';
+import type { Resolvers } from './resolvers.ts';
 import { viewTypes } from './views/index.ts';
 import { notificationResolvers, notificationSchema } from './graphql-notifications.ts';
 
@@ -29,6 +31,8 @@ const baseSchema = /* GraphQL */ `
     maxPlayers: Int!
     optionsSchema: JSON!
     commandSchema: JSON!
+    "JSON Schema of every event in this type's log (its data, as a client receives it), discriminated by type"
+    eventSchema: JSON!
     "the bot kinds a seat may be played by (createGame seats: { seat, bot })"
     bots: [String!]!
   }
@@ -47,8 +51,18 @@ const baseSchema = /* GraphQL */ `
     open: Boolean!
     "the bot the service plays the seat with"
     bot: String
+    "when the seat runs out of time for the decision the game awaits from it (ISO timestamp); null without a clock or when nothing is awaited from it"
+    deadline: String
   }
-  type Prompt { seat: String! kind: String! prompt: String! }
+  type Prompt {
+    seat: String!
+    kind: String!
+    prompt: String!
+    "when the seat's time for this decision runs out (ISO timestamp); null without a clock and for a draw answer"
+    deadline: String
+  }
+  "Seconds each awaited seat has for each decision"
+  type Clock { perMove: Int! }
   type Result { winners: [String!]! reason: String! }
 
   type GameEvent {
@@ -58,6 +72,14 @@ const baseSchema = /* GraphQL */ `
     seat: String
     data: JSON!
     at: String!
+  }
+
+  "What the view of every game with a typed view has, whatever the game."
+  interface View {
+    "the game type's id"
+    gameType: String!
+    "the phase, in the rulebook's words"
+    phase: String!
   }
 
   "A game without a typed view: its view as JSON."
@@ -88,6 +110,8 @@ const baseSchema = /* GraphQL */ `
     yourSeat: String
     isYourTurn: Boolean!
     visibility: Visibility!
+    "the game's clock; null: no deadlines"
+    clock: Clock
   }
 
   type PageInfo { hasNextPage: Boolean! endCursor: String }
@@ -124,11 +148,15 @@ const baseSchema = /* GraphQL */ `
     me: Player
     "public games with an open seat, oldest first"
     openGames(type: String, first: Int, after: String): GameConnection!
+    "the game an invite code belongs to, while it waits for players (the invite link /join/<code>)"
+    invitation(code: String!): Game!
   }
 
   "One of: name (a seat token comes back), me (you take it, with a player token), open (someone joins later), bot (the service plays it; name optional)"
   input SeatInput { seat: String! name: String me: Boolean open: Boolean bot: String }
-  input CreateGameInput { type: String! options: JSON seats: [SeatInput!]! "default PRIVATE" visibility: Visibility }
+  "perMove: whole seconds for each decision, from 1 to 2592000 (30 days)"
+  input ClockInput { perMove: Int! }
+  input CreateGameInput { type: String! options: JSON seats: [SeatInput!]! "default PRIVATE" visibility: Visibility "none: no deadlines" clock: ClockInput }
   type SeatToken { seat: String! token: String! }
   type CreateGamePayload { game: Game! seatTokens: [SeatToken!]! "when a seat is open: joins the game (joinGame inviteCode)" inviteCode: String }
   type CommandPayload { game: Game! "the events this command appended" events: [GameEvent!]! }
@@ -159,10 +187,12 @@ const baseSchema = /* GraphQL */ `
 
 export function buildSchema(): string {
   const members = ['GenericView', ...viewTypes.map((v) => v.typeName)];
-  return [baseSchema, notificationSchema, ...viewTypes.map((v) => v.sdl), `union GameView = ${members.join(' | ')}`].join('\n');
+  // Each view type is what its game's view() returns; the API adds gameType, and View.
+  const common = viewTypes.map((v) => `extend type ${v.typeName} implements View { gameType: String! }`);
+  return [baseSchema, notificationSchema, ...viewTypes.map((v) => v.sdl), ...common, `union GameView = ${members.join(' | ')}`].join('\n');
 }
 
-interface Context {
+export interface Context {
   actor: () => Promise<Actor>;
   request?: FastifyRequest;
   _connectionInit?: Record<string, unknown>;
@@ -178,7 +208,9 @@ function connection(page: { nodes: GameRead[]; hasNextPage: boolean; endCursor: 
   };
 }
 
-type GamesArgs = { filter?: { type?: string; status?: string; myTurn?: boolean | null }; first?: number; after?: string };
+// An optional argument the client sent as null arrives as null (resolvers.ts types them so).
+type GamesArgs = { filter?: { type?: string | null; status?: string | null; myTurn?: boolean | null } | null; first?: number | null; after?: string | null };
+const gamesQuery = (args: GamesArgs) => ({ type: args.filter?.type ?? undefined, status: args.filter?.status ?? undefined, myTurn: args.filter?.myTurn, first: args.first ?? undefined, after: args.after });
 
 export function graphqlOptions(app: Application, opts: { graphiql: boolean; queryDepth: number }) {
   const players = (): Players => app.players ?? missing('players');
@@ -188,16 +220,17 @@ export function graphqlOptions(app: Application, opts: { graphiql: boolean; quer
       gameTypes: () => app.registry.types(),
       game: async (_: unknown, args: { id: string }, ctx: Context) => app.read(args.id, await ctx.actor()),
       games: async (_: unknown, args: GamesArgs, ctx: Context) =>
-        connection(await app.listGames(await ctx.actor(), { ...(args.filter ?? {}), first: args.first, after: args.after })),
+        connection(await app.listGames(await ctx.actor(), gamesQuery(args))),
       me: async (_: unknown, __: unknown, ctx: Context) => players().me(await ctx.actor()),
-      openGames: async (_: unknown, args: { type?: string; first?: number; after?: string }, ctx: Context) => connection(await lobby().openGames(await ctx.actor(), args)),
+      openGames: async (_: unknown, args: { type?: string | null; first?: number | null; after?: string | null }, ctx: Context) => connection(await lobby().openGames(await ctx.actor(), args)),
+      invitation: async (_: unknown, args: { code: string }, ctx: Context) => lobby().invitation(await ctx.actor(), args.code),
     },
     GameType: {
       bots: (t: { id: string }) => lobby().botKinds(t.id),
     },
     Player: {
       // A Player is only ever the caller (me, registerPlayer, updatePlayer, verifyEmail).
-      games: (p: PlayerOut, args: GamesArgs) => players().games({ kind: 'player', playerId: p.id }, { ...(args.filter ?? {}), first: args.first, after: args.after }).then(connection),
+      games: (p: PlayerOut, args: GamesArgs) => players().games({ kind: 'player', playerId: p.id }, gamesQuery(args)).then(connection),
       myTurnCount: (p: PlayerOut) => players().myTurnCount(p.id),
       tokens: async (p: PlayerOut) =>
         (await players().tokens(p.id)).map((t) => ({ id: t.id, name: t.name, createdAt: t.createdAt.toISOString(), lastUsedAt: t.lastUsedAt?.toISOString() ?? null })),
@@ -205,55 +238,61 @@ export function graphqlOptions(app: Application, opts: { graphiql: boolean; quer
     Game: {
       createdAt: (g: GameRead) => g.createdAt.toISOString(),
       updatedAt: (g: GameRead) => g.updatedAt.toISOString(),
-      awaiting: async (g: GameRead) => (await g.progress()).awaiting,
+      seats: (g: GameRead) => g.seatsWithDeadlines(),
+      awaiting: (g: GameRead) => g.awaitingWithDeadlines(),
       phase: async (g: GameRead) => (await g.progress()).phase,
       round: async (g: GameRead) => (await g.progress()).round,
       view: async (g: GameRead, args: { atVersion?: number | null }) => {
         const { view } = await g.view(args.atVersion);
         const typed = view === null ? undefined : viewTypes.find((v) => v.gameType === g.type);
-        const out = typed ? { ...(view as object) } : { gameType: g.type, state: view };
+        const out = typed ? { ...(view as object), gameType: g.type } : { gameType: g.type, state: view };
         Object.defineProperty(out, VIEW_TYPE, { value: typed?.typeName ?? 'GenericView' });
         return out;
       },
       legalCommands: (g: GameRead) => g.legalCommands(),
-      events: (g: GameRead, args: { after?: number; first?: number }) => g.events(args.after ?? 0, args.first ?? undefined),
+      events: (g, args) => g.events(args.after ?? 0, args.first ?? undefined),
     },
     GameView: {
       resolveType: (view: Record<symbol, string>) => view[VIEW_TYPE],
     },
+    View: {
+      resolveType: (view: Record<symbol, string>) => view[VIEW_TYPE],
+    },
     Mutation: {
       createGame: async (_: unknown, args: { input: LobbyCreateInput }, ctx: Context) => lobby().create(await ctx.actor(), args.input),
-      submitCommand: async (_: unknown, args: { gameId: string; command: unknown; expectedVersion?: number; idempotencyKey?: string; seat?: string }, ctx: Context) =>
+      submitCommand: async (_: unknown, args: { gameId: string; command: unknown; expectedVersion?: number | null; idempotencyKey?: string | null; seat?: string | null }, ctx: Context) =>
         app.execute(await ctx.actor(), args.gameId, args.command, args),
-      resign: async (_: unknown, args: { gameId: string; seat?: string }, ctx: Context) => (await app.execute(await ctx.actor(), args.gameId, { type: 'resign' }, { seat: args.seat })).game,
-      registerPlayer: (_: unknown, args: { input: { name: string; email?: string } }, ctx: Context) => players().register(args.input, { address: ctx.request?.ip ?? 'unknown' }),
-      updatePlayer: async (_: unknown, args: { input: { name?: string; email?: string | null; notifyByEmail?: boolean } }, ctx: Context) => players().update(await ctx.actor(), args.input),
+      resign: async (_: unknown, args: { gameId: string; seat?: string | null }, ctx: Context) => (await app.execute(await ctx.actor(), args.gameId, { type: 'resign' }, { seat: args.seat })).game,
+      registerPlayer: (_: unknown, args: { input: { name: string; email?: string | null } }, ctx: Context) => players().register(args.input, { address: ctx.request?.ip ?? 'unknown' }),
+      updatePlayer: async (_: unknown, args: { input: { name?: string | null; email?: string | null; notifyByEmail?: boolean | null } }, ctx: Context) => players().update(await ctx.actor(), args.input),
       verifyEmail: async (_: unknown, args: { code: string }, ctx: Context) => players().verifyEmail(await ctx.actor(), args.code),
       createPlayerToken: async (_: unknown, args: { name: string }, ctx: Context) => players().createToken(await ctx.actor(), args.name),
       revokePlayerToken: async (_: unknown, args: { id: string }, ctx: Context) => players().revokeToken(await ctx.actor(), args.id),
-      joinGame: async (_: unknown, args: { gameId: string; seat?: string; name?: string; inviteCode?: string }, ctx: Context) => lobby().join(await ctx.actor(), args.gameId, args),
+      joinGame: async (_: unknown, args: { gameId: string; seat?: string | null; name?: string | null; inviteCode?: string | null }, ctx: Context) => lobby().join(await ctx.actor(), args.gameId, args),
       leaveGame: async (_: unknown, args: { gameId: string }, ctx: Context) => lobby().leave(await ctx.actor(), args.gameId),
       cancelGame: async (_: unknown, args: { gameId: string }, ctx: Context) => lobby().cancel(await ctx.actor(), args.gameId),
     },
     Subscription: {
       gameEvents: {
-        subscribe: async (_: unknown, args: { gameId: string; afterVersion?: number }, ctx: Context) => {
+        subscribe: async (_, args, ctx) => {
           const actor = await actorFor(app, ctx._connectionInit?.authorization ?? ctx.request?.headers?.authorization);
           return app.feed(args.gameId, actor, args.afterVersion);
         },
         resolve: (event: unknown) => event,
       },
     },
-  };
+  } satisfies Resolvers<Context>;
 
   const extra = notificationResolvers(app);
   Object.assign(resolvers.Player, extra.Player);
   Object.assign(resolvers.Mutation, extra.Mutation);
   return {
     schema: buildSchema(),
-    resolvers: { ...resolvers, Webhook: extra.Webhook } as never,
+    resolvers: { ...resolvers, Webhook: extra.Webhook },
     graphiql: opts.graphiql,
-    queryDepth: opts.queryDepth,
+    // Our own depth limit, not mercurius' queryDepth: that one counts introspection too,
+    // and refuses the standard introspection query every tool sends (15 deep).
+    validationRules: [depthLimit(opts.queryDepth)],
     // Compile a query to JavaScript once it has been seen once (graphql-jit): the same few
     // queries come back on every turn.
     jit: 1,

@@ -2,19 +2,24 @@
  * The REST mirror of the GraphQL API (docs/api.md), documented by OpenAPI at /docs. It
  * only translates: every handler calls the application layer.
  */
+import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts';
 import type { FastifyInstance } from 'fastify';
-import type { Application, ExportDocument, GameRead } from '../app/application.ts';
+import type { Application, GameRead } from '../app/application.ts';
 import type { LobbyCreateInput } from '../app/lobby.ts';
 import { actorFor } from './auth.ts';
+import { expectedVersion, versionTag, withIfMatch } from './http-semantics.ts';
+import { optionalToken, requiredToken, responses } from './openapi.ts';
 import { playerRoutes } from './rest-players.ts';
 
 const errorBody = {
   type: 'object',
   properties: { error: { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' } }, additionalProperties: true } },
-};
+} as const;
 export const errors = Object.fromEntries([400, 401, 403, 404, 409, 422, 429].map((s) => [s, errorBody]));
-export const idParam = { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] };
-const anyObject = { type: 'object', additionalProperties: true };
+export const idParam = { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] } as const;
+const anyObject = { type: 'object', additionalProperties: true } as const;
+/** Events on one REST page unless `first` asks for fewer (the most the application returns at once). */
+const EVENTS_PAGE = 1000;
 
 export async function gameJson(game: GameRead, withView = false) {
   const progress = await game.progress();
@@ -25,24 +30,27 @@ export async function gameJson(game: GameRead, withView = false) {
     version: game.version,
     createdAt: game.createdAt.toISOString(),
     updatedAt: game.updatedAt.toISOString(),
-    seats: game.seats,
+    seats: await game.seatsWithDeadlines(),
     phase: progress.phase,
     round: progress.round,
-    awaiting: progress.awaiting,
+    awaiting: await game.awaitingWithDeadlines(),
     result: game.result,
     seedCommitment: game.seedCommitment,
     seed: game.seed,
     yourSeat: game.yourSeat,
     isYourTurn: game.isYourTurn,
     visibility: game.visibility,
+    clock: game.clock,
     ...(withView ? { view: (await game.view()).view, legalCommands: await game.legalCommands() } : {}),
   };
 }
 
-export async function restRoutes(app: FastifyInstance, { application, verifyBodyLimit }: { application: Application; verifyBodyLimit: number }) {
+export async function restRoutes(instance: FastifyInstance, { application }: { application: Application }) {
+  // Requests typed from the routes' JSON Schemas: each handler sees the body, params and query it validated.
+  const app = instance.withTypeProvider<JsonSchemaToTsProvider>();
   const actor = (req: { headers: { authorization?: string } }) => actorFor(application, req.headers.authorization);
 
-  app.get('/api/game-types', { schema: { tags: ['games'], summary: 'The game types, their seats and JSON Schemas' } }, async () => ({
+  app.get('/api/game-types', { schema: { tags: ['games'], summary: 'The game types, their seats and JSON Schemas', response: { 200: responses.gameTypes } } }, async () => ({
     gameTypes: application.registry.types(),
   }));
 
@@ -68,9 +76,16 @@ export async function restRoutes(app: FastifyInstance, { application, verifyBody
               },
             },
             visibility: { enum: ['PUBLIC', 'PRIVATE'] },
+            clock: {
+              type: 'object',
+              required: ['perMove'],
+              properties: { perMove: { type: 'integer', description: 'whole seconds for each decision, from 1 to 2592000 (30 days)' } },
+              additionalProperties: false,
+            },
           },
-        },
-        response: { ...errors },
+        } as const,
+        security: optionalToken,
+        response: { 201: responses.created, ...errors },
       },
     },
     async (req, reply) => {
@@ -86,11 +101,13 @@ export async function restRoutes(app: FastifyInstance, { application, verifyBody
       schema: {
         tags: ['games'],
         summary: 'List games, newest first; with a seat token, the games of that token',
-        querystring: { type: 'object', properties: { type: { type: 'string' }, status: { type: 'string' }, first: { type: 'integer' }, after: { type: 'string' } } },
+        querystring: { type: 'object', properties: { type: { type: 'string' }, status: { type: 'string' }, first: { type: 'integer' }, after: { type: 'string' } } } as const,
+        security: optionalToken,
+        response: { 200: responses.games, ...errors },
       },
     },
     async (req) => {
-      const page = await application.listGames(await actor(req), req.query as { type?: string; status?: string; first?: number; after?: string });
+      const page = await application.listGames(await actor(req), req.query);
       return {
         games: await Promise.all(page.nodes.map((g) => gameJson(g))),
         pageInfo: { hasNextPage: page.hasNextPage, endCursor: page.endCursor },
@@ -98,17 +115,18 @@ export async function restRoutes(app: FastifyInstance, { application, verifyBody
     },
   );
 
-  app.get('/api/games/:id', { schema: { tags: ['games'], summary: 'A game with the caller\'s view and legal commands', params: idParam } }, async (req) => {
-    const game = await application.read((req.params as { id: string }).id, await actor(req));
+  app.get('/api/games/:id', { schema: { tags: ['games'], summary: 'A game with the caller\'s view and legal commands (ETag: its version)', params: idParam, security: optionalToken, response: { 200: responses.game, ...errors } } }, async (req, reply) => {
+    const game = await application.read(req.params.id, await actor(req));
+    reply.header('etag', versionTag(game.version)).header('vary', 'Authorization');
     return { game: await gameJson(game, true) };
   });
 
   app.get(
     '/api/games/:id/view',
-    { schema: { tags: ['games'], summary: 'The caller\'s view after any version (replay)', params: idParam, querystring: { type: 'object', properties: { atVersion: { type: 'integer', minimum: 0 } } } } },
+    { schema: { tags: ['games'], summary: 'The caller\'s view after any version (replay)', params: idParam, querystring: { type: 'object', properties: { atVersion: { type: 'integer', minimum: 0 } } } as const, security: optionalToken, response: { 200: responses.view, ...errors } } },
     async (req) => {
-      const game = await application.read((req.params as { id: string }).id, await actor(req));
-      return game.view((req.query as { atVersion?: number }).atVersion);
+      const game = await application.read(req.params.id, await actor(req));
+      return game.view(req.query.atVersion);
     },
   );
 
@@ -124,50 +142,51 @@ export async function restRoutes(app: FastifyInstance, { application, verifyBody
           required: ['command'],
           properties: { command: anyObject, expectedVersion: { type: 'integer' }, idempotencyKey: { type: 'string' }, seat: { type: 'string' } },
           additionalProperties: false,
-        },
-        response: { ...errors },
+        } as const,
+        security: requiredToken,
+        response: { 200: responses.outcome, ...errors },
       },
     },
-    async (req) => {
-      const body = req.body as { command: unknown; expectedVersion?: number; idempotencyKey?: string; seat?: string };
+    async (req, reply) => {
+      const body = req.body;
       const header = req.headers['idempotency-key'];
-      const outcome = await application.execute(await actor(req), (req.params as { id: string }).id, body.command, {
-        expectedVersion: body.expectedVersion,
-        idempotencyKey: body.idempotencyKey ?? (typeof header === 'string' ? header : undefined),
-        seat: body.seat,
+      // If-Match: "<version>" works as expectedVersion (412 on a mismatch).
+      const expected = expectedVersion(req.headers['if-match'], body.expectedVersion);
+      return withIfMatch(reply, expected.fromHeader, async () => {
+        const outcome = await application.execute(await actor(req), req.params.id, body.command, {
+          expectedVersion: expected.expectedVersion,
+          idempotencyKey: body.idempotencyKey ?? (typeof header === 'string' ? header : undefined),
+          seat: body.seat,
+        });
+        reply.header('etag', versionTag(outcome.game.version));
+        return { game: await gameJson(outcome.game), events: outcome.events };
       });
-      return { game: await gameJson(outcome.game), events: outcome.events };
     },
   );
 
-  app.post('/api/games/:id/resign', { schema: { tags: ['commands'], summary: 'Resign the token\'s seat (?seat= for a player holding several)', params: idParam, querystring: { type: 'object', properties: { seat: { type: 'string' } } } } }, async (req) => {
-    const outcome = await application.execute(await actor(req), (req.params as { id: string }).id, { type: 'resign' }, { seat: (req.query as { seat?: string }).seat });
+  app.post('/api/games/:id/resign', { schema: { tags: ['commands'], summary: 'Resign the token\'s seat (?seat= for a player holding several)', params: idParam, querystring: { type: 'object', properties: { seat: { type: 'string' } } } as const, security: requiredToken, response: { 200: responses.outcome, ...errors } } }, async (req) => {
+    const outcome = await application.execute(await actor(req), req.params.id, { type: 'resign' }, { seat: req.query.seat });
     return { game: await gameJson(outcome.game), events: outcome.events };
   });
 
   app.get(
     '/api/games/:id/events',
-    { schema: { tags: ['games'], summary: 'The log as the caller may see it', params: idParam, querystring: { type: 'object', properties: { after: { type: 'integer', minimum: 0 }, first: { type: 'integer', minimum: 0 } } } } },
-    async (req) => {
-      const game = await application.read((req.params as { id: string }).id, await actor(req));
-      const q = req.query as { after?: number; first?: number };
-      return { events: await game.events(q.after ?? 0, q.first) };
+    { schema: { tags: ['games'], summary: 'The log as the caller may see it, a page at a time (pageInfo.endCursor is the next after)', params: idParam, querystring: { type: 'object', properties: { after: { type: 'integer', minimum: 0 }, first: { type: 'integer', minimum: 0 } } } as const, security: optionalToken, response: { 200: responses.events, ...errors } } },
+    async (req, reply) => {
+      const game = await application.read(req.params.id, await actor(req));
+      const q = req.query;
+      const events = await game.events(q.after ?? 0, q.first ?? EVENTS_PAGE);
+      // The log has no gaps: the page was cut when it ends before the game's version.
+      const endCursor = events.length ? events[events.length - 1]!.version : (q.after ?? 0);
+      const hasNextPage = endCursor < game.version;
+      if (hasNextPage) reply.header('link', `</api/games/${game.id}/events?after=${endCursor}${q.first !== undefined ? `&first=${q.first}` : ''}>; rel="next"`);
+      return { events, pageInfo: { hasNextPage, endCursor } };
     },
   );
 
-  app.get('/api/games/:id/export', { schema: { tags: ['replay'], summary: 'The whole game as one JSON document (complete once finished)', params: idParam } }, async (req) => {
-    return application.export((req.params as { id: string }).id, await actor(req));
+  app.get('/api/games/:id/export', { schema: { tags: ['replay'], summary: 'The whole game as one JSON document (complete once finished)', params: idParam, security: optionalToken, response: { 200: responses.export, ...errors } } }, async (req) => {
+    return application.export(req.params.id, await actor(req));
   });
-
-  app.post(
-    '/api/games/verify',
-    {
-      // An export of a long game is far larger than any command: its own limit.
-      bodyLimit: verifyBodyLimit,
-      schema: { tags: ['replay'], summary: 'Re-derive every die roll from the seed and re-fold the log of an export', body: anyObject },
-    },
-    async (req) => application.verify(req.body as ExportDocument),
-  );
 
   await app.register(playerRoutes, { application });
 }

@@ -34,8 +34,12 @@ import type { Players } from './players.ts';
 import type { Notifications } from './notifications.ts';
 import { AppError } from './errors.ts';
 import { EventFeed, FEED_PAGE } from './feed.ts';
+import { assertExportShape } from './export-schema.ts';
+import { MAX_VERSION, refuseNul } from './input.ts';
 import { outboxFor, summaryOf } from './outbox.ts';
 import { planJobs, type JobPlanner, type JobQueue } from './jobs.ts';
+import { perMoveOf, type ClockInput } from './clock.ts';
+import type { ClockStore } from '../persistence/clock-store.ts';
 import { metrics } from '../metrics.ts';
 
 /** A snapshot is written each time a game's version crosses a multiple of this. */
@@ -82,6 +86,8 @@ export interface CreateInput {
   type: string;
   options?: unknown;
   seats: { seat: string; name: string }[];
+  /** Seconds for each decision (src/app/clock.ts); none: no deadlines. */
+  clock?: ClockInput | null;
 }
 
 export interface ExecuteOptions {
@@ -103,6 +109,12 @@ export interface SeatOut {
   /** The bot the service plays it with. */
   bot: string | null;
 }
+
+/** A prompt or a seat with its deadline (ISO time; null: no clock, or nothing awaited from it). */
+export type WithDeadline<T> = T & { deadline: string | null };
+
+/** Draw offers and answers are no decision of the game: they neither start nor stop a seat's clock. */
+const DRAW_COMMANDS = new Set(['offerDraw', 'acceptDraw', 'declineDraw']);
 
 /** A commit, as the workers hear of it (the bots today; a job queue later). */
 export interface Commit {
@@ -158,6 +170,8 @@ export class GameRead {
   get seedCommitment() { return this.#record.seedCommitment; }
   get rules() { return this.#record.rules; }
   get players() { return this.#record.players; }
+  /** The game's clock, if it has one. */
+  get clock(): ClockInput | null { return this.#record.clockPerMove ? { perMove: this.#record.clockPerMove } : null; }
   /** The seed is secret until the game is finished. */
   get seed(): string | null { return this.#record.status === 'FINISHED' ? this.#record.seed : null; }
   get isYourTurn(): boolean { return this.yourSeat !== null && this.#record.awaiting.includes(this.yourSeat); }
@@ -174,6 +188,34 @@ export class GameRead {
 
   private state(): Promise<MatchState> {
     return (this.#state ??= this.#app.stateOf(this.#record).then((s) => s.state));
+  }
+
+  #deadlines: Promise<Map<string, Date>> | null = null;
+  /**
+   * The deadline of each seat whose decision the game awaits (a clock runs on no draw
+   * answer): when it became awaited plus the clock, both as the database keeps them.
+   */
+  deadlines(): Promise<Map<string, Date>> {
+    return (this.#deadlines ??= (async () => {
+      const store = this.#app.clocks;
+      if (!this.#record.clockPerMove || !store || this.#unstarted || this.#record.status === 'FINISHED') return new Map();
+      const deciding = new Set((await this.progress()).awaiting.filter((p) => p.kind !== 'ANSWER_DRAW').map((p) => p.seat));
+      const rows = await store.deadlines(this.#record.id, this.#record.version);
+      return new Map(rows.filter((r) => deciding.has(r.seat)).map((r) => [r.seat, r.deadline]));
+    })());
+  }
+
+  /** The seats, each with its deadline. */
+  async seatsWithDeadlines(): Promise<WithDeadline<SeatOut>[]> {
+    const deadlines = this.#record.clockPerMove ? await this.deadlines() : new Map<string, Date>();
+    return this.seats.map((s) => ({ ...s, deadline: deadlines.get(s.id)?.toISOString() ?? null }));
+  }
+
+  /** Every decision the game now waits for, each with its seat's deadline. */
+  async awaitingWithDeadlines(): Promise<WithDeadline<Status['awaiting'][number]>[]> {
+    const { awaiting } = await this.progress();
+    const deadlines = this.#record.clockPerMove ? await this.deadlines() : new Map<string, Date>();
+    return awaiting.map((p) => ({ ...p, deadline: p.kind === 'ANSWER_DRAW' ? null : (deadlines.get(p.seat)?.toISOString() ?? null) }));
   }
 
   private module(): GameModule {
@@ -207,7 +249,7 @@ export class GameRead {
 
   /** The log after `after` as the actor may see it, at most `first` (1000 at most) events. */
   async events(after = 0, first?: number): Promise<EventOut[]> {
-    if (!Number.isInteger(after) || after < 0) throw new AppError('BAD_REQUEST', '"after" must be a whole number of events');
+    if (!Number.isInteger(after) || after < 0 || after > MAX_VERSION) throw new AppError('BAD_REQUEST', `"after" must be a whole number of events, at most ${MAX_VERSION}`);
     if (first !== undefined && (!Number.isInteger(first) || first < 0)) throw new AppError('BAD_REQUEST', '"first" must be a whole number of events');
     const stored = await this.#app.store.events(this.#record.id, after, undefined, first === undefined ? undefined : Math.min(first, 1000));
     return this.redact(stored);
@@ -258,6 +300,8 @@ export class Application {
   lobby: Lobby | null = null;
   /** Webhooks and mail (src/app/notifications.ts); set by openApplication. */
   notifications: Notifications | null = null;
+  /** Where deadlines are read (src/persistence/clock-store.ts); set by openApplication. */
+  clocks: ClockStore | null = null;
   /** Told of every commit (the bot worker listens); keep this the one place workers hear from. */
   readonly commits = new Set<(commit: Commit) => void>();
   /** Turn a commit's outbox rows into jobs written in the commit's own statement (src/app/jobs.ts). */
@@ -336,8 +380,11 @@ export class Application {
       if (typeof s.name !== 'string' || s.name.trim() === '' || s.name.length > 100) throw new AppError('BAD_REQUEST', `Seat ${s.seat} needs a name of 1 to 100 characters`);
     }
     if (new Set(ids).size !== ids.length) throw new AppError('BAD_REQUEST', 'Each seat may be taken once');
+    for (const s of seats) refuseNul(`Seat ${s.seat}'s name`, s.name);
+    refuseNul('options', input.options);
     const options = this.registry.validateOptions(input.type, input.options ?? {});
     if (!options.ok) throw new AppError('BAD_REQUEST', options.reason);
+    const clockPerMove = perMoveOf(input.clock);
 
     const module = this.module(input.type);
     const seed = randomBytes(32).toString('hex');
@@ -354,7 +401,7 @@ export class Application {
       game: {
         id, type: input.type, options: options.value, players: seats.map((s) => ({ seat: s.seat, name: s.name })),
         seedCommitment: createHash('sha256').update(seed).digest('hex'), seed, rules: this.rules,
-        ...summaryOf(started.status),
+        ...summaryOf(started.status), clockPerMove,
       },
       tokens: tokens.map((t) => ({ tokenHash: hashToken(t.token), seat: t.seat, name: t.name })),
       events: started.recorded.map(toNewEvent),
@@ -432,6 +479,8 @@ export class Application {
 
     const key = opts.idempotencyKey ?? null;
     if (key !== null && (typeof key !== 'string' || key.length === 0 || key.length > 200)) throw new AppError('BAD_REQUEST', 'An idempotency key has 1 to 200 characters');
+    if (key !== null) refuseNul('An idempotency key', key);
+    refuseNul('A command', command);
     const expected = opts.expectedVersion ?? null;
     if (expected !== null && (!Number.isInteger(expected) || expected < 0)) throw new AppError('BAD_REQUEST', 'expectedVersion must be a whole number');
     const valid = actor.kind === 'system' ? systemCommand(command) : this.registry.validateCommand(game.type, command);
@@ -477,7 +526,10 @@ export class Application {
         throw new AppError(outcome.code, outcome.reason, outcome.code === 'ILLEGAL_COMMAND' ? { reason: outcome.reason } : {});
       }
       const before = matchStatus(module, state);
-      const outbox = outboxFor(before, outcome.status, seat, { first: version + 1, last: version + outcome.recorded.length });
+      // A seat that acted and is still awaited faces a new decision (a new SEAT_AWAITED row, a
+      // new deadline); a draw offer or answer is not one, or offering draws would stop the clock.
+      const decider = DRAW_COMMANDS.has(valid.value.type) ? null : seat;
+      const outbox = outboxFor(before, outcome.status, decider, { first: version + 1, last: version + outcome.recorded.length });
       const timer = metrics.appendSeconds.startTimer();
       const appended = await this.store.append({
         gameId: game.id, expectedVersion: version, seat, command: valid.value, idempotencyKey: key,
@@ -549,6 +601,7 @@ export class Application {
    * through the kernel's turn, comparing each event with the log.
    */
   verify(doc: ExportDocument): VerifyReport {
+    assertExportShape(doc); // another shape is the client's mistake, not a failed verification
     const report = this.check(doc);
     const rules = doc?.game?.rules;
     if (typeof rules !== 'string' || rules === '' || rules === this.rules) return report;

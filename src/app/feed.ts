@@ -10,6 +10,12 @@ import type { EventOut } from './application.ts';
 
 /** Events read from the store at a time; a full page means there may be more. */
 export const FEED_PAGE = 200;
+/**
+ * Events held for a consumer that has not taken them: the feed reads the next page only
+ * once the consumer is below this, so a subscriber that does not read holds at most about
+ * a page in memory, however long the game.
+ */
+export const FEED_BUFFER = FEED_PAGE;
 
 export class EventFeed implements AsyncIterableIterator<EventOut> {
   private readonly queue: EventOut[] = [];
@@ -19,6 +25,8 @@ export class EventFeed implements AsyncIterableIterator<EventOut> {
   private reading = false;
   private again = false;
   private failure: unknown = null;
+  /** Resolves when the consumer has taken events (or the feed ended): reading may go on. */
+  private drained: (() => void) | null = null;
 
   constructor(
     gameId: string,
@@ -52,6 +60,8 @@ export class EventFeed implements AsyncIterableIterator<EventOut> {
             this.last = e.version;
             this.push(e);
           }
+          // Backpressure: wait for the consumer before reading the next page.
+          while (this.queue.length >= FEED_BUFFER && !this.done) await new Promise<void>((resolve) => (this.drained = resolve));
           // However long the game: keep reading while pages come back full.
         } while ((this.again || full) && !this.done);
       } catch (error) {
@@ -76,15 +86,23 @@ export class EventFeed implements AsyncIterableIterator<EventOut> {
 
   next(): Promise<IteratorResult<EventOut>> {
     const value = this.queue.shift();
+    if (this.drained && this.queue.length < FEED_BUFFER / 2) this.wake();
     if (value) return Promise.resolve({ value, done: false });
     if (this.failure) return Promise.reject(this.failure);
     if (this.done) return Promise.resolve({ value: undefined, done: true });
     return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
   }
 
+  private wake() {
+    const drained = this.drained;
+    this.drained = null;
+    drained?.();
+  }
+
   private finish() {
     if (this.done) return;
     this.done = true;
+    this.wake();
     this.unlisten();
     metrics.subscriptions.dec();
   }

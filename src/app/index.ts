@@ -10,6 +10,7 @@ import type { Database } from '../persistence/database.ts';
 import { EventStore } from '../persistence/event-store.ts';
 import { LobbyStore } from '../persistence/lobby-store.ts';
 import { PlayerStore } from '../persistence/player-store.ts';
+import { ClockStore } from '../persistence/clock-store.ts';
 import { listMigrations, migrationsApplied } from '../persistence/migrate.ts';
 import { Notifier } from '../persistence/notifier.ts';
 import { Application } from './application.ts';
@@ -18,9 +19,15 @@ import { Lobby } from './lobby.ts';
 import { Notifications, type NotificationOptions } from './notifications.ts';
 import { Players } from './players.ts';
 import { WebhookStore } from '../persistence/webhook-store.ts';
+import { Verifier } from './verifier.ts';
+
+/** The module that exports the hosted games, for the verify workers to load. */
+export const HOSTED_GAMES_MODULE = new URL('../domain/games.ts', import.meta.url).href;
 
 export interface Opened {
   application: Application;
+  /** Verifies exports on worker threads (Application.verify's checking code, off the main thread). */
+  verifier: Verifier;
   /** 'ready', or why not. */
   readiness(): Promise<{ ready: true } | { ready: false; status: string; error?: string }>;
   close(): Promise<void>;
@@ -29,6 +36,8 @@ export interface Opened {
 export async function openApplication(opts: {
   database: Database;
   games: GameModule[];
+  /** URLs of modules exporting `games` (default: src/domain/games.ts), loaded by the verify workers. */
+  gameModules?: string[];
   rulesFingerprint?: string;
   log?: (msg: string) => void;
   /** Player registrations a minute per address. */
@@ -55,10 +64,13 @@ export async function openApplication(opts: {
   // A player who wants mail makes each commit of their games need a notification job.
   application.store.mailListeners = lobbyStore.mailListeners = notifications.options.mail && notifications.options.secretKey !== null;
   application.players.codeSender = (mail) => notifications.sendCode(mail);
+  application.clocks = new ClockStore(opts.database.prisma);
   // The migration files do not change while the process runs: read them once, not per probe.
   const migrations = listMigrations().map((m) => m.name);
+  const verifier = new Verifier(opts.gameModules ?? [HOSTED_GAMES_MODULE], application.rules);
   return {
     application,
+    verifier,
     async readiness() {
       try {
         const ok = await migrationsApplied(async (sql) => (await opts.database.pool.query(sql)).rows, migrations);
@@ -67,7 +79,10 @@ export async function openApplication(opts: {
         return { ready: false, status: 'database unreachable', error: (error as Error).message };
       }
     },
-    close: () => notifier.close(),
+    close: async () => {
+      await verifier.close();
+      await notifier.close();
+    },
   };
 }
 

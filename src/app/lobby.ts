@@ -14,6 +14,7 @@ import { decodeCursor, encodeCursor, GameRead, type Application } from './applic
 import { AppError } from './errors.ts';
 import { outboxFor, summaryOf } from './outbox.ts';
 import { validName } from './players.ts';
+import { perMoveOf, type ClockInput } from './clock.ts';
 
 export interface SeatInput {
   seat: string;
@@ -31,6 +32,8 @@ export interface LobbyCreateInput {
   options?: unknown;
   seats: SeatInput[];
   visibility?: string | null;
+  /** Seconds for each decision (src/app/clock.ts). */
+  clock?: ClockInput | null;
 }
 
 export interface Created {
@@ -120,6 +123,7 @@ export class Lobby {
     }
     const options = this.app.registry.validateOptions(input.type, input.options ?? {});
     if (!options.ok) throw new AppError('BAD_REQUEST', options.reason);
+    const clockPerMove = perMoveOf(input.clock);
     const module = this.app.module(input.type);
     const seed = randomBytes(32).toString('hex');
     let started: ReturnType<typeof start>;
@@ -137,6 +141,7 @@ export class Lobby {
         id, type: input.type, options: options.value, players, seedCommitment: sha256(seed), seed, rules: this.app.rules,
         ...(open ? { status: 'OPEN', awaiting: [], result: null } : summaryOf(started.status)),
         ...columns(entries), visibility, inviteCodeHash: inviteCode ? sha256(inviteCode) : null, createdBy: player?.id ?? null,
+        clockPerMove,
       },
       tokens: tokens.map((t) => ({ tokenHash: hashToken(t.token), seat: t.seat, name: t.name })),
       events: open ? [] : started.recorded.map((r) => ({ type: r.event.type, seat: r.seat, data: r.event, rolls: r.rolls ?? null })),
@@ -259,6 +264,13 @@ export class Lobby {
   /** Running games that await a seat the service plays (the bots' sweep). */
   gamesAwaitingBots(limit: number): Promise<string[]> {
     return this.store.gamesAwaitingBots(limit);
+  }
+
+  /** The game an invite link names (/join/<code>): found by its code, while a seat is open. */
+  async invitation(actor: Actor, code: unknown): Promise<GameRead> {
+    const game = typeof code === 'string' && code.length > 0 && code.length <= 100 ? await this.store.byInviteCode(sha256(code)) : null;
+    if (!game) throw new AppError('NOT_FOUND', 'No game waiting for players has this invite code');
+    return new GameRead(this.app, game, actor);
   }
 
   /** Public games with an open seat, oldest first. */

@@ -52,6 +52,8 @@ export interface GameRecord {
   inviteCodeHash: string | null;
   /** The player who created the game. */
   createdBy: string | null;
+  /** Seconds each awaited seat has for each decision (null: no clock). */
+  clockPerMove: number | null;
 }
 
 /**
@@ -70,7 +72,7 @@ export interface SeatEntry {
 }
 
 /** The lobby's part of a game row, given at creation (defaults: no lobby). */
-export type LobbyFields = 'seats' | 'playerIds' | 'bots' | 'visibility' | 'inviteCodeHash' | 'createdBy';
+export type LobbyFields = 'seats' | 'playerIds' | 'bots' | 'visibility' | 'inviteCodeHash' | 'createdBy' | 'clockPerMove';
 
 /** What changed for whom, committed with the events (see src/app/outbox.ts). */
 export interface OutboxEntry {
@@ -140,13 +142,14 @@ function toGame(row: {
   id: string; type: string; options: unknown; players: unknown; seedCommitment: string; seed: string; status: string;
   version: number; awaiting: string[]; result: unknown; rules: string; createdAt: Date; updatedAt: Date;
   seats?: unknown; playerIds?: string[]; bots?: string[]; visibility?: string; inviteCodeHash?: string | null; createdBy?: string | null;
+  clockPerMove?: number | null;
 }): GameRecord {
   return {
     id: row.id, type: row.type, options: row.options, players: row.players as GameRecord['players'], seedCommitment: row.seedCommitment, seed: row.seed,
     status: row.status, version: row.version, awaiting: row.awaiting, result: (row.result ?? null) as GameRecord['result'], rules: row.rules,
     createdAt: row.createdAt, updatedAt: row.updatedAt,
     seats: (row.seats ?? []) as SeatEntry[], playerIds: row.playerIds ?? [], bots: row.bots ?? [], visibility: row.visibility ?? 'PRIVATE',
-    inviteCodeHash: row.inviteCodeHash ?? null, createdBy: row.createdBy ?? null,
+    inviteCodeHash: row.inviteCodeHash ?? null, createdBy: row.createdBy ?? null, clockPerMove: row.clockPerMove ?? null,
   };
 }
 
@@ -155,12 +158,13 @@ export interface GameRow {
   id: string; type: string; options: unknown; players: unknown; seed_commitment: string; seed: string; status: string;
   version: number; awaiting: string[]; result: unknown; rules: string; created_at: Date; updated_at: Date;
   seats?: unknown; player_ids?: string[]; bots?: string[]; visibility?: string; invite_code_hash?: string | null; created_by?: string | null;
+  clock_per_move?: number | null;
 }
 
 export function fromRow(r: GameRow): GameRecord {
   return toGame({
     ...r, seedCommitment: r.seed_commitment, createdAt: r.created_at, updatedAt: r.updated_at,
-    playerIds: r.player_ids, inviteCodeHash: r.invite_code_hash, createdBy: r.created_by,
+    playerIds: r.player_ids, inviteCodeHash: r.invite_code_hash, createdBy: r.created_by, clockPerMove: r.clock_per_move,
   });
 }
 
@@ -203,9 +207,9 @@ FROM g`;
 const CREATE_SQL = `
 WITH g AS (
   INSERT INTO games (id, type, options, players, seed_commitment, seed, status, version, awaiting, result, rules,
-    seats, player_ids, bots, visibility, invite_code_hash, created_by)
+    seats, player_ids, bots, visibility, invite_code_hash, created_by, clock_per_move)
   VALUES ($1::uuid, $2, $3::jsonb, $4::jsonb, $5, $6, $7, $8::int, ARRAY(SELECT jsonb_array_elements_text($9::jsonb)), $10::jsonb, $11,
-    $15::jsonb, $16::uuid[], $17::text[], $18, $19, $20::uuid)
+    $15::jsonb, $16::uuid[], $17::text[], $18, $19, $20::uuid, $22::int)
   RETURNING *
 ), t AS (
   INSERT INTO seat_tokens (token_hash, game_id, seat, name)
@@ -223,7 +227,7 @@ WITH g AS (
 ), j AS (
   ${jobsSql('$21', 'g')}
 ), n AS (
-  SELECT notify_commit(g.id, g.version, g.status, g.player_ids, $22::boolean) AS n FROM g WHERE g.version > 0
+  SELECT notify_commit(g.id, g.version, g.status, g.player_ids, $23::boolean) AS n FROM g WHERE g.version > 0
 )
 SELECT g.*, (SELECT count(*) FROM t) + (SELECT count(*) FROM e) + (SELECT count(*) FROM o) + (SELECT count(*) FROM j) AS written,
   (SELECT n FROM n) AS notified FROM g`;
@@ -263,7 +267,9 @@ export class EventStore {
       JSON.stringify(events.map((e) => ({ type: e.type, seat: e.seat, data: e.data, rolls: e.rolls ?? null }))),
       JSON.stringify(input.outbox ?? []),
       JSON.stringify(game.seats ?? []), game.playerIds ?? [], game.bots ?? [], game.visibility ?? 'PRIVATE', game.inviteCodeHash ?? null, game.createdBy ?? null,
-      JSON.stringify((input.jobs ?? []).map(jobJson)), this.mailListeners,
+      JSON.stringify((input.jobs ?? []).map(jobJson)),
+      game.clockPerMove ?? null,
+      this.mailListeners,
     );
     return fromRow(rows[0]!);
   }
@@ -333,22 +339,20 @@ export class EventStore {
     return rows.map((r) => ({ id: r.id.toString(), gameId: r.gameId, version: r.version, kind: r.kind as OutboxEntry['kind'], seat: r.seat, data: r.data as Record<string, unknown>, createdAt: r.createdAt }));
   }
 
+  /** Every read of the command and read paths starts here: raw SQL, no query planning in the client. */
   async game(id: string): Promise<GameRecord | null> {
-    const row = await this.prisma.game.findUnique({ where: { id } });
-    return row ? toGame(row) : null;
+    const rows = await this.prisma.$queryRawUnsafe<GameRow[]>('SELECT * FROM games WHERE id = $1::uuid', id);
+    return rows[0] ? fromRow(rows[0]) : null;
   }
 
   /** Events after `after`, up to `until` (inclusive), at most `limit`. */
   async events(gameId: string, after = 0, until?: number, limit?: number): Promise<StoredEvent[]> {
-    const rows = await this.prisma.gameEvent.findMany({
-      where: { gameId, version: { gt: after, ...(until !== undefined ? { lte: until } : {}) } },
-      orderBy: { version: 'asc' },
-      ...(limit !== undefined ? { take: limit } : {}),
-    });
-    return rows.map((r) => ({
-      version: r.version, type: r.type, seat: r.seat, data: r.data as Record<string, unknown>,
-      rolls: (r.rolls ?? null) as unknown[] | null, commandId: r.commandId?.toString() ?? null, at: r.at, position: r.position.toString(),
-    }));
+    const rows = await this.prisma.$queryRawUnsafe<{ version: number; type: string; seat: string | null; data: Record<string, unknown>; rolls: unknown[] | null; command_id: string | null; at: Date; position: string }[]>(
+      `SELECT version, type, seat, data, rolls, command_id::text AS command_id, at, position::text AS position FROM game_events
+       WHERE game_id = $1::uuid AND version > $2::int AND ($3::int IS NULL OR version <= $3::int) ORDER BY version LIMIT $4::int`,
+      gameId, after, until ?? null, limit ?? null,
+    );
+    return rows.map((r) => ({ version: r.version, type: r.type, seat: r.seat, data: r.data, rolls: r.rolls ?? null, commandId: r.command_id, at: r.at, position: r.position }));
   }
 
   async findCommand(gameId: string, seat: string, idempotencyKey: string): Promise<CommandRecord | null> {

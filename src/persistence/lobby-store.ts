@@ -110,6 +110,12 @@ export class LobbyStore {
     return rows[0]?.n ?? 0;
   }
 
+  /** The open game an invite code (its hash) belongs to. */
+  async byInviteCode(codeHash: string): Promise<GameRecord | null> {
+    const rows = await this.prisma.$queryRawUnsafe<GameRow[]>(`SELECT * FROM games WHERE invite_code_hash = $1 AND status = 'OPEN'`, codeHash);
+    return rows[0] ? fromRow(rows[0]) : null;
+  }
+
   /** Running games that await a seat the service plays (the bots' sweep). */
   async gamesAwaitingBots(limit: number): Promise<string[]> {
     const rows = await this.prisma.$queryRawUnsafe<{ id: string }[]>(

@@ -63,6 +63,12 @@ describe('the lobby', () => {
     expect((await a.gql(JOIN, { id, name: 'Guest', code: created.inviteCode, seat: 'south' })).errors?.[0].extensions.code).toBe('BAD_REQUEST');
     expect((await a.gql(JOIN, { id, name: 'Guest', code: created.inviteCode, seat: 'north' })).errors?.[0].extensions.code).toBe('SEAT_TAKEN');
 
+    // The invite link /join/<code> finds the game by its code alone (GraphQL and REST).
+    const INVITATION = `query($code: String!) { invitation(code: $code) { id status seats { id open } } }`;
+    expect((await b.gql(INVITATION, { code: created.inviteCode })).data.invitation).toMatchObject({ id, status: 'OPEN', seats: [{ open: false }, { open: true }] });
+    expect((await b.gql(INVITATION, { code: 'wrong-code-x' })).errors?.[0].extensions.code).toBe('NOT_FOUND');
+    expect((await b.rest('GET', `/api/invitations/${created.inviteCode}`)).body.game).toMatchObject({ id, status: 'OPEN' });
+
     const joined = await b.gql(JOIN, { id, name: 'Guest', code: created.inviteCode });
     expect(joined.errors).toBeUndefined();
     expect(joined.data.joinGame.game.status).toBe('ACTIVE');
@@ -73,8 +79,9 @@ describe('the lobby', () => {
     // Setup ran; both play: the player by player token, the guest by seat token.
     expect((await a.gql(SUBMIT, { id, c: { type: 'guess', number: 1 } }, host.token)).errors).toBeUndefined();
     expect((await a.gql(SUBMIT, { id, c: { type: 'guess', number: 1 } }, seatToken)).errors).toBeUndefined();
-    // Too late to join, leave or cancel.
+    // Too late to join, leave or cancel; the code leads nowhere once the game has started.
     expect((await a.gql(JOIN, { id, name: 'Late', code: created.inviteCode })).errors?.[0].extensions.code).toBe('SEAT_TAKEN');
+    expect((await b.rest('GET', `/api/invitations/${created.inviteCode}`)).status).toBe(404);
     expect((await a.gql(`mutation($id: ID!) { leaveGame(gameId: $id) { id } }`, { id }, host.token)).errors?.[0].extensions.code).toBe('ILLEGAL_COMMAND');
     expect((await a.gql(`mutation($id: ID!) { cancelGame(gameId: $id) { id } }`, { id }, host.token)).errors?.[0].extensions.code).toBe('ILLEGAL_COMMAND');
   });

@@ -42,3 +42,29 @@ describe('typed views', () => {
     });
   }
 });
+
+describe('the GameView union as a generated client queries it', () => {
+  it('one query may select every field of every member at once: same name, same type', async () => {
+    const schema = parseSdl(buildSchema());
+    const members = ['GenericView', ...viewTypes.map((v) => v.typeName)];
+    const all = `view { __typename ${members.map((m) => `... on ${m} ${selection(schema, m)}`).join(' ')} }`;
+    for (const v of viewTypes) {
+      const type = (await server.gql('{ gameTypes { id seats minPlayers } }')).data.gameTypes.find((t: { id: string }) => t.id === v.gameType);
+      const seats = type.seats.slice(0, type.minPlayers).map((seat: string) => ({ seat, name: seat }));
+      const created = await server.gql(`mutation($i: CreateGameInput!) { createGame(input: $i) { game { id } } }`, { i: { type: v.gameType, seats } });
+      const q = await server.gql(`query($id: ID!) { game(id: $id) { ${all} } }`, { id: created.data.createGame.game.id });
+      expect(q.errors, v.gameType).toBeUndefined();
+      expect(q.data.game.view.__typename).toBe(v.typeName);
+      // What every view has, through the shared interface.
+      const common = await server.gql(`query($id: ID!) { game(id: $id) { view { ... on View { gameType phase } } } }`, { id: created.data.createGame.game.id });
+      expect(common.errors).toBeUndefined();
+      expect(common.data.game.view.gameType).toBe(v.gameType);
+      expect(typeof common.data.game.view.phase).toBe('string');
+    }
+  });
+
+  it('every typed view implements View', () => {
+    const schema = parseSdl(buildSchema());
+    for (const v of viewTypes) expect((schema.getType(v.typeName) as GraphQLObjectType).getInterfaces().map((i) => i.name)).toEqual(['View']);
+  });
+});

@@ -75,7 +75,9 @@ describe('Chinese Warlords through the API', () => {
     expect(wrongSeat.errors?.[0].extensions.code).toBe('NOT_YOUR_TURN');
     const far = await server.gql(SUBMIT, { id: game.id, c: { type: 'recruit', unitType: 'thugs', hex: '6,8' } }, game.tokens[first]);
     expect(far.errors?.[0].extensions).toMatchObject({ code: 'ILLEGAL_COMMAND', reason: expect.stringContaining('cannot start in 6,8') });
-    const malformed = await server.gql(SUBMIT, { id: game.id, c: { type: 'recruit', unitType: 'warlord', hex: '1,4' } }, game.tokens[first]);
+    const warlord = await server.gql(SUBMIT, { id: game.id, c: { type: 'recruit', unitType: 'warlord', hex: '1,4' } }, game.tokens[first]);
+    expect(warlord.errors?.[0].extensions).toMatchObject({ code: 'ILLEGAL_COMMAND', reason: 'You only get one Warlord' });
+    const malformed = await server.gql(SUBMIT, { id: game.id, c: { type: 'recruit', unitType: 'tank', hex: '1,4' } }, game.tokens[first]);
     expect(malformed.errors?.[0].extensions.code).toBe('BAD_REQUEST');
   });
 

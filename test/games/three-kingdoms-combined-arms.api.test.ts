@@ -45,7 +45,7 @@ describe('Three Kingdoms Combined Arms through the API', () => {
     const wrongSeat = await server.gql(SUBMIT, { id: game.id, c: { type: 'placeUnit', kind: 'general', square: 'L12' } }, game.tokens.shu);
     expect(wrongSeat.errors?.[0].extensions.code).toBe('NOT_YOUR_TURN');
     const outside = await server.gql(SUBMIT, { id: game.id, c: { type: 'placeUnit', kind: 'general', square: 'L12' } }, game.tokens.wei);
-    expect(outside.errors?.[0].extensions).toMatchObject({ code: 'ILLEGAL_COMMAND', reason: 'L12 is outside your SW corner' });
+    expect(outside.errors?.[0].extensions).toMatchObject({ code: 'ILLEGAL_COMMAND', reason: 'L12 is outside your south-west corner (A1–E5)' });
     const malformed = await server.gql(SUBMIT, { id: game.id, c: { type: 'placeUnit', kind: 'dragon', square: 'A1' } }, game.tokens.wei);
     expect(malformed.errors?.[0].extensions.code).toBe('BAD_REQUEST');
   });

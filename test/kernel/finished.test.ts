@@ -30,7 +30,7 @@ describe.each(games.map((m) => [m.id, m] as const))('%s', (_id, module) => {
     const g = started(module);
     const [first, second] = g.state.players as [string, string];
     expect(attempt(g, first, { type: 'resign' }).ok).toBe(true);
-    expectFinished(g, { winners: [second], reason: `${first} resigned` });
+    expectFinished(g, { winners: [second], reason: `${module.seatName?.(first) ?? first} resigned` });
   });
 
   it('is over after an agreed draw', () => {

@@ -21,9 +21,11 @@ export function databaseUrl(): string {
   return inject('databaseUrl');
 }
 
-export async function startTestServer(options: Partial<Omit<AppOptions, 'database'>> & { games?: GameModule[] } = {}): Promise<TestServer> {
-  const database = await openDatabase(databaseUrl());
-  const app = await buildApp({ logger: false, ...options, database, games: options.games ?? [...hostedGames, guessingGame] });
+export async function startTestServer(options: Partial<Omit<AppOptions, 'database'>> & { games?: GameModule[]; /** default: the tests' database */ databaseUrl?: string } = {}): Promise<TestServer> {
+  const database = await openDatabase(options.databaseUrl ?? databaseUrl());
+  // The verify workers load the games by module URL: the hosted ones and the test's own.
+  const gameModules = [new URL('../../src/domain/games.ts', import.meta.url).href, new URL('./guessing-game.ts', import.meta.url).href];
+  const app = await buildApp({ logger: false, gameModules, verifyRateLimit: 1_000, ...options, database, games: options.games ?? [...hostedGames, guessingGame] });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   const auth = (token?: string): Record<string, string> => (token ? { authorization: `Bearer ${token}` } : {});
   return {

@@ -9,18 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { findChromium, launchChromium } from './browser.ts';
+import { SHORT_RAID } from './fixtures.ts';
 
 const chromium = findChromium();
 if (!chromium) console.warn('test/web: NO CHROMIUM FOUND, the browser tests are SKIPPED');
-
-/** A small map and two tokens: a whole game is six commands (ruled by §2 Cutoff). */
-export const SHORT_RAID = {
-  map: { spaces: ['A1', 'B1', 'H1', 'H2'], edges: [['A1', 'B1'], ['B1', 'H1'], ['B1', 'H2'], ['H1', 'H2']] },
-  tokens: [
-    { id: 'cao-cao', name: 'Cao Cao', side: 'cao', attack: '1D6', reducedAttack: '1D6', defense: 4, move: 3, special: true },
-    { id: 'zhang-he', name: 'Zhang He', side: 'yuan', attack: 3, reducedAttack: 2, defense: 4, move: 2 },
-  ],
-};
 
 describe.skipIf(!chromium)('the web client in a browser', () => {
   let server: TestServer;

@@ -43,9 +43,9 @@ async function webhook(s: TestServer, token: string, path: string, events: strin
 }
 
 /** Ada (north) and Bob (east) in a guessing game; both are awaited once it starts. */
-async function game(s: TestServer, ada: { token: string }, bob: { token: string }) {
+async function game(s: TestServer, ada: { token: string }, bob: { token: string }, clock?: { perMove: number }) {
   const created = await s.gql(`mutation($i: CreateGameInput!) { createGame(input: $i) { game { id } } }`, {
-    i: { type: 'guessing-game', options: { target: 5 }, seats: [{ seat: 'north', me: true }, { seat: 'east', open: true }], visibility: 'PUBLIC' },
+    i: { type: 'guessing-game', options: { target: 5 }, seats: [{ seat: 'north', me: true }, { seat: 'east', open: true }], visibility: 'PUBLIC', ...(clock ? { clock } : {}) },
   }, ada.token);
   const id = created.data.createGame.game.id as string;
   const joined = await s.gql(`mutation($id: ID!) { joinGame(gameId: $id) { game { version } } }`, { id }, bob.token);
@@ -120,6 +120,19 @@ describe('webhooks', () => {
     await new Promise((r) => setTimeout(r, 1000));
     expect(receiver.received.filter((r) => r.path === path)).toHaveLength(1);
     expect(receiver.received.filter((r) => r.path === bobPath)).toHaveLength(0);
+  });
+
+  it('sends DEADLINE_SOON when a seat on a clock has a quarter of its time left', async () => {
+    const ada = await player(server, 'Ada');
+    const bob = await player(server, 'Bob');
+    const path = `/clock-${randomUUID()}`;
+    receiver.answer = () => 200;
+    await webhook(server, ada.token, path, ['DEADLINE_SOON']);
+    const id = await game(server, ada, bob, { perMove: 6 });
+    const got = await until(() => receiver.received.find((r) => r.path === path), 20_000, 'deadline soon from the clock');
+    expect(got.verified).toBe(true);
+    expect(got.body).toMatchObject({ type: 'DEADLINE_SOON', gameId: id, seat: 'north' });
+    await server.gql(`mutation($id: ID!) { resign(gameId: $id) { status } }`, { id }, ada.token);
   });
 
   it('disables a webhook that keeps failing, and says why', async () => {

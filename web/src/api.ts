@@ -3,6 +3,7 @@
  * gameEvents over graphql-transport-ws on the same path. Nothing else is called.
  */
 import { createClient, type Client } from 'graphql-ws';
+import { features, type Features } from './features.ts';
 
 export interface GqlError { message: string; extensions?: { code?: string; reason?: string; currentVersion?: number } }
 export class ApiError extends Error {
@@ -61,8 +62,8 @@ export function wsClient(token: string | null, on: { connected(): void; closed()
 }
 
 export interface GameEvent { version: number; type: string; seat: string | null; data: Record<string, any>; at: string }
-export interface Prompt { seat: string; kind: string; prompt: string }
-export interface SeatInfo { id: string; name: string; isYou: boolean; mustAct: boolean }
+export interface Prompt { seat: string; kind: string; prompt: string; deadline?: string | null }
+export interface SeatInfo { id: string; name: string; isYou: boolean; mustAct: boolean; open: boolean; bot: string | null; player: { id: string; name: string } | null; deadline?: string | null }
 export interface GameData {
   id: string;
   type: string;
@@ -76,10 +77,11 @@ export interface GameData {
   yourSeat: string | null;
   isYourTurn: boolean;
   result: { winners: string[]; reason: string } | null;
+  visibility: 'PUBLIC' | 'PRIVATE';
   view: any;
 }
 export type Command = { type: string; [k: string]: unknown };
-export interface GameTypeInfo { id: string; name: string; seats: string[]; minPlayers: number; maxPlayers: number }
+export interface GameTypeInfo { id: string; name: string; seats: string[]; minPlayers: number; maxPlayers: number; bots: string[] }
 
 /** Selection sets of each game's view (the GameView union: one fragment per type, see src/api/views). */
 export const VIEW_FRAGMENTS: Record<string, string> = {
@@ -109,11 +111,17 @@ export const VIEW_FRAGMENTS: Record<string, string> = {
 };
 const viewSelection = (type: string) => `{ __typename ${VIEW_FRAGMENTS[type] ?? '... on GenericView { gameType state }'} }`;
 
-export const GAME_FIELDS = `id type status version phase round seats { id name isYou mustAct } awaiting { seat kind prompt } yourSeat isYourTurn result { winners reason }`;
+/** A game's fields the pages show; the clocks' deadlines when the service has them. */
+export function gameFields(f: Pick<Features, 'promptDeadline' | 'seatDeadline'>) {
+  return `id type status version phase round visibility yourSeat isYourTurn result { winners reason }
+    seats { id name isYou mustAct open bot player { id name }${f.seatDeadline ? ' deadline' : ''} }
+    awaiting { seat kind prompt${f.promptDeadline ? ' deadline' : ''} }`;
+}
 
 export async function loadGame(id: string, type: string, token: string | null): Promise<GameData> {
+  const fields = gameFields(await features());
   const data = await gql<{ game: GameData | null }>(
-    `query($id: ID!) { game(id: $id) { ${GAME_FIELDS} legalCommands view ${viewSelection(type)} } }`,
+    `query($id: ID!) { game(id: $id) { ${fields} legalCommands view ${viewSelection(type)} } }`,
     { id },
     token,
   );
@@ -134,10 +142,11 @@ export async function loadEvents(id: string, after: number, token: string | null
   return (await gql<{ game: { events: GameEvent[] } }>(`query($id: ID!, $after: Int) { game(id: $id) { events(after: $after) { version type seat data at } } }`, { id, after }, token)).game.events;
 }
 
-export async function submit(id: string, command: Command, expectedVersion: number, token: string | null) {
+/** `seat` names the seat for a player token holding several seats of the game. */
+export async function submit(id: string, command: Command, expectedVersion: number, token: string | null, seat?: string | null) {
   return gql(
-    `mutation($id: ID!, $c: JSON!, $v: Int) { submitCommand(gameId: $id, command: $c, expectedVersion: $v) { game { version status } events { version type } } }`,
-    { id, c: command, v: expectedVersion },
+    `mutation($id: ID!, $c: JSON!, $v: Int, $seat: String) { submitCommand(gameId: $id, command: $c, expectedVersion: $v, seat: $seat) { game { version status } events { version type } } }`,
+    { id, c: command, v: expectedVersion, seat: seat ?? null },
     token,
   );
 }

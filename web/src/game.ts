@@ -5,17 +5,23 @@
  * gameEvents subscription that resume from the last version seen after a lost connection.
  */
 import type { Client } from 'graphql-ws';
-import { ApiError, GAME_EVENTS, gameType, loadGame, loadViewAt, submit, wsClient, type Command, type GameData, type GameEvent } from './api.ts';
+import { ApiError, GAME_EVENTS, gameType, gql, loadGame, loadViewAt, submit, wsClient, type Command, type GameData, type GameEvent, type SeatInfo } from './api.ts';
 import { boardFor } from './boards/index.ts';
 import type { Board, BoardContext } from './boards/types.ts';
 import { clear, h, pretty, seatColour } from './dom.ts';
 import { describeGeneric, formatEvent } from './log.ts';
-import { seatLink, store } from './store.ts';
+import { startDeadlineCountdowns } from './features.ts';
+import { playerToken, signedIn } from './player.ts';
+import { inviteLink, seatLink, store } from './store.ts';
 
 const MATCH = new Set(['resign', 'offerDraw', 'acceptDraw', 'declineDraw']);
 const MATCH_LABELS: Record<string, string> = { resign: 'Resign', offerDraw: 'Offer a draw', acceptDraw: 'Accept the draw', declineDraw: 'Decline the draw' };
 
-export async function gamePage(root: HTMLElement, gameId: string, setConnection: (text: string, ok: boolean) => void): Promise<() => void> {
+/**
+ * `inviteCode`: the page was opened from an invite link (/join/<code>): while the game is
+ * OPEN it offers its open seats to join with that code.
+ */
+export async function gamePage(root: HTMLElement, gameId: string, setConnection: (text: string, ok: boolean) => void, opts: { inviteCode?: string } = {}): Promise<() => void> {
   // A seat handed over by link: /games/<id>#seat=<seat>&token=<token>.
   const hash = new URLSearchParams(location.hash.slice(1));
   let type = store.get(gameId)?.type;
@@ -31,10 +37,18 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
   }
   const board: Board = boardFor(type);
 
+  // A seat is played with its seat token when this browser holds one (seat !== null), else
+  // with the signed-in player's token (seat === null: "player mode", the service tells which
+  // seats are theirs by isYou and which one it waits for by yourSeat).
+  const pTok = playerToken();
   let held = store.get(gameId)?.seats ?? {};
   let seat: string | null = store.lastSeat(gameId);
   if (!seat || !held[seat]) seat = Object.keys(held)[0] ?? null;
-  const token = () => (seat ? held[seat] ?? null : null);
+  const token = () => (seat ? held[seat] ?? null : pTok);
+  const playerSeats = (): SeatInfo[] => (seat === null && pTok && game ? game.seats.filter((x) => x.isYou) : []);
+  /** The seat the page acts for now. */
+  const current = (): string | null => seat ?? (playerSeats().length ? game!.yourSeat : null);
+  const inviteCode = opts.inviteCode ?? store.get(gameId)?.invite ?? null;
 
   let game: GameData | null = null;
   let events: GameEvent[] = [];
@@ -48,6 +62,8 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
   let confirmResign = false;
   let disposed = false;
   let seatChosenAt = -1; // hot seat: the version at which the player last picked a seat by hand
+  let playerHolds: string[] = []; // the seats the signed-in player holds here (known in player mode)
+  let pollTimer: ReturnType<typeof setTimeout> | undefined;
 
   // Layout: the board and, beside it (below on a phone), status, actions, log.
   const title = h('h1', { class: 'game-title' });
@@ -60,13 +76,13 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
   const replayBox = h('section', { class: 'replay', 'aria-label': 'Replay' });
   const logList = h('ol', { class: 'log', 'aria-label': 'Log' });
   const seatsBox = h('section', { class: 'seats' });
-  root.append(
-    h('div', { class: 'game-head' }, title, seatBar),
-    h('div', { class: 'game-grid' },
-      h('div', { class: 'board-col' }, boardBox, summary, replayBox),
-      h('div', { class: 'side-col' }, status, alertBox, actions, h('h2', {}, 'Log'), logList, seatsBox),
-    ),
+  const openBox = h('section', { class: 'open-game', 'aria-label': 'Waiting for players', hidden: true });
+  const grid = h('div', { class: 'game-grid' },
+    h('div', { class: 'board-col' }, boardBox, summary, replayBox),
+    h('div', { class: 'side-col' }, status, alertBox, actions, h('h2', {}, 'Log'), logList, seatsBox),
   );
+  root.append(h('div', { class: 'game-head' }, title, seatBar), openBox, grid);
+  const stopCountdowns = startDeadlineCountdowns(root);
 
   const seatName = (id: string) => {
     const s = game?.seats.find((x) => x.id === id);
@@ -134,7 +150,7 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
     message = { text: `Sending: ${describe(command)}…`, kind: 'info' };
     draw();
     try {
-      await submit(gameId, command, game.version, token());
+      await submit(gameId, command, game.version, token(), playerSeats().length > 1 ? game.yourSeat : null);
       selection = null;
       inspected = null;
       choice = null;
@@ -164,20 +180,13 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
 
   function draw() {
     if (!game || disposed) return;
+    title.replaceChildren(`${typeName(game.type)} `, h('span', { class: 'muted' }, `· ${game.status.toLowerCase()} · version ${game.version}`));
+    drawSeatBar();
+    const waiting = game.status === 'OPEN' || game.status === 'ABANDONED';
+    openBox.hidden = !waiting;
+    grid.hidden = waiting;
+    if (waiting) return drawOpen();
     const ctx = buildContext();
-    title.replaceChildren(`${board ? '' : ''}${typeName(game.type)} `, h('span', { class: 'muted' }, `· ${game.status.toLowerCase()} · version ${game.version}`));
-    // Seat switcher (hot-seat play with several seats of one game).
-    const mine = Object.keys(held);
-    seatBar.replaceChildren(
-      ...(mine.length === 0 ? [h('span', { class: 'muted' }, 'Watching (you hold no seat here)')] : []),
-      ...(mine.length === 1 ? [h('span', {}, 'Playing as ', h('strong', { style: `color:${seatColour(mine[0])}` }, seatName(mine[0]!)))] : []),
-      ...(mine.length > 1
-        ? [h('span', {}, 'Play as: '), ...mine.map((s) => {
-            const must = game!.seats.find((x) => x.id === s)?.mustAct;
-            return h('button', { type: 'button', class: 'seat-btn', 'aria-pressed': String(s === seat), style: `--seat:${seatColour(s)}`, onclick: () => switchSeat(s) }, pretty(s), must ? ' ●' : '');
-          })]
-        : []),
-    );
 
     // What the game waits for.
     clear(status);
@@ -188,7 +197,8 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
       status.append(h('p', {}, 'Nothing awaited.'));
     } else {
       status.append(h('ul', { class: 'awaiting' }, game.awaiting.map((p) =>
-        h('li', {}, h('strong', { style: `color:${seatColour(p.seat)}` }, p.seat === seat ? 'You' : seatName(p.seat)), ` (${p.kind.toLowerCase().replace(/_/g, ' ')}): ${p.prompt}`),
+        h('li', {}, h('strong', { style: `color:${seatColour(p.seat)}` }, isMine(p.seat) ? 'You' : seatName(p.seat)), ` (${p.kind.toLowerCase().replace(/_/g, ' ')}): ${p.prompt}`,
+          p.deadline ? [' ', deadlineBadge(p.deadline)] : ''),
       )));
     }
     alertBox.className = `alert ${message ? message.kind : ''}`;
@@ -204,6 +214,172 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
     drawSeats();
   }
 
+  const isMine = (id: string) => (seat ? id === seat : playerHolds.includes(id));
+
+  function drawSeatBar() {
+    const options: (string | null)[] = [...Object.keys(held), ...(playerHolds.length ? [null] : [])];
+    const me = signedIn()?.name ?? 'You';
+    const label = (o: string | null) => (o !== null ? seatName(o) : playerHolds.length === 1 ? seatName(playerHolds[0]!) : `${me} (${playerHolds.map(pretty).join(', ')})`);
+    const must = (o: string | null) => (o === null ? game!.seats.some((x) => playerHolds.includes(x.id) && x.mustAct) : game!.seats.find((x) => x.id === o)?.mustAct);
+    seatBar.replaceChildren(
+      ...(options.length === 0 ? [h('span', { class: 'muted' }, 'Watching (you hold no seat here)')] : []),
+      ...(options.length === 1 ? [h('span', {}, 'Playing as ', h('strong', { style: `color:${seatColour(current())}` }, label(options[0]!)))] : []),
+      ...(options.length > 1
+        ? [h('span', {}, 'Play as: '), ...options.map((o) =>
+            h('button', { type: 'button', class: 'seat-btn', 'aria-pressed': String(o === seat), style: `--seat:${seatColour(o)}`, onclick: () => switchSeat(o) }, o === null ? `${me} (player)` : pretty(o), must(o) ? ' ●' : ''),
+          )]
+        : []),
+    );
+  }
+
+  /** Clock hook: a deadline shown as the time left, ticking (startDeadlineCountdowns). */
+  const deadlineBadge = (deadline: string) =>
+    h('span', { class: 'deadline', 'data-deadline': deadline, title: `Deadline: ${new Date(deadline).toLocaleString()}` });
+
+  /** Every seat: who holds it (a player, a name with a seat token, a bot) or that it is open. */
+  function seatList(seats: SeatInfo[]) {
+    return h('ul', { class: 'seat-list' }, seats.map((s) => h('li', { 'data-seat': s.id, class: s.open ? 'open' : '' },
+      h('span', { class: 'dot', style: `background:${seatColour(s.id)}` }), ' ',
+      h('strong', {}, pretty(s.id)), ': ',
+      s.open ? h('em', { class: 'open-seat' }, 'open seat') : h('span', { class: 'seat-name' }, s.name),
+      s.bot ? h('span', { class: 'badge bot' }, `bot: ${s.bot}`) : '',
+      s.player ? h('span', { class: 'badge player', title: 'a registered player' }, 'player') : '',
+      isMine(s.id) ? h('span', { class: 'badge you' }, 'you') : '',
+      s.mustAct ? ' (to act)' : '',
+      s.deadline ? [' ', deadlineBadge(s.deadline)] : '',
+      held[s.id] ? h('span', { class: 'muted small' }, ' · seat token held in this browser') : '',
+    )));
+  }
+
+  // An OPEN game: its seats, the invite link, joining, leaving and cancelling. Joins make no
+  // event, so while it is open the page looks again every few seconds; the setup's events
+  // (when the last seat is taken) arrive live.
+  const joinName = h('input', { type: 'text', id: 'join-name', placeholder: 'Your name', autocomplete: 'nickname', maxlength: 100 });
+  let openSig = '';
+  let copied = '';
+  function drawOpen() {
+    const g = game!;
+    const sig = JSON.stringify([g.status, g.seats, playerHolds, Object.keys(held), message, copied, busy, inviteCode]);
+    if (sig === openSig) return;
+    openSig = sig;
+    const mineHere = Object.keys(held).length > 0 || playerHolds.length > 0;
+    const open = g.seats.filter((x) => x.open);
+    const me = signedIn();
+    const parts: (Node | string)[] = [];
+    if (g.status === 'ABANDONED') {
+      parts.push(h('h2', {}, 'Cancelled'), h('p', {}, 'This game was cancelled before it started.'), seatList(g.seats), h('p', {}, h('a', { href: '/' }, 'Back to the lobby')));
+    } else {
+      parts.push(
+        h('h2', {}, 'Waiting for players'),
+        h('p', {}, `It starts as soon as the last seat is taken (${open.length} open). `,
+          g.visibility === 'PUBLIC' ? 'It is public: listed among the open games in the lobby.' : 'It is private: only someone with its invite link can join.'),
+        seatList(g.seats),
+      );
+      if (inviteCode && mineHere) {
+        const link = inviteLink(gameId, inviteCode);
+        parts.push(h('div', { class: 'invite' },
+          h('label', { for: 'invite-link' }, 'Invite link — send it to the players you want:'),
+          h('div', { class: 'copy-row' },
+            h('input', { id: 'invite-link', readonly: true, value: link, class: 'link', onfocus: (e: Event) => (e.target as HTMLInputElement).select() }),
+            button('Copy', () => void copy(link), { class: 'copy' })),
+          copied ? h('p', { class: 'muted small', role: 'status' }, copied) : '',
+        ));
+      }
+      if (!mineHere) {
+        if (g.visibility === 'PRIVATE' && !inviteCode) parts.push(h('p', { class: 'muted' }, 'This game is private: join it from the invite link its creator sends you.'));
+        else parts.push(h('div', { class: 'join-seat' },
+          me ? h('p', {}, 'You join as ', h('strong', {}, me.name), ' (your player account).')
+            : h('p', {}, h('label', { for: 'join-name' }, 'Your name '), joinName, h('br'), h('span', { class: 'muted small' }, 'A seat token comes back and stays in this browser. Register in the lobby first to keep all your games together.')),
+          ...open.map((x) => button(`Join as ${pretty(x.id)}`, () => void join(x.id), { class: 'primary join-btn', 'data-seat': x.id })),
+        ));
+      } else {
+        parts.push(h('div', { class: 'leave-cancel' },
+          button('Leave this game', () => void act('leaveGame'), { class: 'leave' }),
+          button('Cancel the game', () => void act('cancelGame'), { class: 'danger cancel' }),
+          h('p', { class: 'muted small' }, 'Leaving frees your seat; only the creator may cancel.'),
+        ));
+      }
+    }
+    if (message) parts.push(h('div', { class: `alert ${message.kind}`, role: 'alert' }, message.text));
+    openBox.replaceChildren(...parts);
+  }
+
+  async function copy(text: string) {
+    try {
+      await navigator.clipboard.writeText(text);
+      copied = 'Copied.';
+    } catch {
+      (openBox.querySelector('#invite-link') as HTMLInputElement | null)?.select();
+      copied = 'Selected: copy it with Ctrl+C (this browser does not let the page copy).';
+    }
+    draw();
+  }
+
+  /** joinGame: with the player token the player takes the seat; without one, a name and a seat token back. */
+  async function join(s: string) {
+    if (busy || !game) return;
+    const name = joinName.value.trim();
+    if (!pTok && !name) {
+      message = { text: 'Your name, please: the other players see it on the seat.', kind: 'error' };
+      return draw();
+    }
+    busy = true;
+    message = null;
+    try {
+      const r = await gql<{ joinGame: { seatToken: string | null } }>(
+        `mutation($id: ID!, $seat: String, $name: String, $code: String) { joinGame(gameId: $id, seat: $seat, name: $name, inviteCode: $code) { seatToken game { id status } } }`,
+        { id: gameId, seat: s, name: pTok ? null : name, code: inviteCode },
+        pTok,
+      );
+      const st = r.joinGame.seatToken;
+      if (st) {
+        store.addSeat(gameId, type!, s, st);
+        held = store.get(gameId)!.seats;
+        seat = s;
+        store.setLastSeat(gameId, s);
+      } else {
+        store.remember(gameId, type!);
+        seat = null;
+      }
+      if (location.pathname.startsWith('/join/')) history.replaceState(null, '', `/games/${gameId}`);
+      resetLog();
+      connect();
+    } catch (e) {
+      message = { text: `Not joined: ${reasonOf(e)}`, kind: 'error' };
+    }
+    busy = false;
+    await refresh();
+  }
+
+  /** leaveGame frees the caller's seats of an OPEN game; cancelGame (the creator) ends it. */
+  async function act(what: 'leaveGame' | 'cancelGame') {
+    if (busy) return;
+    busy = true;
+    message = null;
+    try {
+      await gql(`mutation($id: ID!) { ${what}(gameId: $id) { id status } }`, { id: gameId }, token());
+      if (what === 'leaveGame') {
+        if (seat) store.forgetSeat(gameId, seat);
+        held = store.get(gameId)?.seats ?? {};
+        seat = Object.keys(held)[0] ?? null;
+        playerHolds = [];
+        connect();
+      }
+      message = { text: what === 'leaveGame' ? 'You left the game: your seat is open again.' : 'The game is cancelled.', kind: 'info' };
+    } catch (e) {
+      message = { text: `${what === 'leaveGame' ? 'Not left' : 'Not cancelled'}: ${reasonOf(e)}`, kind: 'error' };
+    }
+    busy = false;
+    await refresh();
+  }
+
+  const reasonOf = (e: unknown) => (e instanceof ApiError ? `${e.reason ?? e.message} (${e.code})` : (e as Error).message);
+  const resetLog = () => {
+    events = [];
+    lastSeen = 0;
+    logCount = -1;
+  };
+
   const openDetails = new Set<string>();
   const remember = (key: string, e: Event) => ((e.target as HTMLDetailsElement).open ? openDetails.add(key) : openDetails.delete(key));
 
@@ -218,7 +394,7 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
       actions.append(h('p', { class: 'muted' }, 'Replaying an earlier version: go back to the live game to act.'));
       return;
     }
-    if (!seat) return;
+    if (!current()) return;
     const all = game.legalCommands;
     if (all.length === 0) {
       actions.append(h('p', { class: 'muted' }, game.status === 'FINISHED' ? 'The game is over.' : 'Nothing for you to do now.'));
@@ -245,7 +421,7 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
         ...placeOnly.map((c) => button(describe(c), () => run(c))),
       ));
     }
-    const mustAct = game.seats.find((x) => x.id === seat)?.mustAct;
+    const mustAct = game.seats.find((x) => x.id === current())?.mustAct;
     if (!mustAct && game.status !== 'FINISHED') {
       const waiting = [...new Set(game.awaiting.map((p) => p.seat))].map(seatName).join(', ');
       actions.append(h('p', { class: 'muted' }, `Not your turn${waiting ? `: waiting for ${waiting}` : ''}. Their moves appear here as they happen.`));
@@ -336,7 +512,7 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
     const mine = Object.entries(held);
     seatsBox.replaceChildren(
       h('h2', {}, 'Seats'),
-      h('ul', {}, game.seats.map((s) => h('li', {}, h('span', { class: 'dot', style: `background:${seatColour(s.id)}` }), ` ${s.name} — ${pretty(s.id)}`, s.mustAct ? ' (to act)' : '', held[s.id] ? ' · held in this browser' : ''))),
+      seatList(game.seats),
       mine.length
         ? h('details', { open: openDetails.has('links'), ontoggle: (e: Event) => remember('links', e) }, h('summary', {}, 'Links that hand a seat to another player'),
             h('p', { class: 'muted' }, 'Whoever opens a link plays that seat. Send each to its player only.'),
@@ -374,14 +550,14 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
     handedOver.push([s, seatLink(gameId, s, t)]);
     store.forgetSeat(gameId, s);
     held = store.get(gameId)?.seats ?? {};
-    if (seat === s) await switchSeat(Object.keys(held)[0]!);
+    if (seat === s) await switchSeat(Object.keys(held)[0] ?? null);
     else draw();
   }
 
-  async function switchSeat(s: string) {
+  async function switchSeat(s: string | null) {
     if (s === seat) return;
     seat = s;
-    store.setLastSeat(gameId, s);
+    if (s) store.setLastSeat(gameId, s);
     selection = null;
     inspected = null;
     choice = null;
@@ -405,6 +581,7 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
       do {
         again = false;
         game = await loadGame(gameId, type!, token());
+        if (seat === null) playerHolds = game.seats.filter((x) => x.isYou).map((x) => x.id);
         // Hot seat: when the seat shown is not awaited and exactly one other seat held here is, play it.
         const heldAwaited = game.seats.filter((x) => held[x.id] && x.mustAct).map((x) => x.id);
         if (game.version > seatChosenAt && seat && !heldAwaited.includes(seat) && heldAwaited.length === 1 && Object.keys(held).length > 1) {
@@ -417,7 +594,9 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
           again = true;
         }
       } while (again);
-      if (selection && !buildContext().selectable.has(selection)) selection = null;
+      if (game!.status !== 'OPEN' && game!.status !== 'ABANDONED' && selection && !buildContext().selectable.has(selection)) selection = null;
+      clearTimeout(pollTimer);
+      if (game!.status === 'OPEN' && !disposed) pollTimer = setTimeout(() => void refresh().catch(() => {}), 3000);
       draw();
     })().finally(() => (refreshing = null));
     return refreshing;
@@ -484,6 +663,8 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
   connect();
   return () => {
     disposed = true;
+    clearTimeout(pollTimer);
+    stopCountdowns();
     window.removeEventListener('resize', onResize);
     unsubscribe?.();
     void client?.dispose();

@@ -1,7 +1,9 @@
 /** The play-by-web client: a tiny router over the lobby, game pages and invite links. */
+import { gql } from './api.ts';
 import { h } from './dom.ts';
 import { gamePage } from './game.ts';
 import { lobbyPage } from './lobby.ts';
+import { signedIn } from './player.ts';
 import './style.css';
 
 const app = document.getElementById('app')!;
@@ -22,12 +24,42 @@ async function route() {
   const join = /^\/join\/([^/]+)\/?$/.exec(path);
   try {
     if (game) leave = await gamePage(app, decodeURIComponent(game[1]!), setConnection);
-    else if (join) app.append(h('h1', {}, 'Join a game'), h('p', {}, 'Invite codes open when the service offers open seats. Until then, ask the game\'s creator for a seat link (it opens /games/<id>).'), h('p', {}, h('a', { href: '/' }, 'Back to the lobby')));
+    else if (join) leave = await joinPage(app, decodeURIComponent(join[1]!), setConnection);
     else await lobbyPage(app, navigate);
   } catch (e) {
     app.append(h('p', { class: 'alert error', role: 'alert' }, `Something went wrong: ${(e as Error).message}`));
   }
   document.title = `${app.querySelector('h1')?.textContent ?? 'Wargames'} · Wargames`;
+  showAccount();
+  if (location.hash.length > 1 && !location.hash.includes('=')) document.getElementById(location.hash.slice(1))?.scrollIntoView();
+}
+
+/** The header names the signed-in player (a link to the account settings in the lobby). */
+export function showAccount() {
+  const me = signedIn();
+  const link = document.getElementById('account-link');
+  if (link) link.textContent = me ? me.name : 'Sign in';
+}
+
+/**
+ * /join/<code>: the game's page, offering its open seats with that invite code. The game is
+ * found by its code (invitation); links that also name it (?game=<id>) skip the look-up.
+ */
+async function joinPage(root: HTMLElement, code: string, setConn: typeof setConnection): Promise<(() => void) | null> {
+  let gameId: string | null = new URLSearchParams(location.search).get("game");
+  if (!gameId) {
+    try {
+      gameId = (await gql<{ invitation: { id: string } }>('query($code: String!) { invitation(code: $code) { id } }', { code })).invitation.id;
+    } catch (error) {
+      root.append(
+        h('h1', {}, 'Join a game'),
+        h('p', { class: 'alert error', role: 'alert' }, `This invite link leads to no game waiting for players: ${(error as Error).message}`),
+        h('p', {}, h('a', { href: '/' }, 'Back to the lobby')),
+      );
+      return null;
+    }
+  }
+  return gamePage(root, gameId as string, setConn, { inviteCode: code });
 }
 
 export function navigate(path: string) {
@@ -40,7 +72,7 @@ document.addEventListener('click', (e) => {
   const a = (e.target as Element).closest?.('a');
   if (!a || a.target || a.origin !== location.origin || (e as MouseEvent).metaKey || (e as MouseEvent).ctrlKey) return;
   e.preventDefault();
-  navigate(a.pathname + a.hash);
+  navigate(a.pathname + a.search + a.hash);
 });
 window.addEventListener('popstate', () => void route());
 void route();

@@ -7,6 +7,8 @@ export interface HeldGame {
   seats: Record<string, string>; // seat → token
   names?: Record<string, string>;
   added: string;
+  /** The invite code of a game this browser created with an open seat (shown once by createGame). */
+  invite?: string;
 }
 
 function read(): Record<string, HeldGame> {
@@ -33,6 +35,13 @@ export const store = {
     g.seats[seat] = token;
     write(all);
   },
+  /** Keeps a game in this browser without a seat token (a player's game, or its invite code). */
+  remember(id: string, type: string, extra: { invite?: string } = {}) {
+    const all = read();
+    const g = (all[id] ??= { id, type, seats: {}, added: new Date().toISOString() });
+    if (extra.invite) g.invite = extra.invite;
+    write(all);
+  },
   forgetSeat(id: string, seat: string) {
     const all = read();
     if (all[id]) delete all[id].seats[seat];
@@ -51,6 +60,11 @@ export const store = {
     localStorage.setItem(`wargame.seat.${id}`, seat);
   },
 };
+
+/** The invite link of a game with open seats: /join/<code> (the page finds the game by its code). */
+export function inviteLink(_gameId: string, code: string): string {
+  return `${location.origin}/join/${encodeURIComponent(code)}`;
+}
 
 /** A link that hands one seat to whoever opens it: the token rides in the #fragment, never sent to the server in a URL. */
 export function seatLink(gameId: string, seat: string, token: string): string {

@@ -44,9 +44,10 @@ type ChineseWarlordsPlayer {
 
 type ChineseWarlordsUnit {
   id: String!
-  "peasants, thugs, bodyguards, lieutenant, warlord, vehicles, machineGun, artillery, armoredVehicle, boats"
-  type: String!
-  name: String!
+  "peasants, thugs, bodyguards, lieutenant, warlord, vehicles, machineGun, artillery, armoredVehicle, boats (never null here: nullable because other games hide it)"
+  type: String
+  "Never null here (nullable because other games hide it)."
+  name: String
   owner: String!
   hex: String!
   "The vehicle or boat carrying this unit"
@@ -54,11 +55,11 @@ type ChineseWarlordsUnit {
   force: Int!
   range: Int!
   movementLeft: Int!
-  "Has attacked this turn"
+  "Its stack has made its attack this turn (units out of range of that target included)"
   attacked: Boolean!
   "Its stack has retreated this turn"
   retreated: Boolean!
-  "Its stack was attacked this turn or last turn (so it may attack without a Warlord or Lieutenant)"
+  "Its stack was attacked last turn (so it may attack this turn without a Warlord or Lieutenant)"
   attackedRecently: Boolean!
 }
 

@@ -42,7 +42,8 @@ type RaidOnWuchaoSpace {
 
 type RaidOnWuchaoUnit {
   id: String!
-  name: String!
+  "Never null here (nullable because other games hide it)."
+  name: String
   side: String!
   "null before setup placement and once destroyed."
   space: String

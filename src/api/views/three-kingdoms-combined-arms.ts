@@ -61,8 +61,9 @@ type ThreeKingdomsCombinedArmsTerrain {
 }
 
 type ThreeKingdomsCombinedArmsUnit {
-  id: ID!
-  name: String!
+  id: String!
+  "Never null here (nullable because other games hide it)."
+  name: String
   seat: String!
   "general, armoredCavalry, infantry, archers, rockets, shockTroops or horseArchers."
   kind: String!
@@ -80,7 +81,7 @@ type ThreeKingdomsCombinedArmsUnit {
 }
 
 type ThreeKingdomsCombinedArmsDestroyedUnit {
-  id: ID!
+  id: String!
   name: String!
   seat: String!
   kind: String!

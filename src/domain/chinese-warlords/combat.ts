@@ -6,11 +6,11 @@ import type { Random } from '../kernel/index.ts';
 import { COMBAT_RESOLUTION_TABLE, CRT_COLUMNS, TERRAIN, UNIT_TYPES, type CrtColumn } from './data.ts';
 import type { WarlordsEvent } from './events.ts';
 import { distance, neighbours, terrainAt } from './map.ts';
-import { canStand } from './movement.ts';
-import { liveStrongholds, passengersOf, unitsAt, type Unit, type WarlordsState } from './state.ts';
+import { canStep } from './movement.ts';
+import { attackedLastTurn, liveStrongholds, passengersOf, unitsAt, type Unit, type WarlordsState } from './state.ts';
 
 /**
- * Force ratio column, "rounded in the defender's favour to the printed columns" (RULINGS):
+ * Force ratio column, rounded in the defender's favour to the printed columns (ruling):
  * attacker ahead: floor(attack / defence) : 1; defender ahead: 1 : ceil(defence / attack).
  */
 export function forceRatioColumn(attack: number, defence: number): CrtColumn {
@@ -38,12 +38,20 @@ export function terrainDefense(s: WarlordsState, hex: string): number {
 
 /**
  * "A stack cannot attack unless it contains a warlord or lieutenant or it was attacked last
- * turn." RULINGS (ours): attacked in this turn or the previous one.
+ * turn": attacked in turn T, a leaderless stack may attack in turn T+1, not back in turn T (ruling).
  */
 export function stackMayAttack(s: WarlordsState, hex: string): boolean {
   const stack = unitsAt(s, hex);
-  // targetedTurn 0: never attacked (in turn 1 that is not "the previous turn").
-  return stack.some((u) => u.type === 'warlord' || u.type === 'lieutenant' || (u.targetedTurn > 0 && u.targetedTurn >= s.turn - 1));
+  return stack.some((u) => u.type === 'warlord' || u.type === 'lieutenant' || attackedLastTurn(u, s.turn));
+}
+
+/**
+ * The stack has made its attack this turn. Its units out of range of that target lost their
+ * attack with it. (Only a retreat can bring units together in a combat phase, and a player's
+ * units retreat only in other players' phases.)
+ */
+export function stackAttacked(s: WarlordsState, hex: string): boolean {
+  return unitsAt(s, hex).some((u) => u.attackedTurn === s.turn);
 }
 
 /** Units of the stack in `hex` that can fire at `target`: in range and not yet attacked this turn. */
@@ -59,6 +67,8 @@ export function attackRefusal(s: WarlordsState, seat: string, stack: string, tar
   if (!enemy.length || enemy[0]!.owner === seat) return `There is no enemy stack in ${target}`;
   if (s.attack && s.attack.target !== target) return `Resolve the attack on ${s.attack.target} first`;
   if (s.attack?.stacks.includes(stack)) return `The stack in ${stack} already takes part in this attack`;
+  // "Attacks by units in the same stack must be combined": one attack per stack and turn (ruling).
+  if (stackAttacked(s, stack)) return `The stack in ${stack} has already attacked this turn`;
   if (!stackMayAttack(s, stack)) return `The stack in ${stack} cannot attack: it has no Warlord or Lieutenant and was not attacked last turn`;
   if (!attackersFrom(s, stack, target).length) return `No unit in ${stack} can attack ${target}: out of range (${distance(stack, target)}) or already attacked this turn`;
   return null;
@@ -131,7 +141,7 @@ export function stackRetreated(s: WarlordsState, hex: string): boolean {
 }
 
 /**
- * Where the attacked stack may retreat (RULINGS): an adjacent hex free of enemy units that
+ * Where the attacked stack may retreat (ruling): an adjacent hex free of enemy units that
  * every unit not carried may enter; not another player's stronghold.
  */
 export function retreatHexes(s: WarlordsState, hex: string): string[] {
@@ -142,7 +152,8 @@ export function retreatHexes(s: WarlordsState, hex: string): string[] {
   return neighbours(s.map, hex)
     .filter((n) => !s.units.some((u) => u.hex === n && u.owner !== owner))
     .filter((n) => !strongholds[n] || strongholds[n] === owner)
-    .filter((n) => stack.filter((u) => !u.carriedBy).every((u) => canStand(s.map, n, UNIT_TYPES[u.type].mobility)))
+    // A retreat is a step: a boat in a village retreats only onto water (ruling).
+    .filter((n) => stack.filter((u) => !u.carriedBy).every((u) => canStep(s.map, hex, n, UNIT_TYPES[u.type].mobility)))
     .sort();
 }
 

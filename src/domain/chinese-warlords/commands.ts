@@ -1,6 +1,6 @@
 /** What a player sends. A turn is a sequence of small commands, each listed by legalCommands. */
 import { commandType, type JsonSchema } from '../kernel/index.ts';
-import { RECRUITABLE, type UnitType } from './data.ts';
+import { UNIT_TYPE_IDS, type UnitType } from './data.ts';
 
 export type WarlordsCommand =
   | { type: 'recruit'; unitType: UnitType; hex: string }
@@ -23,11 +23,12 @@ const command = (type: string, properties: Record<string, unknown> = {}, descrip
 
 export const commandSchema: JsonSchema = {
   oneOf: [
-    command('recruit', { unitType: { enum: RECRUITABLE }, hex }, 'RECRUITMENT: buy one unit (two Peasants with Popularity) and place it in or next to a village you control or your stronghold'),
+    // Every unit type, the Warlord too: buying one is refused with the rule's reason ("You only get one").
+    command('recruit', { unitType: { enum: UNIT_TYPE_IDS }, hex }, 'RECRUITMENT: buy one unit (two Peasants with Popularity) and place it in or next to a village you control or your stronghold'),
     command('endRecruitment', {}, 'End your recruitment'),
     command('move', { unit, to: hex }, 'MOVEMENT: move one unit (with its passengers) by the cheapest path within its movement points'),
-    command('board', { unit, carrier: unit }, 'Put a foot unit aboard a vehicle or boat in the same hex that has not moved yet'),
-    command('unload', { unit }, 'Take a passenger off its carrier, in the carrier hex'),
+    command('board', { unit, carrier: unit }, 'Put a foot unit aboard a vehicle or boat in the same hex, at the start or end of the carrier move (boarding after it has moved ends its move)'),
+    command('unload', { unit }, 'Take a passenger off its carrier, in the carrier hex (after the carrier has moved, this ends its move)'),
     command('endMovement', {}, 'End your movement'),
     command('attack', { stack: hex, target: hex }, 'COMBAT: the stack in `stack` attacks (or joins the attack on) the enemy stack in `target`'),
     command('resolveAttack', {}, 'Roll 1D10 on the Combat Resolution Table for the attack formed'),

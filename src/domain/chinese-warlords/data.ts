@@ -15,7 +15,7 @@ export type UnitType =
   | 'armoredVehicle'
   | 'boats';
 
-/** How a unit moves (RULINGS: vehicles are Assorted Vehicles, Armored Vehicle and Boats). */
+/** How a unit moves (ruling: vehicles are Assorted Vehicles, Armored Vehicle and Boats). */
 export type Mobility = 'foot' | 'vehicle' | 'boat';
 
 export interface UnitStats {
@@ -23,7 +23,7 @@ export interface UnitStats {
   move: number;
   force: number;
   range: number;
-  /** Recruitment cost and upkeep basis. The Warlord's printed "-" reads as 0 (RULINGS). */
+  /** Recruitment cost and upkeep basis. The Warlord's printed "-" reads as 0 (ruling). */
   cost: number;
   carry: number;
   mobility: Mobility;

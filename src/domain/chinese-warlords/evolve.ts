@@ -1,5 +1,6 @@
 /** Folding events into the state. Events are facts: nothing is checked or rolled here. */
-import { ABILITIES, type AbilityEffect } from './data.ts';
+import { ABILITIES, UNIT_TYPES, type AbilityEffect } from './data.ts';
+import { terrainAt } from './map.ts';
 import type { WarlordsEvent } from './events.ts';
 import { removePlayer } from './victory.ts';
 import { unitsAt, type Unit, type WarlordsState } from './state.ts';
@@ -19,7 +20,7 @@ export function evolve(s: WarlordsState, e: WarlordsEvent): WarlordsState {
         control[p.stronghold] = p.seat;
         if (p.village) control[p.village] = p.seat;
       }
-      const units = e.units.map((u) => ({ ...u, carriedBy: null, mpUsed: 0, rode: false, attackedTurn: 0, targetedTurn: 0, retreatedTurn: 0 }));
+      const units = e.units.map((u) => ({ ...u, carriedBy: null, mpUsed: 0, rode: false, attackedTurn: 0, targetedTurn: 0, previousTargetedTurn: 0, retreatedTurn: 0 }));
       return { ...s, map: e.map, turnLimit: e.turnLimit, players, control, units, nextUnit: units.length + 1 };
     }
     case 'TurnBegan': {
@@ -58,7 +59,7 @@ export function evolve(s: WarlordsState, e: WarlordsEvent): WarlordsState {
       if (e.available) return s;
       return { ...s, players: { ...s.players, [e.seat]: { ...s.players[e.seat]!, exhausted: [...s.players[e.seat]!.exhausted, e.unitType] } } };
     case 'UnitRecruited': {
-      const fresh: Unit[] = e.units.map((id) => ({ id, type: e.unitType, owner: e.seat, hex: e.hex, carriedBy: null, mpUsed: 0, rode: false, attackedTurn: 0, targetedTurn: 0, retreatedTurn: 0 }));
+      const fresh: Unit[] = e.units.map((id) => ({ id, type: e.unitType, owner: e.seat, hex: e.hex, carriedBy: null, mpUsed: 0, rode: false, attackedTurn: 0, targetedTurn: 0, previousTargetedTurn: 0, retreatedTurn: 0 }));
       return { ...s, units: [...s.units, ...fresh], nextUnit: s.nextUnit + e.units.length, players: { ...s.players, [e.seat]: { ...s.players[e.seat]!, treasury: e.treasury } } };
     }
     case 'RecruitmentEnded':
@@ -67,14 +68,16 @@ export function evolve(s: WarlordsState, e: WarlordsEvent): WarlordsState {
       return { ...s, stepDone: true };
     case 'UnitMoved': {
       const to = e.path[e.path.length - 1]!;
-      let units = updateUnits(s, [e.unit], (u) => ({ ...u, hex: to, mpUsed: u.mpUsed + e.cost }));
+      // A boat that ends its move in a village moves no further that turn (ruling).
+      const ashore = (u: Unit) => UNIT_TYPES[u.type].mobility === 'boat' && terrainAt(s.map, to) !== 'water';
+      let units = updateUnits(s, [e.unit], (u) => ({ ...u, hex: to, mpUsed: ashore(u) ? Math.max(UNIT_TYPES[u.type].move, u.mpUsed + e.cost) : u.mpUsed + e.cost }));
       units = units.map((u) => (e.passengers.includes(u.id) ? { ...u, hex: to, rode: true } : u));
       return { ...s, units };
     }
     case 'UnitBoarded':
-      return { ...s, units: updateUnits(s, [e.unit], (u) => ({ ...u, carriedBy: e.carrier })) };
+      return { ...s, units: endMoveIfMoved(updateUnits(s, [e.unit], (u) => ({ ...u, carriedBy: e.carrier })), e.carrier) };
     case 'UnitUnloaded':
-      return { ...s, units: updateUnits(s, [e.unit], (u) => ({ ...u, carriedBy: null })) };
+      return { ...s, units: endMoveIfMoved(updateUnits(s, [e.unit], (u) => ({ ...u, carriedBy: null })), e.carrier) };
     case 'ControlTaken':
       return { ...s, control: { ...s.control, [e.hex]: e.seat } };
     case 'StrongholdCaptured':
@@ -84,11 +87,12 @@ export function evolve(s: WarlordsState, e: WarlordsEvent): WarlordsState {
       return {
         ...s,
         attack: { ...a, stacks: [...a.stacks, e.stack], units: [...a.units, ...e.units] },
-        units: updateUnits(s, e.units, (u) => ({ ...u, attackedTurn: s.turn })),
+        // The whole stack has made its attack, units out of range included ("must be combined").
+        units: s.units.map((u) => (e.units.includes(u.id) || u.hex === e.stack ? { ...u, attackedTurn: s.turn } : u)),
       };
     }
     case 'CombatResolved': {
-      const units = updateUnits(s, e.defenders, (u) => ({ ...u, targetedTurn: s.turn }));
+      const units = updateUnits(s, e.defenders, (u) => (u.targetedTurn === s.turn ? u : { ...u, targetedTurn: s.turn, previousTargetedTurn: u.targetedTurn }));
       const r = e.result;
       const defense =
         r === 'K2' || r === 'K' || r === 'R'
@@ -106,6 +110,11 @@ export function evolve(s: WarlordsState, e: WarlordsEvent): WarlordsState {
     case 'TurnLimitReached':
       return { ...s, result: { winners: [], reason: `turn limit reached after turn ${e.turn} (draw)` } };
   }
+}
+
+/** Getting on or off a carrier that has moved is the end of its move (ruling): no points are left. */
+function endMoveIfMoved(units: Unit[], carrier: string): Unit[] {
+  return units.map((u) => (u.id === carrier && u.mpUsed > 0 ? { ...u, mpUsed: Math.max(u.mpUsed, UNIT_TYPES[u.type].move) } : u));
 }
 
 function withTreasury(s: WarlordsState, list: { seat: string; treasury: number }[]): WarlordsState {

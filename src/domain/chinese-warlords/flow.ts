@@ -3,7 +3,7 @@
  * (next player, next phase, a new turn with its initiative, income and upkeep, a choice
  * with exactly one legal option).
  */
-import type { Random } from '../kernel/index.ts';
+import { Recorder, settle as settleLoop, type Random } from '../kernel/index.ts';
 import { UNIT_TYPES } from './data.ts';
 import type { WarlordsEvent } from './events.ts';
 import { evolve } from './evolve.ts';
@@ -12,7 +12,7 @@ import { activeSeats, unitById, unitsAt, type Phase, type WarlordsState } from '
 import { beginTurn } from './turn.ts';
 import { warlordsKilled } from './victory.ts';
 
-/** Units a player who could not pay upkeep may choose: anything but the Warlord, unless nothing else is left (RULINGS). */
+/** Units a player who could not pay upkeep may choose: anything but the Warlord, unless nothing else is left (ruling). */
 export function upkeepCandidates(s: WarlordsState, seat: string): string[] {
   const own = s.units.filter((u) => u.owner === seat);
   const others = own.filter((u) => u.type !== 'warlord');
@@ -89,19 +89,11 @@ export function nextStep(s: WarlordsState, random: Random | null): WarlordsEvent
 
 /** Applies events and every automatic step after them; returns all the events. */
 export function settle(state: WarlordsState, events: WarlordsEvent[], random: Random | null): { state: WarlordsState; events: WarlordsEvent[] } {
-  let s = state;
-  const out: WarlordsEvent[] = [];
-  const push = (e: WarlordsEvent) => {
-    out.push(e);
-    s = evolve(s, e);
-  };
-  events.forEach(push);
-  for (let guard = 0; guard < 10_000; guard++) {
-    const more = nextStep(s, random);
-    if (!more.length) break;
-    more.forEach(push);
-  }
-  return { state: s, events: out };
+  const recorder = new Recorder<WarlordsState, WarlordsEvent>(state, evolve);
+  recorder.emit(...events);
+  // The kernel's loop: it throws, rather than stop silently, if the steps never settle.
+  settleLoop(recorder, (s) => nextStep(s, random));
+  return { state: recorder.state, events: recorder.events };
 }
 
 export function isVehicle(type: keyof typeof UNIT_TYPES): boolean {

@@ -35,7 +35,12 @@ function prompts(s: WarlordsState): Prompt[] {
   if (s.defense) {
     const d = s.defense;
     if (d.losses > 0) return [{ seat: d.defender, kind: 'ALLOCATE_DAMAGE', prompt: `${d.result}: choose ${d.losses} unit(s) lost in ${d.hex}` }];
-    const text = d.then === 'retreatOrLose' ? `${d.result}: retreat the stack in ${d.hex} 1 space or lose another unit` : `R: retreat the stack in ${d.hex} 1 space (1 unit is lost if it cannot)`;
+    // With no retreat square the only thing left is to lose a unit: say so.
+    const canRetreat = defenseOptions(s).retreat.length > 0;
+    const text =
+      d.then === 'retreatOrLose'
+        ? canRetreat ? `${d.result}: retreat the stack in ${d.hex} 1 space or lose another unit` : `${d.result}: the stack in ${d.hex} cannot retreat: lose another unit`
+        : canRetreat ? `R: retreat the stack in ${d.hex} 1 space` : `R: the stack in ${d.hex} cannot retreat: lose 1 unit`;
     return [{ seat: d.defender, kind: 'RETREAT', prompt: text }];
   }
   if (!s.seat || s.stepDone) return [];
@@ -123,7 +128,7 @@ function decideRules(s: WarlordsState, c: WarlordsCommand, seat: string, random:
       if (!s.defense || s.defense.defender !== seat) return 'None of your stacks has to retreat';
       const { retreat } = defenseOptions(s);
       if (s.defense.losses > 0) return `Choose the ${s.defense.losses} unit(s) lost first`;
-      if (!retreat.includes(c.to)) return retreat.length ? `The stack in ${s.defense.hex} cannot retreat to ${c.to}; it may go to ${retreat.join(', ')}` : `The stack in ${s.defense.hex} cannot retreat (no free adjacent hex, or it already retreated this turn)`;
+      if (!retreat.includes(c.to)) return retreat.length ? `The stack in ${s.defense.hex} cannot retreat to ${c.to}; it may go to ${retreat.join(', ')}` : `The stack in ${s.defense.hex} cannot retreat (no free adjacent hex, or it already retreated this turn): lose a unit instead`;
       return retreatEvents(s, c.to);
     }
     case 'beginTurn':

@@ -11,7 +11,7 @@ export function entryCost(terrain: Terrain, mobility: Mobility): number | null {
   const t = TERRAIN[terrain];
   if (mobility === 'foot') return t.boatsOnly ? null : t.foot;
   if (mobility === 'vehicle') return t.boatsOnly ? null : t.vehicles;
-  // RULINGS: boats move only on water and may end in a village next to water.
+  // Boats move only on water and may end in a village next to water (ruling; see reachable).
   if (terrain === 'water') return t.vehicles;
   if (terrain === 'village') return t.vehicles;
   return null;
@@ -25,6 +25,15 @@ export function canStand(map: MapData, hex: string, mobility: Mobility): boolean
   return true;
 }
 
+/**
+ * May a unit of this mobility step from `from` into the neighbouring `to`? Boats (ruling):
+ * every step enters water, except a step from water into a village next to water.
+ */
+export function canStep(map: MapData, from: string, to: string, mobility: Mobility): boolean {
+  if (!canStand(map, to, mobility)) return false;
+  return mobility !== 'boat' || terrainAt(map, to) === 'water' || terrainAt(map, from) === 'water';
+}
+
 export function movementLeft(u: Unit): number {
   return u.rode ? 0 : UNIT_TYPES[u.type].move - u.mpUsed;
 }
@@ -36,8 +45,8 @@ export interface Reach {
 
 /**
  * Every hex the unit can reach this turn by its cheapest path. A unit may not enter a hex
- * held by another player's units (RULINGS: stacks never mix); boats pass only over water
- * and may end in a village next to water.
+ * held by another player's units (ruling: stacks never mix). Boats (ruling): every step
+ * enters water, except a last step from water into a village next to water.
  */
 export function reachable(s: WarlordsState, u: Unit): Map<string, Reach> {
   const mobility = UNIT_TYPES[u.type].mobility;
@@ -59,7 +68,8 @@ export function reachable(s: WarlordsState, u: Unit): Map<string, Reach> {
           if (enemyHeld.has(n)) continue;
           const step = entryCost(terrainAt(s.map, n)!, mobility);
           if (step === null) continue;
-          if (mobility === 'boat' && !canStand(s.map, n, mobility)) continue;
+          // A boat reaches a village next to water only from water: never village to village.
+          if (mobility === 'boat' && !canStep(s.map, cur, n, mobility)) continue;
           const total = c + step;
           if (total > budget || total >= (cost.get(n) ?? Infinity)) continue;
           cost.set(n, total);
@@ -100,6 +110,11 @@ export function destinations(s: WarlordsState, u: Unit): string[] {
   return [...reachable(s, u).keys()];
 }
 
+/**
+ * Passengers board or leave a carrier in its hex at the start or end of its move (ruling).
+ * Boarding or leaving after the carrier has moved ends its move (evolve), so no one gets on
+ * or off half-way.
+ */
 export function boardRefusal(s: WarlordsState, seat: string, u: Unit | undefined, carrier: Unit | undefined): string | null {
   if (!u || u.owner !== seat || !carrier || carrier.owner !== seat) return 'Both units must be yours';
   if (UNIT_TYPES[u.type].mobility !== 'foot') return `${unitName(u)} is a vehicle: only foot units are carried`;
@@ -107,7 +122,6 @@ export function boardRefusal(s: WarlordsState, seat: string, u: Unit | undefined
   if (u.carriedBy) return `${unitName(u)} is already aboard ${u.carriedBy}`;
   if (u.rode) return `${unitName(u)} has already ridden this turn`;
   if (u.hex !== carrier.hex) return `${unitName(u)} and ${unitName(carrier)} are not in the same hex`;
-  if (carrier.mpUsed > 0) return `${unitName(carrier)} has already moved: passengers board at the start of its move`;
   const aboard = passengersOf(s, carrier.id).length;
   if (aboard >= UNIT_TYPES[carrier.type].carry) return `${unitName(carrier)} carries ${UNIT_TYPES[carrier.type].carry} and is full`;
   return null;
@@ -120,7 +134,7 @@ export function unloadRefusal(s: WarlordsState, seat: string, u: Unit | undefine
   return null;
 }
 
-/** A move that ends in a player's stronghold captures it (RULINGS: "end a movement with a unit in their stronghold"). */
+/** A move that ends in a player's stronghold captures it (ruling: "capture his stronghold" is ending a move in it). */
 export function strongholdOwnerAt(s: WarlordsState, hex: string, mover: string): string | null {
   const owner = liveStrongholds(s)[hex];
   return owner && owner !== mover ? owner : null;

@@ -1,6 +1,6 @@
 /**
  * STARTING FORCES and WARLORD SPECIAL ABILITIES. Each side begins with 1 Stronghold,
- * 1 Warlord, 3 Peasants, 2 Thugs and 1 Bodyguard, treasury 0 (RULINGS), and an ability
+ * 1 Warlord, 3 Peasants, 2 Thugs and 1 Bodyguard, treasury 0 (ruling), and an ability
  * rolled on 1D10.
  */
 import type { Random, SetupInput } from '../kernel/index.ts';
@@ -12,7 +12,7 @@ import type { WarlordsState } from './state.ts';
 export interface WarlordsOptions {
   /** A map given as data; null: the default two-player map (or a generated one for 3-4 players). */
   map?: MapInput | null;
-  /** Generate a map from the game's seed with this size (RULINGS: villages by rivers, roads between villages, paddies beside villages). */
+  /** Generate a map from the game's seed with this size (ruling: villages by rivers, roads between villages, paddies beside villages). */
   mapGenerator?: { width: number; height: number } | null;
   /** Optional turn limit: reaching its end is a draw. */
   turnLimit?: number | null;

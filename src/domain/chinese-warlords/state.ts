@@ -18,6 +18,8 @@ export interface Unit {
   attackedTurn: number;
   /** Turn in which its stack was last attacked (0: never). */
   targetedTurn: number;
+  /** The turn before that in which its stack was attacked (0: never): "attacked last turn" must survive an attack this turn. */
+  previousTargetedTurn: number;
   /** Turn in which its stack last retreated (0: never). "A stack may only retreat once per turn." */
   retreatedTurn: number;
 }
@@ -98,6 +100,14 @@ export function ownerAt(s: WarlordsState, hex: string): string | null {
 
 export function passengersOf(s: WarlordsState, carrier: string): Unit[] {
   return s.units.filter((u) => u.carriedBy === carrier);
+}
+
+/**
+ * "...or it was attacked last turn": its stack was attacked in the previous turn. An attack
+ * in this turn does not count until the next one (ruling).
+ */
+export function attackedLastTurn(u: Unit, turn: number): boolean {
+  return turn > 1 && (u.targetedTurn === turn - 1 || u.previousTargetedTurn === turn - 1);
 }
 
 export function unitName(u: Unit): string {

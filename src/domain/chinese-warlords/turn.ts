@@ -7,7 +7,7 @@ import { activeSeats, type WarlordsState } from './state.ts';
 
 /**
  * INITIATIVE: "Roll high on 1D6 to see which player goes first". Each player rolls; players
- * who tie reroll among themselves (RULINGS: ties reroll) until the order is settled. Every
+ * who tie reroll among themselves (ruling: ties reroll) until the order is settled. Every
  * round of rolls is recorded.
  */
 export function rollInitiative(seats: string[], random: Random): { rolls: Record<string, number>[]; order: string[] } {
@@ -56,7 +56,7 @@ export function beginTurn(s: WarlordsState, random: Random): WarlordsEvent[] {
   });
   const upkeep = incomes.map(({ seat, treasury }) => {
     const due = upkeepDue(s, seat);
-    // RULINGS: a player who cannot pay pays nothing and loses 1D6 units of their choice.
+    // Ruling: a player who cannot pay pays nothing and loses 1D6 units of their choice.
     if (treasury >= due) return { seat, unitCost: unitCost(s, seat), due, paid: true, lossRoll: null, treasury: treasury - due };
     return { seat, unitCost: unitCost(s, seat), due, paid: false, lossRoll: random.die(6), treasury };
   });

@@ -1,6 +1,6 @@
 /**
  * VICTORY CONDITIONS: "Kill opponents Warlord or capture his stronghold." With three or more
- * players the loser is out and the last one left wins (RULINGS).
+ * players the loser is out and the last one left wins (ruling).
  */
 import { activeSeats, type WarlordsState } from './state.ts';
 
@@ -15,7 +15,9 @@ export function removePlayer(s: WarlordsState, seat: string, reason: string): Wa
     control,
     upkeepLosses,
     units: s.units.filter((u) => u.owner !== seat),
-    defense: s.defense && (s.defense.defender === seat || s.defense.attacker === seat) ? null : s.defense,
+    // A rolled result stands when its attacker goes out: the defender still chooses its losses
+    // and retreats or loses another unit (ruling). An attack not yet rolled is dropped.
+    defense: s.defense && s.defense.defender === seat ? null : s.defense,
     attack: s.attack && (s.attack.defender === seat || s.attack.attacker === seat) ? null : s.attack,
     stepDone: s.seat === seat ? true : s.stepDone,
   };

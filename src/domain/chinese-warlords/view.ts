@@ -2,7 +2,7 @@
 import type { Json, Viewer } from '../kernel/index.ts';
 import { ABILITIES, UNIT_TYPES } from './data.ts';
 import { movementLeft } from './movement.ts';
-import type { WarlordsState } from './state.ts';
+import { attackedLastTurn, type WarlordsState } from './state.ts';
 
 export function view(s: WarlordsState, _viewer: Viewer): Json {
   return {
@@ -17,7 +17,8 @@ export function view(s: WarlordsState, _viewer: Viewer): Json {
       hexes: s.map.hexes.map((h) => ({ id: h.id, col: h.col, row: h.row, terrain: h.terrain, controller: s.control[h.id] ?? null })),
       strongholds: s.map.strongholds,
     },
-    players: s.seats.map((seat) => {
+    // Before GameSetUp (replay version 0) there are no players yet: the empty pre-setup view.
+    players: s.seats.filter((seat) => s.players[seat]).map((seat) => {
       const p = s.players[seat]!;
       const ability = ABILITIES[p.abilityRoll]!;
       return {
@@ -44,7 +45,7 @@ export function view(s: WarlordsState, _viewer: Viewer): Json {
       movementLeft: movementLeft(u),
       attacked: u.attackedTurn === s.turn,
       retreated: u.retreatedTurn === s.turn,
-      attackedRecently: u.targetedTurn > 0 && u.targetedTurn >= s.turn - 1,
+      attackedRecently: attackedLastTurn(u, s.turn),
     })),
     attack: s.attack ? { attacker: s.attack.attacker, defender: s.attack.defender, target: s.attack.target, stacks: s.attack.stacks, units: s.attack.units } : null,
     defense: s.defense ? { attacker: s.defense.attacker, defender: s.defense.defender, hex: s.defense.hex, result: s.defense.result, lossesToChoose: s.defense.losses, afterLosses: s.defense.then } : null,

@@ -60,6 +60,11 @@ export interface GameEnded {
   reason: string;
 }
 
+/** A seat as the match's sentences name it. */
+export function seatName(module: GameModule, seat: string): string {
+  return module.seatName?.(seat) ?? seat;
+}
+
 export function isMatchEvent(e: GameEvent): boolean {
   return (MATCH_EVENTS as readonly string[]).includes(e.type);
 }
@@ -108,7 +113,7 @@ export function matchStatus<S>(module: GameModule<S>, state: MatchState<S>): Sta
   if (state.drawOffer) {
     for (const p of active) {
       if (!state.drawOffer.accepted.includes(p)) {
-        awaiting.push({ seat: p, kind: 'ANSWER_DRAW', prompt: `${state.drawOffer.by} offers a draw: accept or decline` });
+        awaiting.push({ seat: p, kind: 'ANSWER_DRAW', prompt: `${seatName(module, state.drawOffer.by)} offers a draw: accept or decline` });
       }
     }
   }
@@ -132,19 +137,19 @@ export function decideMatch<S>(module: GameModule<S>, state: MatchState<S>, comm
     if (command.type !== 'timeOut') return { ok: false, code: 'FORBIDDEN', reason: `The service does not submit ${command.type} commands` };
     if (status.stage === 'FINISHED') return { ok: false, code: 'GAME_OVER', reason: `The game is over: ${status.result?.reason}` };
     const seat = (command as SystemCommand).seat;
-    if (!activePlayers(module, state).includes(seat)) return { ok: false, code: 'ILLEGAL_COMMAND', reason: `${seat} is not in the game` };
-    if (!status.awaiting.some((p) => p.seat === seat)) return { ok: false, code: 'ILLEGAL_COMMAND', reason: `The game does not wait for ${seat}` };
+    if (!activePlayers(module, state).includes(seat)) return { ok: false, code: 'ILLEGAL_COMMAND', reason: `${seatName(module, seat)} is not in the game` };
+    if (!status.awaiting.some((p) => p.seat === seat)) return { ok: false, code: 'ILLEGAL_COMMAND', reason: `The game does not wait for ${seatName(module, seat)}` };
     return { ok: true, events: [{ type: 'TimedOut', seat }] };
   }
   const seat = who.seat;
-  if (!state.players.includes(seat)) return { ok: false, code: 'FORBIDDEN', reason: `${seat} does not play in this game` };
+  if (!state.players.includes(seat)) return { ok: false, code: 'FORBIDDEN', reason: `${seatName(module, seat)} does not play in this game` };
   if (status.stage === 'FINISHED') return { ok: false, code: 'GAME_OVER', reason: `The game is over: ${status.result?.reason}` };
   if (!activePlayers(module, state).includes(seat)) return { ok: false, code: 'ILLEGAL_COMMAND', reason: 'You are out of this game' };
   switch (command.type) {
     case 'resign':
       return { ok: true, events: [{ type: 'PlayerResigned', seat }] };
     case 'offerDraw':
-      if (state.drawOffer) return { ok: false, code: 'ILLEGAL_COMMAND', reason: `A draw offer by ${state.drawOffer.by} is already open` };
+      if (state.drawOffer) return { ok: false, code: 'ILLEGAL_COMMAND', reason: `A draw offer by ${seatName(module, state.drawOffer.by)} is already open` };
       return { ok: true, events: [{ type: 'DrawOffered', seat }] };
     case 'acceptDraw':
     case 'declineDraw':
@@ -159,7 +164,7 @@ export function decideMatch<S>(module: GameModule<S>, state: MatchState<S>, comm
     return {
       ok: false,
       code: 'NOT_YOUR_TURN',
-      reason: waiting.length ? `Not your turn: the game waits for ${waiting.join(', ')}` : 'Not your turn',
+      reason: waiting.length ? `Not your turn: the game waits for ${waiting.map((p) => seatName(module, p)).join(', ')}` : 'Not your turn',
     };
   }
   return module.decide(state.game, command, seat, random);

@@ -4,7 +4,8 @@
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { Command, GameModule, JsonSchema } from './types.ts';
-import { matchCommandSchemas } from './match.ts';
+import { matchCommandSchemas, MATCH_EVENTS } from './match.ts';
+import { matchEventSchemas } from './event-schema.ts';
 
 export interface GameType {
   id: string;
@@ -15,6 +16,8 @@ export interface GameType {
   optionsSchema: JsonSchema;
   /** The module's commands plus resign and draw commands, discriminated by `type`. */
   commandSchema: JsonSchema;
+  /** Every event of the game's log (its own and the match's), as a client receives it, discriminated by `type`. */
+  eventSchema: JsonSchema;
 }
 
 export type Validation<T> = { ok: true; value: T } | { ok: false; reason: string };
@@ -57,6 +60,17 @@ export class GameRegistry {
         discriminator: { propertyName: 'type' },
         oneOf: [...alternatives(module.commandSchema), ...matchCommandSchemas],
       };
+      // The module's events and the match's (a module's own GameEnded is the match's). A module
+      // that publishes no event schema: its own events are any object whose type is not the match's.
+      const isMatchEvent = (e: JsonSchema) => (MATCH_EVENTS as readonly string[]).includes((e.properties as { type: { const?: string } }).type.const ?? '');
+      const eventSchema: JsonSchema = module.eventSchema
+        ? { title: `${module.name} event`, type: 'object', required: ['type'], discriminator: { propertyName: 'type' }, oneOf: [...alternatives(module.eventSchema).filter((e) => !isMatchEvent(e)), ...matchEventSchemas] }
+        : {
+            title: `${module.name} event`,
+            type: 'object',
+            required: ['type'],
+            oneOf: [...matchEventSchemas, { title: 'unpublished', type: 'object', required: ['type'], properties: { type: { type: 'string', not: { enum: [...MATCH_EVENTS] } } } }],
+          };
       const type: GameType = {
         id: module.id,
         name: module.name,
@@ -65,6 +79,7 @@ export class GameRegistry {
         maxPlayers: module.maxPlayers,
         optionsSchema: module.optionsSchema,
         commandSchema,
+        eventSchema,
       };
       this.entries.set(module.id, {
         module,

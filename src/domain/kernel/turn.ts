@@ -4,7 +4,7 @@
  * everything that follows from it, `replay` re-runs a stored game for verification, and
  * `visibleTo` is the one rule for what a viewer may see.
  */
-import { activePlayers, evolveMatch, decideMatch, initialMatch, isMatchEvent, matchStatus, moduleView, type Actor, type GameEnded, type MatchState, type Recorded } from './match.ts';
+import { activePlayers, evolveMatch, decideMatch, initialMatch, isMatchEvent, matchStatus, moduleView, seatName, type Actor, type GameEnded, type MatchState, type Recorded } from './match.ts';
 import { SeededRandom, type Roll } from './random.ts';
 import { SETTLE_LIMIT, SettleError } from './recorder.ts';
 import type { Command, GameEvent, GameModule, Json, Refusal, SetupInput, Status, Viewer } from './types.ts';
@@ -68,7 +68,7 @@ function consequences<S>(module: GameModule<S>, rec: MatchRecorder<S>, decided: 
     if (e.type !== 'PlayerResigned' && e.type !== 'TimedOut') continue;
     const seat = e.seat as string;
     const remaining = activePlayers(module, rec.state);
-    const reason = e.type === 'TimedOut' ? 'time out' : `${seat} resigned`;
+    const reason = e.type === 'TimedOut' ? 'time out' : `${seatName(module, seat)} resigned`;
     if (remaining.length <= 1) rec.emit({ type: 'GameEnded', winners: remaining, reason } satisfies GameEnded);
     else if (module.eliminate) rec.emit(...module.eliminate(rec.state.game, seat, random, reason));
   }
@@ -76,7 +76,7 @@ function consequences<S>(module: GameModule<S>, rec: MatchRecorder<S>, decided: 
     if (guard > SETTLE_LIMIT) throw new SettleError('draw offer did not settle');
     const offer = rec.state.drawOffer;
     const active = activePlayers(module, rec.state);
-    if (!active.includes(offer.by)) rec.emit({ type: 'DrawOfferLapsed', seat: offer.by, reason: `${offer.by} is out of the game` });
+    if (!active.includes(offer.by)) rec.emit({ type: 'DrawOfferLapsed', seat: offer.by, reason: `${seatName(module, offer.by)} is out of the game` });
     else if (active.every((p) => offer.accepted.includes(p))) rec.emit({ type: 'GameEnded', winners: [], reason: 'draw agreed' } satisfies GameEnded);
     else break;
   }

@@ -119,12 +119,16 @@ export interface GameModule<S = any, C extends Command = any, E extends GameEven
   name: string;
   /** Every seat this game can have, in the rulebook's order. */
   seats: readonly string[];
+  /** A seat as a sentence names it ("Wei" for the seat "wei"); the seat id when absent. */
+  seatName?(seat: string): string;
   minPlayers: number;
   maxPlayers: number;
   /** JSON Schema of the creation options (may be `{type:'object'}` with defaults applied in setup). */
   optionsSchema: JsonSchema;
   /** JSON Schema of this game's own commands (the kernel adds resign and draw commands). */
   commandSchema: JsonSchema;
+  /** JSON Schema of this game's own events, one alternative per type (the kernel adds the match's events; see event-schema.ts). */
+  eventSchema?: JsonSchema;
 
   /** The empty state before the setup events (no randomness here). */
   initialState(input: SetupInput<O>): S;

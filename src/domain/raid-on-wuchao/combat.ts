@@ -1,6 +1,6 @@
 /**
  * §8 Combat. Each enemy-occupied space entered during a movement phase is one combat in
- * the combat phase that follows, all units that entered it attacking together (RULINGS).
+ * the combat phase that follows, all units that entered it attacking together (ruling).
  * Combats are resolved in the order their spaces were first entered ("resolved
  * immediately", §8), so the order needs no choice.
  */
@@ -57,7 +57,7 @@ export function capacity(s: WuchaoState, c: CombatState): number {
   return c.defenders.reduce((n, d) => n + stepsLeft(s, d), 0);
 }
 
-/** §8 Damage: the difference between Attack Power Total and Defense Power, capped (RULINGS). */
+/** §8 Damage: the difference between Attack Power Total and Defense Power, capped at what the defenders can absorb (ruling). */
 export function resolve(s: WuchaoState, c: CombatState): WuchaoEvent {
   const total = attackTotal(s, c);
   const damage = Math.min(Math.max(0, total - c.defense), capacity(s, c));

@@ -4,7 +4,7 @@ import { commandType, type JsonSchema } from '../kernel/index.ts';
 export type WuchaoCommand =
   /** §11 Setup (Yuan): place one unit. The ninth placement ends setup. */
   | { type: 'placeUnit'; unit: string; space: string }
-  /** §11 Setup (Yuan) in one command, as RULINGS.md describes it: every unit at once. */
+  /** §11 Setup (Yuan) in one command (ruling): every unit at once. */
   | { type: 'deploy'; placements: { unit: string; space: string }[] }
   /** §6 Movement: one unit moves one space along a connection. */
   | { type: 'move'; unit: string; to: string }

@@ -1,6 +1,6 @@
 /**
  * The game's data: the map and the token sheet. The printed map and tokens did not reach
- * us; these are the reconstructed defaults of RULINGS.md (Raid on Wuchao). A group that
+ * us; these are the service's reconstructed defaults (docs/rules/raid-on-wuchao.md). A group that
  * owns the printed game replaces them at creation (options.map, options.tokens).
  */
 

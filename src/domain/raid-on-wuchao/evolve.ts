@@ -18,10 +18,10 @@ export function evolve(state: WuchaoState, event: WuchaoEvent): WuchaoState {
       for (const u of event.units) s = setUnit(s, u, { space: event.space });
       return setControl(s, event.space, 'cao');
     case 'UnitPlaced':
-      // RULINGS: Yuan controls every space where it set up a unit.
+      // Ruling: Yuan controls every space where it set up a unit.
       return setControl(setUnit(s, event.unit, { space: event.space }), event.space, 'yuan');
     case 'SetupCompleted': {
-      // RULINGS: at the start Yuan controls the granaries.
+      // Ruling: at the start Yuan controls the granaries.
       const control = { ...s.control };
       for (const g of s.map.granaries) if (control[g] !== 'cao') control[g] = 'yuan';
       return { ...s, control, phase: 'caoMovement', round: event.round };
@@ -83,7 +83,8 @@ export function evolve(state: WuchaoState, event: WuchaoEvent): WuchaoState {
       return { ...s, combat: { ...s.combat!, allocated: true } };
     }
     case 'CaoCaoDestroyed':
-      return { ...s, phase: 'over', result: { winners: ['yuan'], reason: 'Cao Cao destroyed' } };
+      // §8 "Yuan Shao wins instantly": the game ends mid-combat, so no combat is left pending or in progress.
+      return { ...s, phase: 'over', combats: [], combat: null, result: { winners: ['yuan'], reason: 'Cao Cao destroyed' } };
     case 'AssaultSucceeded':
       // §8 Successful Assault: the attackers occupy the space.
       return { ...setControl(s, event.space, event.side), combat: null, combats: s.combats.filter((c) => c !== event.space) };

@@ -14,7 +14,7 @@ import { optionsSchema, type WuchaoOptions } from './options.ts';
 import { proceed } from './sequence.ts';
 import { legalPlacements, placementRefusal, setupDone, setupEvents, unplacedYuan, yuanSetupSpaces } from './setup.ts';
 import { activeSide, initialState, type WuchaoState } from './state.ts';
-import { record, tape, type Tape } from './tape.ts';
+import { tape, type Tape } from './tape.ts';
 import { view } from './view.ts';
 import { acceptRoll, reroll, rerollPrompt } from './xu-you.ts';
 
@@ -70,7 +70,7 @@ function run(state: WuchaoState, random: Random, first: (t: Tape) => string | nu
 /** Record a rule's event, or return its refusal. */
 function step(t: Tape, e: WuchaoEvent | string): string | null {
   if (typeof e === 'string') return e;
-  record(t, e);
+  t.emit(e);
   return null;
 }
 
@@ -110,8 +110,8 @@ export const raidOnWuchao: GameModule<WuchaoState, WuchaoCommand, WuchaoEvent, W
         return run(state, random, (t) => {
           const why = placementRefusal(t.state, command.unit, command.space);
           if (why) return why;
-          record(t, { type: 'UnitPlaced', unit: command.unit, space: command.space });
-          record(t, ...setupDone(t.state));
+          t.emit({ type: 'UnitPlaced', unit: command.unit, space: command.space });
+          t.emit(...setupDone(t.state));
           return null;
         });
       case 'deploy':
@@ -120,10 +120,10 @@ export const raidOnWuchao: GameModule<WuchaoState, WuchaoCommand, WuchaoEvent, W
           for (const p of command.placements) {
             const why = placementRefusal(t.state, p.unit, p.space);
             if (why) return why;
-            record(t, { type: 'UnitPlaced', unit: p.unit, space: p.space });
+            t.emit({ type: 'UnitPlaced', unit: p.unit, space: p.space });
           }
           if (missing.length) return `Place every unit: ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} missing`;
-          record(t, ...setupDone(t.state));
+          t.emit(...setupDone(t.state));
           return null;
         });
       case 'move':

@@ -32,7 +32,9 @@ export function move(s: WuchaoState, side: Side, unit: string, to: string): Wuch
   const left = movementLeft(s, unit);
   if (left <= 0) return `${t.name} has used all ${t.move} of its movement points this round`;
   if (!neighbours(s, u.space).includes(to)) return `${to} is not connected to ${u.space}`;
-  return { type: 'UnitMoved', unit, side, from: u.space, to, movementLeft: left - 1, entersEnemy: hasEnemy(s, to, side) };
+  const entersEnemy = hasEnemy(s, to, side);
+  // §8: entering an enemy-occupied space halts movement: no points left.
+  return { type: 'UnitMoved', unit, side, from: u.space, to, movementLeft: entersEnemy ? 0 : left - 1, entersEnemy };
 }
 
 /** Spaces holding more than five of `side`'s units. */
@@ -48,7 +50,7 @@ export function stepBackCandidates(s: WuchaoState, side: Side): string[] {
 
 /**
  * A step back that is no choice: in an over-stacked space where every unit that may step
- * back must do so to bring it down to the limit (RULINGS General: a choice with exactly
+ * back must do so to bring it down to the limit (ruling: a choice with exactly
  * one legal option is taken automatically).
  */
 export function forcedStepBack(s: WuchaoState, side: Side): string | null {

@@ -1,6 +1,6 @@
 /**
  * Creation options: the map and the token sheet are data a group may replace with the
- * printed values (RULINGS.md, Raid on Wuchao). `{}` gives the reconstructed defaults.
+ * printed values (docs/rules/raid-on-wuchao.md). `{}` gives the reconstructed defaults.
  * There is no turnLimit: the game has its printed eight rounds.
  */
 import type { JsonSchema } from '../kernel/index.ts';

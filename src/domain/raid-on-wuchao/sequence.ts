@@ -3,13 +3,13 @@
  * check, round advance. After each command the game plays every step that needs no
  * player's decision (dice, single-option choices, phase changes) until it waits for one.
  */
-import type { Random } from '../kernel/index.ts';
+import { settleSteps, type Random } from '../kernel/index.ts';
 import type { WuchaoEvent } from './events.ts';
 import { enemyOf } from './data.ts';
 import { allocate, allocations, assaultSucceeded, beginCombat, endCombat, resolve, withdrawalPlans } from './combat.ts';
 import { forcedStepBack, movableUnits, overstacked, stepBack, stepBackCandidates } from './movement.ts';
 import { activeSide, specialUnit, unitsIn, type WuchaoState } from './state.ts';
-import { record, type Tape } from './tape.ts';
+import type { Tape } from './tape.ts';
 import { victoryCheck } from './victory.ts';
 
 /** An automatic choice is one of the legal options, so its rule cannot refuse it. */
@@ -19,28 +19,29 @@ function certain(e: WuchaoEvent | string): WuchaoEvent {
 }
 
 export function proceed(t: Tape, random: Random): void {
-  for (let guard = 0; guard < 10_000; guard++) {
+  // The kernel's loop: each step returns whether there may be more; its guard throws if the steps never settle.
+  settleSteps(t, () => {
     const s: WuchaoState = t.state;
-    if (s.result || s.phase === 'setup' || s.phase === 'over') return;
+    if (s.result || s.phase === 'setup' || s.phase === 'over') return false;
     // §8 Combat results: if Cao Cao is destroyed, Yuan Shao wins instantly.
     const special = specialUnit(s);
     if (special && s.units[special]!.destroyed) {
-      record(t, { type: 'CaoCaoDestroyed', unit: special, space: s.combat?.space ?? '' });
-      continue;
+      t.emit({ type: 'CaoCaoDestroyed', unit: special, space: s.combat?.space ?? '' });
+      return true;
     }
     if (s.phase === 'victoryCheck') {
-      record(t, ...victoryCheck(s));
-      continue;
+      t.emit(...victoryCheck(s));
+      return true;
     }
     const side = activeSide(s)!;
     if (s.phase === 'caoMovement' || s.phase === 'yuanMovement') {
       if (!s.stacking) {
         // A movement phase where nothing can move has one option: to end it.
         if (movableUnits(s, side).length === 0) {
-          record(t, { type: 'MovementEnded', side });
-          continue;
+          t.emit({ type: 'MovementEnded', side });
+          return true;
         }
-        return;
+        return false;
       }
       const candidates = stepBackCandidates(s, side);
       // Done when no space is over the limit. (Every space held at most five when the
@@ -48,48 +49,48 @@ export function proceed(t: Tape, random: Random): void {
       // second test is a safeguard.)
       if (overstacked(s, side).length === 0 || candidates.length === 0) {
         const combats = s.attacked.filter((sp) => unitsIn(s, sp, side).length > 0 && unitsIn(s, sp, enemyOf(side)).length > 0);
-        record(t, { type: 'CombatPhaseBegan', side, combats });
-        continue;
+        t.emit({ type: 'CombatPhaseBegan', side, combats });
+        return true;
       }
       const forced = forcedStepBack(s, side);
       if (forced) {
-        record(t, certain(stepBack(s, side, forced, true)));
-        continue;
+        t.emit(certain(stepBack(s, side, forced, true)));
+        return true;
       }
-      return;
+      return false;
     }
     // Combat phase.
     const c = s.combat;
     if (!c) {
       const next = s.combats[0];
       if (next === undefined) {
-        record(t, { type: 'CombatPhaseEnded', side });
-        continue;
+        t.emit({ type: 'CombatPhaseEnded', side });
+        return true;
       }
-      record(t, ...beginCombat(s, next, side));
-      continue;
+      t.emit(...beginCombat(s, next, side));
+      return true;
     }
-    if (c.rerolling) return;
+    if (c.rerolling) return false;
     const unrolled = c.dice.find((d) => d.roll === null);
     if (unrolled) {
-      record(t, { type: 'DieRolled', space: c.space, die: unrolled.die, roll: random.die(6) });
-      continue;
+      t.emit({ type: 'DieRolled', space: c.space, die: unrolled.die, roll: random.die(6) });
+      return true;
     }
     if (c.damage === null) {
-      record(t, resolve(s, c));
-      continue;
+      t.emit(resolve(s, c));
+      return true;
     }
     if (!c.allocated) {
       const options = allocations(s, c);
       if (options.length === 1) {
-        record(t, certain(allocate(s, options[0]!, true)));
-        continue;
+        t.emit(certain(allocate(s, options[0]!, true)));
+        return true;
       }
-      return;
+      return false;
     }
     // A failed assault whose withdrawals can go more than one way waits for the attacker.
-    if (!assaultSucceeded(s) && withdrawalPlans(s).length > 1) return;
-    record(t, endCombat(s));
-  }
-  throw new Error('raid-on-wuchao: the sequence of play did not settle');
+    if (!assaultSucceeded(s) && withdrawalPlans(s).length > 1) return false;
+    t.emit(endCombat(s));
+    return true;
+  });
 }

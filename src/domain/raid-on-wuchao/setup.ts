@@ -21,7 +21,7 @@ export function unplacedYuan(s: WuchaoState): string[] {
   return s.tokens.filter((t) => t.side === 'yuan' && s.units[t.id]!.space === null && !s.units[t.id]!.destroyed).map((t) => t.id);
 }
 
-/** Spaces where Yuan may set up: anywhere except zones A–C (RULINGS: zones D to H). */
+/** Spaces where Yuan may set up: anywhere except zones A–C (ruling: zones D to H). */
 export function yuanSetupSpaces(s: WuchaoState): string[] {
   return s.map.spaces.filter((sp) => !s.map.yuanSetupExcludedZones.includes(zoneOf(sp)) && sp !== s.map.camp);
 }

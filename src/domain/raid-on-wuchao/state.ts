@@ -145,8 +145,25 @@ export function activeSide(state: WuchaoState): Side | null {
   }
 }
 
-/** §6: each Movement Point moves the unit one space; unused points are not saved. */
+/** Whether `side` has had its movement this round (its movement phase has ended, §3). */
+function movementOver(state: WuchaoState, side: Side): boolean {
+  const order: Phase[] = ['caoMovement', 'caoCombat', 'yuanMovement', 'yuanCombat', 'victoryCheck', 'over'];
+  const own: Phase = side === 'cao' ? 'caoMovement' : 'yuanMovement';
+  const at = order.indexOf(state.phase);
+  if (at < 0) return false; // setup
+  return at > order.indexOf(own) || (state.phase === own && state.stacking);
+}
+
+/**
+ * Movement points a unit may still use this round. §6: each point moves the unit one
+ * space, and unused points are not saved, so a side's units have none left once its
+ * movement has ended; §8: a unit that entered an enemy-occupied space is halted (none
+ * left), and attackers that occupy a space "cannot move further that round".
+ */
 export function movementLeft(state: WuchaoState, id: string): number {
+  const u = state.units[id]!;
+  if (u.destroyed) return 0;
+  if (hasStopped(state, id) || movementOver(state, u.side)) return 0;
   const path = state.paths[id];
   return token(state, id).move - (path ? path.length - 1 : 0);
 }

@@ -20,7 +20,7 @@ export function view(s: WuchaoState, _viewer: Viewer, status: Status): Json {
       attackIsDie: attack === '1D6',
       defense: t.defense,
       move: t.move,
-      movementLeft: u.space !== null && !u.destroyed ? movementLeft(s, t.id) : 0,
+      movementLeft: u.space !== null ? movementLeft(s, t.id) : 0,
       path: [...(s.paths[t.id] ?? [])],
       special: t.special === true,
     };

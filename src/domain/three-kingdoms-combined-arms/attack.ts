@@ -7,7 +7,7 @@ import { distance } from './board.ts';
 import { UNIT_LIST } from './data.ts';
 import type { Batch } from './evolve.ts';
 import { defenseOf, unitById, unitName, type TkState, type Unit } from './state.ts';
-import { forceRetreat } from './retreat.ts';
+import { checkRetreats } from './retreat.ts';
 import { endTurn, endTurnIfNoAttacks } from './turns.ts';
 import type { TkCommand } from './commands.ts';
 
@@ -41,7 +41,7 @@ export function attack(batch: Batch, seat: string, unitId: string, targetId: str
   const damageThisPhase = (state.damage[target.id] ?? 0) + damage;
   const defense = defenseOf(state, target);
   batch.emit({ type: 'UnitAttacked', seat, unit: unit.id, target: target.id, damage, damageThisPhase, defense });
-  if (damageThisPhase >= defense) forceRetreat(batch, target);
+  checkRetreats(batch);
   endTurnIfNoAttacks(batch);
   return null;
 }

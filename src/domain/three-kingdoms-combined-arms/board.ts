@@ -1,4 +1,4 @@
-/** THE MAP: square names, distances (king moves, RULINGS.md) and the 5x5 corners. */
+/** THE MAP: square names, distances (king moves, ruling) and the 5x5 corners. */
 import { BOARD_SIZE, CORNER_SIZE, CORNERS, type CornerName } from './data.ts';
 
 const COLUMNS = 'ABCDEFGHIJKL'.slice(0, BOARD_SIZE);
@@ -25,7 +25,7 @@ export function isSquare(square: string): boolean {
 /** Every square, row by row from A1. */
 export const ALL_SQUARES: string[] = Array.from({ length: BOARD_SIZE * BOARD_SIZE }, (_, i) => squareName(i % BOARD_SIZE, Math.floor(i / BOARD_SIZE)));
 
-/** Distance in king moves: diagonals count 1 (RULINGS.md). */
+/** Distance in king moves: diagonals count 1 (ruling). */
 export function distance(a: string, b: string): number {
   const [ax, ay] = coordinates(a);
   const [bx, by] = coordinates(b);
@@ -56,6 +56,12 @@ const CORNER_SQUARES = Object.fromEntries(
 /** The 25 squares of a corner, row by row. */
 export function cornerSquares(corner: CornerName): string[] {
   return CORNER_SQUARES[corner];
+}
+
+/** A corner in a sentence: "south-west corner (A1–E5)", its south-west and north-east squares. */
+export function cornerLabel(corner: CornerName): string {
+  const squares = CORNER_SQUARES[corner];
+  return `${CORNERS[corner].name} corner (${squares[0]}–${squares[squares.length - 1]})`;
 }
 
 export function cornerOf(square: string): CornerName | null {

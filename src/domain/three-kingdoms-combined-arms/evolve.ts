@@ -6,6 +6,7 @@
 import { nextPlacer } from './setup.ts';
 import { activePlayers, type TkState } from './state.ts';
 import type { TkEvent } from './events.ts';
+import { Recorder } from '../kernel/index.ts';
 
 export function evolve(state: TkState, event: TkEvent): TkState {
   switch (event.type) {
@@ -43,7 +44,7 @@ export function evolve(state: TkState, event: TkEvent): TkState {
     case 'UnitAttacked':
       return { ...state, attacked: [...state.attacked, event.unit], damage: { ...state.damage, [event.target]: event.damageThisPhase } };
     case 'RetreatForced':
-      // The counter restarts at 0 once the unit retreats (RULINGS.md).
+      // The counter restarts at 0 once the unit retreats (ruling).
       return {
         ...state,
         damage: { ...state.damage, [event.unit]: 0 },
@@ -90,14 +91,10 @@ export function removePlayer(state: TkState, seat: string): TkState {
   return next;
 }
 
-/** Decides a chain of rules: every event is folded as soon as it is emitted. */
-export class Batch {
-  readonly events: TkEvent[] = [];
-  constructor(public state: TkState) {}
-
-  emit(event: TkEvent): void {
-    this.events.push(event);
-    this.state = evolve(this.state, event);
+/** Decides a chain of rules with the kernel's recorder: every event is folded as soon as it is emitted. */
+export class Batch extends Recorder<TkState, TkEvent> {
+  constructor(state: TkState) {
+    super(state, evolve);
   }
 
   get over(): boolean {

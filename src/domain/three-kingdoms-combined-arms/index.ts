@@ -5,7 +5,7 @@
  * victory.ts (VICTORY), data.ts (UNIT LIST).
  */
 import { accept, refuse, type GameModule, type Prompt, type Status } from '../kernel/index.ts';
-import { SQUARE_PATTERN } from './board.ts';
+import { cornerLabel, SQUARE_PATTERN } from './board.ts';
 import { SEATS, UNIT_LIST } from './data.ts';
 import { Batch, evolve } from './evolve.ts';
 import type { TkEvent } from './events.ts';
@@ -49,7 +49,7 @@ function awaiting(state: TkState): Prompt[] {
   if (state.stage === 'SETUP') {
     if (!state.placer) return [];
     const left = Object.values(state.reserves[state.placer]!).reduce((a, b) => a + b, 0);
-    return [{ seat: state.placer, kind: 'SETUP', prompt: `Place a unit in your ${state.corners[state.placer]} corner (${left} left to place)` }];
+    return [{ seat: state.placer, kind: 'SETUP', prompt: `Place a unit in your ${cornerLabel(state.corners[state.placer]!)}: ${left} left to place` }];
   }
   if (state.pendingRetreat) {
     const unit = unitById(state, state.pendingRetreat.unit)!;
@@ -139,9 +139,11 @@ export const threeKingdoms: GameModule<TkState, TkCommand, TkEvent, TkOptions> =
         : state.stage === 'FINISHED'
           ? 'Game over'
           : `${faction(state.active!)} ${state.phase === 'attack' ? 'Attack Phase' : 'Move Phase'}`;
-    // Players without Generals are out (RULINGS): the match rules stop asking them anything.
+    // Players without Generals are out (ruling): the match rules stop asking them anything.
     return { stage: state.stage, phase, round: state.stage === 'SETUP' ? null : state.round, awaiting: awaiting(state), result: state.result, out: state.out };
   },
 
   eliminate,
+  // The match's sentences name a faction as the rulebook does: "Wei", not the seat id "wei".
+  seatName: faction,
 };

@@ -59,7 +59,14 @@ export function move(batch: Batch, seat: string, unitId: string, to: string): st
   const path = pathTo(found, to);
   batch.emit({ type: 'UnitMoved', seat, unit: unit.id, from: unit.square, to, path });
   occupy(batch, seat, to);
+  // Once no unit is left that can move, ending the phase is the only option: taken automatically (ruling).
+  if (!canMove(batch.state, seat)) endMovement(batch, seat);
   return null;
+}
+
+/** Whether any of the player's units that has not moved this phase has a square to move to. */
+export function canMove(state: TkState, seat: string): boolean {
+  return state.units.some((u) => u.seat === seat && !state.moved.includes(u.id) && destinations(state, u).length > 0);
 }
 
 /** TERRAIN: the last player to have occupied a city controls it. */

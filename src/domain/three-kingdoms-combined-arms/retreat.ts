@@ -8,7 +8,7 @@
 import { coordinates, neighbours, onBoard, squareName } from './board.ts';
 import { CORNERS } from './data.ts';
 import type { Batch } from './evolve.ts';
-import { unitAt, unitById, unitName, type TkState, type Unit } from './state.ts';
+import { defenseOf, unitAt, unitById, unitName, type TkState, type Unit } from './state.ts';
 import { afterDestruction } from './victory.ts';
 import { occupy } from './movement.ts';
 import { endTurnIfNoAttacks } from './turns.ts';
@@ -49,6 +49,23 @@ export function retreatOptions(state: TkState, unit: Unit): { options: { square:
   return { options, allOffBoard: steps.every((s) => !onBoard(s.x, s.y)) };
 }
 
+/**
+ * "As soon as a unit takes damage in a turn equal to its Defense Trait, it must retreat."
+ * The check is a state, not an event (ruling): it holds after an attack, and also the moment
+ * a unit's defense drops to its damage (its General retreated or was destroyed). Several
+ * units caught at once retreat one after another, in the order of the unit list, each from
+ * the squares open when its turn comes (a pending choice is made before the next is forced).
+ */
+export function checkRetreats(batch: Batch): void {
+  for (;;) {
+    const s = batch.state;
+    if (s.stage !== 'ACTIVE' || s.phase !== 'attack' || s.pendingRetreat) return;
+    const unit = s.units.find((u) => (s.damage[u.id] ?? 0) > 0 && s.damage[u.id]! >= defenseOf(s, u));
+    if (!unit) return;
+    forceRetreat(batch, unit);
+  }
+}
+
 export function forceRetreat(batch: Batch, unit: Unit): void {
   const state = batch.state;
   if (state.retreated.includes(unit.id)) {
@@ -61,7 +78,7 @@ export function forceRetreat(batch: Batch, unit: Unit): void {
     return;
   }
   batch.emit({ type: 'RetreatForced', seat: unit.seat, unit: unit.id, from: unit.square, options: options.map((o) => o.square) });
-  // A choice with exactly one legal option is taken automatically (RULINGS.md General).
+  // A choice with exactly one legal option is taken automatically (ruling).
   if (options.length === 1) retreatTo(batch, unit, options[0]!.square, options[0]!.direction);
 }
 
@@ -85,6 +102,7 @@ export function retreat(batch: Batch, seat: string, unitId: string, to: string):
   const step = retreatSteps(batch.state, unit).find((st) => onBoard(st.x, st.y) && squareName(st.x, st.y) === to);
   if (!pending.options.includes(to) || !step) return `${unitName(unit)} cannot retreat to ${to}; it may go to ${pending.options.join(' or ')}`;
   retreatTo(batch, unit, to, step.direction);
+  checkRetreats(batch);
   endTurnIfNoAttacks(batch);
   return null;
 }

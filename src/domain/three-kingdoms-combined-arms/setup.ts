@@ -4,7 +4,7 @@
  * creation. No dice decide who goes first (INTRODUCTION: no dice or cards).
  */
 import type { Random, SetupInput } from '../kernel/index.ts';
-import { ALL_SQUARES, cornerOf, cornerSquares } from './board.ts';
+import { ALL_SQUARES, cornerLabel, cornerOf, cornerSquares } from './board.ts';
 import { CORNER_BY_SEAT_ORDER, CORNER_SIZE, TERRAIN_COUNTS, UNIT_KINDS, UNIT_LIST, type UnitKind } from './data.ts';
 import type { TerrainLayout } from './events.ts';
 import type { TkCommand } from './commands.ts';
@@ -16,7 +16,7 @@ import { declareLastStanding, outWithoutGenerals } from './victory.ts';
 export interface TkOptions {
   /** A layout to use instead of the seed's. A square listed twice keeps its first kind (mountains, forests, cities). */
   terrain?: TerrainLayout | null;
-  /** Rounds after which the game ends as a draw (RULINGS.md General). */
+  /** Rounds after which the game ends as a draw (ruling). */
   turnLimit?: number | null;
 }
 
@@ -98,7 +98,33 @@ export function setupEvents(batch: Batch, options: TkOptions | undefined, random
   const given = options?.terrain ?? null;
   const layout = given ? givenTerrain(given) : rollTerrain(random);
   batch.emit({ type: 'TerrainPlaced', source: given ? 'options' : 'seed', ...layout });
-  if (batch.state.placer === null) completeSetup(batch);
+  settleSetup(batch);
+}
+
+/**
+ * After each placement: setup ends once nobody can place; a placer whose only option is
+ * one unit kind on one square places it without being asked (ruling: a choice with exactly
+ * one legal option is taken automatically).
+ */
+export function settleSetup(batch: Batch): void {
+  for (;;) {
+    const s = batch.state;
+    if (s.stage !== 'SETUP') return;
+    if (s.placer === null) return completeSetup(batch);
+    const options = placementCommands(s, s.placer);
+    if (options.length !== 1) return;
+    const only = options[0] as Extract<TkCommand, { type: 'placeUnit' }>;
+    emitPlacement(batch, s.placer, only.kind, only.square);
+  }
+}
+
+function emitPlacement(batch: Batch, seat: string, kind: UnitKind, square: string): void {
+  const state = batch.state;
+  const n = UNIT_LIST[kind].count - state.reserves[seat]![kind] + 1;
+  batch.emit({ type: 'UnitPlaced', seat, unit: `${seat}-${kind}-${n}`, kind, square });
+  if (state.terrain[square] === 'city' && state.cities[square] !== seat) {
+    batch.emit({ type: 'CityOccupied', square, seat, previous: state.cities[square] ?? null });
+  }
 }
 
 /** Free squares of a seat's corner: no mountain, no unit (units may not stack). */
@@ -146,18 +172,13 @@ export function completeSetup(batch: Batch): void {
 export function placeUnit(batch: Batch, seat: string, kind: UnitKind, square: string): string | null {
   const state = batch.state;
   const reserve = state.reserves[seat]!;
-  if (reserve[kind] <= 0) return `All your ${UNIT_LIST[kind].name} are already on the board`;
-  if (!cornerSquares(state.corners[seat]!).includes(square)) return `${square} is outside your ${state.corners[seat]} corner`;
+  if (reserve[kind] <= 0) return `All your ${UNIT_LIST[kind].plural} are already on the board`;
+  if (!cornerSquares(state.corners[seat]!).includes(square)) return `${square} is outside your ${cornerLabel(state.corners[seat]!)}`;
   if (state.terrain[square] === 'mountain') return `${square} is a mountain: no unit may stand there`;
   const there = unitAt(state, square);
   if (there) return `${square} is taken by ${faction(there.seat)}'s unit: units may not stack`;
-  const n = UNIT_LIST[kind].count - reserve[kind] + 1;
-  const unit = `${seat}-${kind}-${n}`;
-  batch.emit({ type: 'UnitPlaced', seat, unit, kind, square });
-  if (state.terrain[square] === 'city' && state.cities[square] !== seat) {
-    batch.emit({ type: 'CityOccupied', square, seat, previous: state.cities[square] ?? null });
-  }
-  if (batch.state.placer === null) completeSetup(batch);
+  emitPlacement(batch, seat, kind, square);
+  settleSetup(batch);
   return null;
 }
 

@@ -2,14 +2,15 @@
  * VICTORY: destroy all enemy Generals or occupy all cities. With three or four players a
  * player who has lost both Generals is out and their units leave the board; a player wins
  * when every other player is out, or at the end of their own turn when they control all
- * the cities (RULINGS.md).
+ * the cities (ruling).
  */
 import type { Unit } from './state.ts';
 import type { TkEvent } from './events.ts';
 import { activePlayers, faction, generalsLeft, type TkState } from './state.ts';
 import { Batch } from './evolve.ts';
-import { completeSetup } from './setup.ts';
-import { endTurnIfNoAttacks, nextSeat, startTurn } from './turns.ts';
+import { settleSetup } from './setup.ts';
+import { endTurnIfNoAttacks, nextSeat, startTurn, turnLimitReason } from './turns.ts';
+import { checkRetreats } from './retreat.ts';
 
 export function citiesVictory(state: TkState, seat: string): boolean {
   const cities = Object.values(state.cities);
@@ -23,7 +24,7 @@ export function afterDestruction(batch: Batch, unit: Unit): void {
   declareLastStanding(batch, `every enemy General destroyed`);
 }
 
-/** A player still in the game with no General on the board is out (RULINGS.md). */
+/** A player still in the game with no General on the board is out (ruling). */
 export function outWithoutGenerals(batch: Batch, seat: string, reason: string): void {
   if (!batch.state.out.includes(seat) && generalsLeft(batch.state, seat) === 0) batch.emit({ type: 'PlayerOut', seat, reason });
 }
@@ -45,19 +46,21 @@ export function eliminate(state: TkState, seat: string, _random: unknown, reason
   declareLastStanding(batch, 'every other player is out');
   if (batch.over) return batch.events;
   if (batch.state.stage === 'SETUP') {
-    if (batch.state.placer === null) completeSetup(batch);
+    settleSetup(batch);
   } else if (wasActive && batch.state.pendingRetreat) {
     // A retreat their attack forced still happens: its owner chooses, then the turn passes
     // on (the resigned player has nothing left to attack).
   } else if (wasActive) {
     const next = nextSeat(state.players, batch.state.out, seat);
     if (next.wraps && state.turnLimit !== null && state.round >= state.turnLimit) {
-      batch.emit({ type: 'GameEnded', winners: [], reason: `turn limit of ${state.turnLimit} rounds reached (draw)` });
+      batch.emit({ type: 'GameEnded', winners: [], reason: turnLimitReason(state.turnLimit) });
     } else {
       startTurn(batch, next.seat, next.wraps ? state.round + 1 : state.round);
     }
   } else {
-    // Their pending retreat is gone with them; the attacker may have nothing left to do.
+    // Their pending retreat is gone with them: a unit waiting behind it retreats now, and the
+    // attacker may have nothing left to do.
+    checkRetreats(batch);
     endTurnIfNoAttacks(batch);
   }
   return batch.events;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { COMBAT_RESOLUTION_TABLE, CRT_COLUMNS } from '../../../src/domain/chinese-warlords/data.ts';
 import { combatResult, forceRatioColumn } from '../../../src/domain/chinese-warlords/combat.ts';
+import { chineseWarlords } from '../../../src/domain/chinese-warlords/index.ts';
 import { status } from '../../support/play.ts';
 import { act, legalOf, position, refusal, rows, state, unitsIn, type Game } from './helpers.ts';
 
@@ -111,6 +112,24 @@ describe('COMBAT: who attacks', () => {
     expect(resolved).toMatchObject({ attackForce: 14 });
   });
 
+  it('attacks by units in the same stack must be combined: a stack attacks at most once a turn', () => {
+    // The armored vehicle reaches 3,2 (2 hexes); the rest of its stack reaches only 1,1 next door.
+    const g = position({
+      map: field,
+      phase: 'combat',
+      seat: 'red',
+      turn: 2,
+      units: ['red-1 warlord 1,2', 'red-2 armoredVehicle 1,2', 'red-3 thugs 1,2', 'blue-1 warlord 8,0', 'blue-2 thugs 3,2', 'blue-3 thugs 1,1'],
+    });
+    expect(act(g, 'red', { type: 'attack', stack: '1,2', target: '3,2' })[0]).toMatchObject({ units: ['red-2'] });
+    act(g, 'red', { type: 'resolveAttack' }, [10]);
+    // The Warlord and the Thugs were out of range: they do not attack this turn.
+    expect(refusal(g, 'red', { type: 'attack', stack: '1,2', target: '1,1' })).toBe('The stack in 1,2 has already attacked this turn');
+    expect(legalOf(g, 'red')).toEqual([{ type: 'endCombat' }]);
+    const view = chineseWarlords.view(state(g), 'red') as { units: { id: string; attacked: boolean }[] };
+    expect(view.units.filter((u) => u.attacked).map((u) => u.id)).toEqual(['red-1', 'red-2', 'red-3']);
+  });
+
   it('a unit may attack once per turn', () => {
     const g = fighting([...redStack, ...blueStack]);
     attack(g, 10);
@@ -136,6 +155,35 @@ describe('COMBAT: who attacks', () => {
     expect(legalOf(g, 'red')).toContainEqual({ type: 'attack', stack: '6,2', target: '5,2' });
     state(g).units.find((u) => u.id === 'red-2')!.targetedTurn = 3;
     expect(legalOf(g, 'red')).not.toContainEqual({ type: 'attack', stack: '6,2', target: '5,2' });
+  });
+
+  it('... last turn: a leaderless stack attacked in turn T may attack in turn T+1, not back in turn T', () => {
+    // Blue moves first this turn and attacks red's stack of Thugs and Bodyguards, which has no leader.
+    const g = position({ map: field, phase: 'combat', seat: 'blue', turn: 3, order: ['blue', 'red'], units: ['red-1 warlord 0,0', 'red-2 thugs 6,2', 'red-3 bodyguards 6,2', 'blue-1 warlord 5,2', 'blue-2 thugs 5,2'] });
+    act(g, 'blue', { type: 'attack', stack: '5,2', target: '6,2' });
+    act(g, 'blue', { type: 'resolveAttack' }, [10]); // '-'
+    act(g, 'blue', { type: 'endCombat' });
+    // Turn 3, red's combat: it was attacked this turn, not last turn.
+    expect(status(g).awaiting).toMatchObject([{ seat: 'red', kind: 'ATTACK' }]);
+    expect(refusal(g, 'red', { type: 'attack', stack: '6,2', target: '5,2' })).toMatch(/no Warlord or Lieutenant and was not attacked last turn/);
+    expect(legalOf(g, 'red')).toEqual([{ type: 'endCombat' }]);
+    expect(chineseWarlords.view(state(g), 'red')).toMatchObject({ units: expect.arrayContaining([expect.objectContaining({ id: 'red-2', attackedRecently: false })]) });
+    act(g, 'red', { type: 'endCombat' }, [6, 1]); // turn 4: initiative red 6, blue 1
+    expect(state(g).turn).toBe(4);
+    for (const [seat, type] of [['red', 'endRecruitment'], ['blue', 'endRecruitment'], ['red', 'endMovement'], ['blue', 'endMovement']] as const) act(g, seat, { type });
+    // Turn 4: attacked last turn, so it may attack.
+    expect(chineseWarlords.view(state(g), 'red')).toMatchObject({ units: expect.arrayContaining([expect.objectContaining({ id: 'red-2', attackedRecently: true })]) });
+    expect(legalOf(g, 'red')).toContainEqual({ type: 'attack', stack: '6,2', target: '5,2' });
+    act(g, 'red', { type: 'attack', stack: '6,2', target: '5,2' });
+  });
+
+  it('... last turn: attacked in turn T-1 and again in turn T, it may still attack in turn T', () => {
+    const g = position({ map: field, phase: 'combat', seat: 'blue', turn: 4, order: ['blue', 'red'], units: ['red-1 warlord 0,0', 'red-2 thugs 6,2', 'red-3 bodyguards 6,2', 'blue-1 warlord 5,2', 'blue-2 thugs 5,2'] });
+    state(g).units.find((u) => u.id === 'red-2')!.targetedTurn = 3;
+    act(g, 'blue', { type: 'attack', stack: '5,2', target: '6,2' });
+    act(g, 'blue', { type: 'resolveAttack' }, [10]); // '-'
+    act(g, 'blue', { type: 'endCombat' });
+    expect(legalOf(g, 'red')).toContainEqual({ type: 'attack', stack: '6,2', target: '5,2' });
   });
 
   it('carried units may attack', () => {
@@ -197,10 +245,19 @@ describe('COMBAT: results against the defending stack', () => {
   it('R: 1 unit killed if unable to retreat', () => {
     const g = position({ map: field, phase: 'combat', seat: 'red', turn: 2, units: ['red-1 warlord 1,4', 'red-2 thugs 0,3', 'blue-1 warlord 8,0', 'blue-2 thugs 0,4', 'blue-3 peasants 0,4'] });
     attack(g, 4, '1,4', '0,4'); // 9 : 4 -> 2:1, roll 4 -> R
-    expect(status(g).awaiting).toMatchObject([{ seat: 'blue', kind: 'RETREAT' }]);
+    // No retreat square: the prompt says what is left to do.
+    expect(status(g).awaiting).toEqual([{ seat: 'blue', kind: 'RETREAT', prompt: 'R: the stack in 0,4 cannot retreat: lose 1 unit' }]);
     expect(legalOf(g, 'blue')).toEqual([{ type: 'loseUnit', unit: 'blue-2' }, { type: 'loseUnit', unit: 'blue-3' }]);
     act(g, 'blue', { type: 'loseUnit', unit: 'blue-3' });
     expect(unitsIn(g, '0,4')).toEqual(['blue-2']);
+  });
+
+  it('K: a stack that cannot retreat is asked to lose another unit', () => {
+    const g = position({ map: field, phase: 'combat', seat: 'red', turn: 2, units: ['red-1 warlord 1,4', 'red-2 bodyguards 1,4', 'red-3 thugs 0,3', 'blue-1 warlord 8,0', 'blue-2 thugs 0,4', 'blue-3 peasants 0,4', 'blue-4 peasants 0,4'] });
+    attack(g, 2, '1,4', '0,4'); // 14 : 5 -> 2:1, roll 2 -> K
+    act(g, 'blue', { type: 'loseUnit', unit: 'blue-4' });
+    expect(status(g).awaiting).toEqual([{ seat: 'blue', kind: 'RETREAT', prompt: 'K: the stack in 0,4 cannot retreat: lose another unit' }]);
+    expect(legalOf(g, 'blue')).toEqual([{ type: 'loseUnit', unit: 'blue-2' }, { type: 'loseUnit', unit: 'blue-3' }]);
   });
 
   it('-: nothing happens', () => {
@@ -234,6 +291,16 @@ describe('COMBAT: results against the defending stack', () => {
     const events = attack(k, 4, '1,1', '1,0');
     expect(events.map((e) => e.type)).toEqual(['CombatResolved', 'StackRetreated']);
     expect(unitsIn(k, '0,1')).toEqual(['blue-2', 'blue-3']);
+  });
+
+  it('a boat in a village retreats onto water, not into the next village', () => {
+    const shore = rows('S ~ V V ~ S', ' . . . . . .');
+    const g = position({ map: shore, phase: 'combat', seat: 'blue', turn: 2, units: ['red-1 warlord 0,0', 'red-2 boats 2,0', 'blue-1 warlord 2,1'] });
+    act(g, 'blue', { type: 'attack', stack: '2,1', target: '2,0' });
+    const events = act(g, 'blue', { type: 'resolveAttack' }, [3]); // 9 : 1+5 -> 1:1, roll 3 -> R
+    // Its only way out is the water at 1,0 (3,0 is a village: a boat enters one only from water).
+    expect(events.map((e) => e.type)).toEqual(['CombatResolved', 'StackRetreated']);
+    expect(events[1]).toMatchObject({ from: '2,0', to: '1,0' });
   });
 
   it('a choice with exactly one option is taken automatically', () => {

@@ -45,6 +45,7 @@ export function unit(spec: string): Unit {
     rode: false,
     attackedTurn: 0,
     targetedTurn: 0,
+    previousTargetedTurn: 0,
     retreatedTurn: 0,
   };
 }

@@ -53,6 +53,30 @@ describe('MOVEMENT: terrain costs', () => {
     expect(destinations(h, 'red-2')).toEqual(['2,0', '3,0']); // a boat stops in the village
   });
 
+  it('boats: every step enters water, except a last step into a village next to water', () => {
+    // Two villages side by side, each by its own water: 1,0 / 2,0 and 3,0 / 4,0.
+    const pond = rows('S ~ V V ~ S');
+    const g = position({ map: pond, phase: 'movement', seat: 'red', units: ['red-1 warlord 0,0', 'blue-1 warlord 5,0', 'red-2 boats 2,0'] });
+    // No hop from a village straight into the next village, nor on to the water behind it.
+    expect(destinations(g, 'red-2')).toEqual(['1,0']);
+    expect(refusal(g, 'red', { type: 'move', unit: 'red-2', to: '3,0' })).toMatch(/cannot reach 3,0/);
+    // Villages on one stretch of water: the boat goes round by water (3 points), not village to village (2).
+    const shore = rows('S V V . . S', ' ~ ~ ~ . . .');
+    const h = position({ map: shore, phase: 'movement', seat: 'red', units: ['red-1 warlord 0,0', 'blue-1 warlord 5,0', 'red-2 boats 1,0'] });
+    expect(act(h, 'red', { type: 'move', unit: 'red-2', to: '2,0' })[0]).toMatchObject({ type: 'UnitMoved', path: ['1,0', '1,1', '2,0'], cost: 3 });
+  });
+
+  it('boats: after the last step into a village the boat moves no further that turn', () => {
+    // A village between two separate waters is not a waypoint.
+    const straits = rows('S ~ V ~ ~ S');
+    const g = position({ map: straits, phase: 'movement', seat: 'red', units: ['red-1 warlord 0,0', 'blue-1 warlord 5,0', 'red-2 boats 1,0'] });
+    expect(destinations(g, 'red-2')).toEqual(['2,0']);
+    act(g, 'red', { type: 'move', unit: 'red-2', to: '2,0' });
+    expect(destinations(g, 'red-2')).toEqual([]);
+    expect(refusal(g, 'red', { type: 'move', unit: 'red-2', to: '3,0' })).toMatch(/no movement points left/);
+    expect((chineseWarlords.view(state(g), 'red') as { units: { id: string; movementLeft: number }[] }).units.find((u) => u.id === 'red-2')!.movementLeft).toBe(0);
+  });
+
   it('spends movement points over several moves', () => {
     const g = moving(['red-2 thugs 2,0']);
     act(g, 'red', { type: 'move', unit: 'red-2', to: '3,0' });
@@ -107,10 +131,22 @@ describe('MOVEMENT: carrying (vehicles 1, armored vehicle 1, boats 2)', () => {
     expect(destinations(g, 'red-3')).toEqual([]);
   });
 
-  it('passengers board at the start of the carrier move, not after it has moved', () => {
+  it('passengers board in the carrier\'s hex at the end of its move; its move is then over', () => {
     const g = moving(['red-2 vehicles 1,2', 'red-3 peasants 2,2']);
-    act(g, 'red', { type: 'move', unit: 'red-2', to: '2,2' });
-    expect(refusal(g, 'red', { type: 'board', unit: 'red-3', carrier: 'red-2' })).toMatch(/already moved/);
+    act(g, 'red', { type: 'move', unit: 'red-2', to: '2,2' }); // 1 of its 6 points
+    expect(legalOf(g, 'red')).toContainEqual({ type: 'board', unit: 'red-3', carrier: 'red-2' });
+    expect(act(g, 'red', { type: 'board', unit: 'red-3', carrier: 'red-2' })).toEqual([{ type: 'UnitBoarded', seat: 'red', unit: 'red-3', carrier: 'red-2', hex: '2,2' }]);
+    expect(destinations(g, 'red-2')).toEqual([]);
+    expect(refusal(g, 'red', { type: 'move', unit: 'red-2', to: '3,2' })).toMatch(/no movement points left/);
+  });
+
+  it('passengers leave in the carrier\'s hex at the end of its move; it does not drive on', () => {
+    const g = moving(['red-2 vehicles 1,2', 'red-3 peasants 1,2']);
+    act(g, 'red', { type: 'board', unit: 'red-3', carrier: 'red-2' });
+    act(g, 'red', { type: 'move', unit: 'red-2', to: '3,2' }); // 2 of its 6 points
+    act(g, 'red', { type: 'unload', unit: 'red-3' });
+    expect(hexOf(g, 'red-3')).toBe('3,2');
+    expect(destinations(g, 'red-2')).toEqual([]);
   });
 
   it('a passenger that gets off before the carrier moves may still walk', () => {

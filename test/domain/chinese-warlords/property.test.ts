@@ -7,10 +7,10 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { SeededRandom, type Command, type GameEvent } from '../../../src/domain/kernel/index.ts';
 import { chineseWarlords, type WarlordsState } from '../../../src/domain/chinese-warlords/index.ts';
-import { AVAILABILITY_FAILS_AT_OR_BELOW, UNIT_TYPES, RECRUITABLE } from '../../../src/domain/chinese-warlords/data.ts';
+import { AVAILABILITY_FAILS_AT_OR_BELOW, UNIT_TYPES, UNIT_TYPE_IDS, RECRUITABLE } from '../../../src/domain/chinese-warlords/data.ts';
 import { combatResult, forceRatioColumn } from '../../../src/domain/chinese-warlords/combat.ts';
 import { distance } from '../../../src/domain/chinese-warlords/map.ts';
-import { canStand, movementLeft } from '../../../src/domain/chinese-warlords/movement.ts';
+import { canStand, canStep, movementLeft } from '../../../src/domain/chinese-warlords/movement.ts';
 import { income, unitCost } from '../../../src/domain/chinese-warlords/turn.ts';
 import { attempt, chooser as rng, legal, newGame, status, type Played } from '../../support/play.ts';
 
@@ -72,13 +72,23 @@ function violations(prev: WarlordsState, s: WarlordsState, e: GameEvent): string
     case 'UnitMoved': {
       const u = prev.units.find((x) => x.id === ev.unit)!;
       fail(ev.cost <= movementLeft(u) && ev.path.length > 1, `${ev.unit} moved beyond its movement points`);
+      if (UNIT_TYPES[u.type].mobility === 'boat') {
+        // Every step of a boat enters water, except a last step from water into a village.
+        const steps: string[] = ev.path.slice(1);
+        const terrain = (h: string) => s.map.hexes.find((x) => x.id === h)!.terrain;
+        fail(steps.slice(0, -1).every((h) => terrain(h) === 'water'), `boat ${ev.unit} passes over land: ${ev.path}`);
+        fail(terrain(steps[steps.length - 1]!) === 'water' || (ev.path.length > 2 || terrain(ev.path[0]) === 'water'), `boat ${ev.unit} steps from land to land: ${ev.path}`);
+      }
       break;
     }
     case 'AttackDeclared': {
       for (const id of ev.units) fail(prev.units.find((u) => u.id === id)!.attackedTurn !== prev.turn, `${id} attacks twice in a turn`);
       const stack = prev.units.filter((u) => u.hex === ev.stack);
+      fail(stack.every((u) => u.attackedTurn !== prev.turn), `the stack in ${ev.stack} attacks twice in a turn`);
+      const inRange = stack.filter((u) => distance(ev.stack, ev.target) <= UNIT_TYPES[u.type].range).map((u) => u.id);
+      fail(JSON.stringify(inRange) === JSON.stringify(ev.units), `the attack from ${ev.stack} is not all its units in range`);
       const led = stack.some((u) => u.type === 'warlord' || u.type === 'lieutenant');
-      const attacked = stack.some((u) => u.targetedTurn > 0 && u.targetedTurn >= prev.turn - 1);
+      const attacked = prev.turn > 1 && stack.some((u) => u.targetedTurn === prev.turn - 1 || u.previousTargetedTurn === prev.turn - 1);
       fail(led || attacked, `the stack in ${ev.stack} attacks with no Warlord or Lieutenant, not attacked last turn`);
       for (const id of ev.units) fail(distance(ev.stack, ev.target) <= UNIT_TYPES[prev.units.find((u) => u.id === id)!.type].range, `${id} attacks out of range`);
       break;
@@ -90,6 +100,11 @@ function violations(prev: WarlordsState, s: WarlordsState, e: GameEvent): string
     case 'StackRetreated':
       fail(distance(ev.from, ev.to) === 1, 'retreat of more than 1 space');
       for (const id of ev.units) fail(prev.units.find((u) => u.id === id)!.retreatedTurn !== prev.turn, `${id} retreats twice in a turn`);
+      for (const id of ev.units) {
+        const u = prev.units.find((x) => x.id === id)!;
+        if (!u.carriedBy) fail(canStep(s.map, ev.from, ev.to, UNIT_TYPES[u.type].mobility), `${id} (${u.type}) cannot step from ${ev.from} to ${ev.to}`);
+      }
+      fail(!Object.values(prev.players).some((p) => !p.out && p.seat !== ev.seat && p.stronghold === ev.to), `retreat into another player's stronghold ${ev.to}`);
       break;
   }
   return bad.map((b) => `${b} (after ${JSON.stringify(e).slice(0, 160)})`);
@@ -102,7 +117,7 @@ function strayCommands(s: WarlordsState, seat: string, pick: (n: number) => numb
   const any = <T,>(xs: T[]) => xs[pick(xs.length)]!;
   return [
     { type: 'move', unit: any(units), to: any(hexes) },
-    { type: 'recruit', unitType: any(RECRUITABLE), hex: any(hexes) },
+    { type: 'recruit', unitType: any(UNIT_TYPE_IDS), hex: any(hexes) },
     { type: 'attack', stack: any(hexes), target: any(hexes) },
     { type: 'loseUnit', unit: any(units) },
     { type: 'retreat', to: any(hexes) },
@@ -130,8 +145,12 @@ function choose(g: Played<WarlordsState>, seat: string, cmds: Command[], pick: (
   return cmds.find((c) => c.type.startsWith('end')) ?? cmds[pick(cmds.length)]!;
 }
 
+/** PROPERTY_RUNS raises the number of random games for a longer run off CI (default 30). */
+const RUNS = Number(process.env.PROPERTY_RUNS ?? process.env.CW_RUNS ?? 30);
+
 describe('random games through legalCommands', () => {
-  it('keep every invariant, accept every listed command, refuse the others, and end', () => {
+  // A long run needs a longer timeout: about a second a game on a loaded machine.
+  it('keep every invariant, accept every listed command, refuse the others, and end', { timeout: Math.max(300_000, RUNS * 1_000) }, () => {
     const endings: Record<string, number> = {};
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 2 ** 30 }), fc.integer({ min: 2, max: 4 }), (seed, players) => {
@@ -184,8 +203,9 @@ describe('random games through legalCommands', () => {
       }),
       // The example is a game that once failed: a carrier's loss was recorded before its
       // passenger's, so for one event the passenger rode a carrier that was gone.
-      { numRuns: Number(process.env.CW_RUNS ?? 30), endOnFailure: true, examples: [[361675751, 4]] },
+      { numRuns: RUNS, endOnFailure: true, examples: [[361675751, 4]] },
     );
+    if (process.env.PROPERTY_RUNS) console.log(`chinese-warlords property: ${Object.values(endings).reduce((a, b) => a + b, 0)} games`, endings);
     // The walk is steered enough that games are won, not only drawn at the turn limit.
     expect(Object.keys(endings).some((k) => k !== 'draw'), JSON.stringify(endings)).toBe(true);
   });

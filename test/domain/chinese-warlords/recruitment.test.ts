@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { GameRegistry } from '../../../src/domain/kernel/registry.ts';
+import { chineseWarlords } from '../../../src/domain/chinese-warlords/index.ts';
 import { UNIT_TYPES } from '../../../src/domain/chinese-warlords/data.ts';
 import { placements } from '../../../src/domain/chinese-warlords/recruitment.ts';
 import { act, legalOf, position, refusal, rows, state, unitsIn } from './helpers.ts';
@@ -82,7 +84,10 @@ describe('RECRUITMENT', () => {
 
   it('the Warlord cannot be bought: "You only get one"', () => {
     const g = recruiting();
+    // The command is well formed (the schema lets it through); the rule refuses it.
+    expect(new GameRegistry([chineseWarlords]).validateCommand(chineseWarlords.id, { type: 'recruit', unitType: 'warlord', hex: '1,4' }).ok).toBe(true);
     expect(refusal(g, 'red', { type: 'recruit', unitType: 'warlord', hex: '1,4' })).toBe('You only get one Warlord');
+    expect(legalOf(g, 'red').some((c) => c.type === 'recruit' && c.unitType === 'warlord')).toBe(false);
   });
 
   it('other types roll 1D6 for availability every purchase: 1-3 means none of that type left this turn', () => {

@@ -101,3 +101,12 @@ describe('WARLORD SPECIAL ABILITIES at setup', () => {
     expect(events[1]).toMatchObject({ type: 'TurnBegan', initiativeRolls: [{ red: 6, blue: 1 }], order: ['red', 'blue'] });
   });
 });
+
+describe('the view before setup', () => {
+  it('version 0 (before GameSetUp) is the empty pre-setup view', () => {
+    for (const players of [['red', 'blue'], ['red', 'blue', 'green', 'yellow']]) {
+      const s = chineseWarlords.initialState(input(players));
+      expect(chineseWarlords.view(s, null)).toMatchObject({ turn: 0, phase: 'setup', activeSeat: null, players: [], units: [], attack: null, defense: null, result: null });
+    }
+  });
+});

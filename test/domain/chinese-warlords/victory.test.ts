@@ -58,6 +58,31 @@ describe('VICTORY CONDITIONS', () => {
     expect(legal(g, first)).toEqual([]);
   });
 
+  it('an attacker who resigns among three does not wipe out the rolled result: the defender still chooses, then retreats or loses another unit', () => {
+    const g = position({
+      map: three,
+      seats: ['red', 'blue', 'green'],
+      phase: 'combat',
+      seat: 'red',
+      turn: 2,
+      units: ['red-1 warlord 1,1', 'red-2 bodyguards 1,1', 'red-3 machineGun 1,1', 'red-4 thugs 1,1', 'blue-1 warlord 5,0', 'blue-2 thugs 2,1', 'blue-3 thugs 2,1', 'blue-4 peasants 2,1', 'green-1 warlord 3,3'],
+    });
+    act(g, 'red', { type: 'attack', stack: '1,1', target: '2,1' });
+    expect(act(g, 'red', { type: 'resolveAttack' }, [1])[0]).toMatchObject({ column: '3:1', result: 'K2' }); // 24 : 7
+    submit(g, 'red', { type: 'resign' });
+    expect(state(g).players.red!.out).toBe(true);
+    // "K2 = 2 Units Killed & Stack must retreat 1 Space or loose another unit": it stands.
+    expect(status(g).awaiting).toEqual([{ seat: 'blue', kind: 'ALLOCATE_DAMAGE', prompt: 'K2: choose 2 unit(s) lost in 2,1' }]);
+    act(g, 'blue', { type: 'loseUnit', unit: 'blue-4' });
+    act(g, 'blue', { type: 'loseUnit', unit: 'blue-3' });
+    expect(status(g).awaiting).toMatchObject([{ seat: 'blue', kind: 'RETREAT' }]);
+    expect(legalOf(g, 'blue')).toContainEqual({ type: 'loseUnit', unit: 'blue-2' });
+    act(g, 'blue', { type: 'retreat', to: '3,1' });
+    expect(state(g).units.filter((u) => u.owner === 'blue').map((u) => [u.id, u.hex])).toEqual([['blue-1', '5,0'], ['blue-2', '3,1']]);
+    // Red's combat is over; blue's begins.
+    expect(status(g).awaiting).toMatchObject([{ seat: 'blue', kind: 'ATTACK' }]);
+  });
+
   it('when the resigning player was the last of the turn, the next player is asked to roll initiative', () => {
     const g = position({ map: three, seats: ['red', 'blue', 'green'], phase: 'combat', seat: 'green', order: ['red', 'blue', 'green'], units: ['red-1 warlord 0,0', 'blue-1 warlord 5,0', 'green-1 warlord 2,3'] });
     submit(g, 'green', { type: 'resign' });

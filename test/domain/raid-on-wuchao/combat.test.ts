@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { attempt } from '../../support/play.ts';
+import { raidOnWuchao } from '../../../src/domain/raid-on-wuchao/index.ts';
 import { awaiting, dice, g, legal, position, space, status, submit, walk } from './helpers.ts';
 
 const events = (game: ReturnType<typeof position>, type: string) => game.log.map((r) => r.event).filter((e) => e.type === type);
@@ -232,6 +233,26 @@ describe('§8 Combat', () => {
     expect(events(game, 'CaoCaoDestroyed')).toHaveLength(1);
     expect(events(game, 'VictoryChecked')).toEqual([]);
     expect(status(game)).toMatchObject({ stage: 'FINISHED', result: { winners: ['yuan'], reason: 'Cao Cao destroyed' } });
+  });
+
+  it('"If Cao Cao is destroyed, Yuan Shao wins instantly": the finished game lists no combat as pending', () => {
+    const game = position({
+      at: { 'cao-cao': 'A1', 'xu-chu': 'B2', 'zhang-he': 'B1', 'gao-lan': 'B1', 'lu-weihuang': 'C3', 'granary-guard-1': 'H1' },
+      reduced: ['cao-cao'],
+      phase: 'yuanMovement',
+    });
+    walk(game, 'yuan', 'zhang-he', 'A1');
+    walk(game, 'yuan', 'gao-lan', 'A1');
+    walk(game, 'yuan', 'lu-weihuang', 'B2'); // a second combat, still to be fought
+    dice(game, 6);
+    submit(game, 'yuan', { type: 'endMovement' });
+    expect(events(game, 'CombatPhaseBegan')[0]).toMatchObject({ combats: ['A1', 'B2'] });
+    expect(events(game, 'CaoCaoDestroyed')).toHaveLength(1);
+    expect(status(game).stage).toBe('FINISHED');
+    const v = raidOnWuchao.view(g(game), null) as any;
+    expect(v.pendingCombats).toEqual([]);
+    expect(v.combat).toBeNull();
+    expect(v.result).toEqual({ winners: ['yuan'], reason: 'Cao Cao destroyed' });
   });
 
   it('lets Cao allocate the damage when Yuan attacks', () => {

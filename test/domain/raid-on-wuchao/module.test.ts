@@ -8,7 +8,7 @@ import { deployed, dice, g, legal, position, status, submit, walk } from './help
 describe('the map and token sheet are data a group can replace at creation', () => {
   const registry = new GameRegistry([raidOnWuchao]);
 
-  it('defaults to the RULINGS.md scenario with {} options', () => {
+  it('defaults to the reconstructed scenario with {} options', () => {
     const v = registry.validateOptions('raid-on-wuchao', {});
     expect(v).toEqual({ ok: true, value: { map: DEFAULT_MAP, tokens: DEFAULT_TOKENS, xuYouTokens: 2 } });
     expect(g(newGame(raidOnWuchao, {}, ['cao', 'yuan'])).map).toEqual(DEFAULT_MAP);
@@ -16,8 +16,8 @@ describe('the map and token sheet are data a group can replace at creation', () 
     expect(registry.validateOptions('raid-on-wuchao', { tokens: [{ id: 'x' }] })).toMatchObject({ ok: false });
   });
 
-  it('ships RULINGS.md\'s token sheet and map as the defaults, value for value', () => {
-    // side, attack full/reduced, defense, move, as RULINGS.md prints them.
+  it('ships the reconstructed token sheet and map as the defaults, value for value', () => {
+    // side, attack full/reduced, defense, move, as docs/rules/raid-on-wuchao.md lists them.
     const sheet = DEFAULT_TOKENS.map((t) => `${t.name}: ${t.side} ${t.attack}/${t.reducedAttack} ${t.defense} ${t.move}${t.special ? ' special' : ''}`);
     expect(sheet).toEqual([
       'Cao Cao: cao 1D6/1D6 4 3 special',

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { attempt } from '../../support/play.ts';
-import { awaiting, g, legal, position, space, status, submit, walk } from './helpers.ts';
+import { raidOnWuchao } from '../../../src/domain/raid-on-wuchao/index.ts';
+import { awaiting, dice, g, legal, position, space, status, submit, walk } from './helpers.ts';
 
 const CAO_AT_A1 = { 'cao-cao': 'A1', 'xu-chu': 'A1', 'yue-jin': 'A1', 'tiger-leopard-cavalry': 'A1' };
 
@@ -64,6 +65,38 @@ describe('§6 Movement', () => {
     expect(moved).toMatchObject({ type: 'UnitMoved', entersEnemy: true });
     expect(attempt(game, 'cao', { type: 'move', unit: 'xu-chu', to: 'E1' })).toMatchObject({ ok: false, reason: expect.stringContaining('cannot move further') });
     expect(legal(game, 'cao').filter((c) => c.unit === 'xu-chu')).toEqual([]);
+  });
+
+  it('§8 "Entering an enemy-occupied space halts movement": the halted unit has no movement left, in the event and the view', () => {
+    const game = position({ at: { 'tiger-leopard-cavalry': 'C1', 'zhang-he': 'D2', 'gao-lan': 'H1' } });
+    // The cavalry (4 movement points) enters Zhang He's space with its first point.
+    const [moved] = walk(game, 'cao', 'tiger-leopard-cavalry', 'D2');
+    expect(moved).toMatchObject({ type: 'UnitMoved', entersEnemy: true, movementLeft: 0 });
+    const unit = (raidOnWuchao.view(g(game), 'cao') as any).units.find((u: any) => u.id === 'tiger-leopard-cavalry');
+    expect(unit).toMatchObject({ space: 'D2', movementLeft: 0 });
+  });
+
+  it('§6 "Units may move up to their Movement Points each round", "any remaining points cannot be saved": none are left once the side\'s movement has ended', () => {
+    const game = position({ at: { 'xu-chu': 'C1', 'yue-jin': 'C2', 'zhang-he': 'D2', 'gao-lan': 'H1' }, xuYou: 1 });
+    walk(game, 'cao', 'xu-chu', 'D2');
+    walk(game, 'cao', 'yue-jin', 'C3');
+    dice(game, 6);
+    submit(game, 'cao', { type: 'endMovement' });
+    // Cao's combat waits for the Xu You answer: Cao's movement is over, Yuan's still to come.
+    expect(awaiting(game)).toEqual(['cao:REROLL']);
+    const left = (id: string) => (raidOnWuchao.view(g(game), null) as any).units.find((u: any) => u.id === id).movementLeft;
+    for (const id of ['xu-chu', 'yue-jin', 'cao-cao']) expect(left(id), id).toBe(0);
+    expect(left('gao-lan')).toBe(2);
+    // 3 + 6 against 4: Zhang He is destroyed and Xu Chu occupies D2 ("cannot move further that round").
+    submit(game, 'cao', { type: 'acceptRoll' });
+    expect(space(game, 'xu-chu')).toBe('D2');
+    expect(status(game).phase).toBe('Yuan movement');
+    expect(left('xu-chu')).toBe(0);
+    expect(left('gao-lan')).toBe(2);
+    // The next round, every unit has its full points again.
+    submit(game, 'yuan', { type: 'endMovement' });
+    expect(status(game)).toMatchObject({ round: 2, phase: 'Cao movement' });
+    expect(left('xu-chu')).toBe(3);
   });
 
   it('refuses moving the other side\'s units', () => {

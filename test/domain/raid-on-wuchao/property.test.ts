@@ -13,6 +13,9 @@ import { attempt, legal, newGame, status, type Played } from '../../support/play
 
 type Game = Played<WuchaoState>;
 
+/** More random games off CI: PROPERTY_RUNS=3000 npx vitest run <this file>. */
+const RUNS = process.env.PROPERTY_RUNS ? Number(process.env.PROPERTY_RUNS) : undefined;
+
 function accepts(game: Game, seat: string, command: Command): boolean {
   return decideMatch(raidOnWuchao, game.state, command, seat, new SeededRandom(game.seed, game.state.draws)).ok;
 }
@@ -182,6 +185,11 @@ function playOut(seed: string, steer: number, checkAll: boolean) {
     expect(raidOnWuchao.legalCommands(game.state.game, other)).toEqual([]);
     const options = legal(game, seat);
     expect(options.length).toBeGreaterThan(0);
+    // The view's movement left is what a client offers moves to: exactly the units with a listed move.
+    const view = raidOnWuchao.view(game.state.game, seat) as { units: { id: string; side: string; movementLeft: number }[] };
+    const withPoints = view.units.filter((u) => u.movementLeft > 0 && (st.awaiting[0]!.kind === 'MOVE' ? u.side === seat : false)).map((u) => u.id);
+    const listedMovers = [...new Set(options.filter((c) => c.type === 'move').map((c) => c.unit as string))];
+    expect(listedMovers.sort()).toEqual(withPoints.sort());
     const listed = new Set(options.map((c) => JSON.stringify(c)));
     if (checkAll || step % 7 === 0) for (const c of options) expect(accepts(game, seat, c), JSON.stringify(c)).toBe(true);
     for (const c of unlisted(game, rnd)) {
@@ -191,6 +199,11 @@ function playOut(seed: string, steer: number, checkAll: boolean) {
     expect(d.ok).toBe(true);
   }
   const end = status(game);
+  // A finished game has no combat pending or in progress, and no unit with movement left.
+  const last = raidOnWuchao.view(game.state.game, null) as { pendingCombats: string[]; combat: unknown; units: { movementLeft: number }[] };
+  expect(last.pendingCombats).toEqual([]);
+  expect(last.combat).toBeNull();
+  expect(last.units.every((u) => u.movementLeft === 0)).toBe(true);
   for (const rec of game.log) {
     const e = rec.event;
     const key = e.type === 'UnitSteppedBack' ? `UnitSteppedBack${e.automatic ? '' : ':chosen'}` : e.type === 'DamageAllocated' ? `DamageAllocated${e.automatic ? '' : ':chosen'}` : e.type;
@@ -211,7 +224,7 @@ describe('random games choosing only from legalCommands', () => {
         const result = playOut(seed, steer, false);
         reasons.add(result.reason.split(':')[0]!);
       }),
-      { numRuns: 30 },
+      { numRuns: RUNS ?? 30 },
     );
     // The steering reaches several endings.
     expect(reasons.size).toBeGreaterThanOrEqual(2);
@@ -220,6 +233,6 @@ describe('random games choosing only from legalCommands', () => {
   });
 
   it('every listed command is accepted at every step of a few games', () => {
-    fc.assert(fc.property(fc.integer(), (steer) => void playOut(`all-${steer}`, steer, true)), { numRuns: 6 });
+    fc.assert(fc.property(fc.integer(), (steer) => void playOut(`all-${steer}`, steer, true)), { numRuns: RUNS ?? 6 });
   });
 });

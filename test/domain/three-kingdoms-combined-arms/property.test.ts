@@ -9,7 +9,11 @@ import { decideMatch, evolveMatch, initialMatch, SeededRandom, type Command, typ
 import { threeKingdoms, type TkState } from '../../../src/domain/three-kingdoms-combined-arms/index.ts';
 import { distance, isSquare, ALL_SQUARES } from '../../../src/domain/three-kingdoms-combined-arms/board.ts';
 import { UNIT_KINDS, UNIT_LIST } from '../../../src/domain/three-kingdoms-combined-arms/data.ts';
+import { defenseOf } from '../../../src/domain/three-kingdoms-combined-arms/state.ts';
 import { attempt, chooser, legal, newGame, status, type Played } from '../../support/play.ts';
+
+/** More random games off CI: PROPERTY_RUNS=2000 npx vitest run <this file>. */
+const RUNS = process.env.PROPERTY_RUNS ? Number(process.env.PROPERTY_RUNS) : undefined;
 
 function checkState(s: TkState): void {
   const squares = s.units.map((u) => u.square);
@@ -43,6 +47,15 @@ function checkState(s: TkState): void {
     expect(s.terrain[city]).toBe('city');
     if (owner) expect(s.out).not.toContain(owner);
   }
+}
+
+/**
+ * Once a command has been played: the retreat check is a state, so no unit is left with
+ * damage this phase at or above its defense now, unless a retreat choice is still pending.
+ */
+function checkSettled(s: TkState): void {
+  if (s.stage !== 'ACTIVE' || s.phase !== 'attack' || s.pendingRetreat) return;
+  for (const u of s.units) expect(s.damage[u.id] ?? 0, `${u.id}: damage ${s.damage[u.id]} against defense ${defenseOf(s, u)}`).toBeLessThan(defenseOf(s, u));
 }
 
 /** Per-phase bookkeeping the events must respect (Double Whammy, retreat once). */
@@ -150,11 +163,11 @@ function playOut(seed: string, players: string[], walkSeed: number, turnLimit: n
     const st = status(g);
     expect(st.awaiting.length).toBe(1);
     const seat = st.awaiting[0]!.seat;
-    // The game only waits for a retreat when there is a real choice.
+    // The game only waits for a real choice: a decision with one option is taken automatically.
     if (st.awaiting[0]!.kind === 'RETREAT') expect(g.state.game.pendingRetreat!.options.length).toBeGreaterThan(1);
     for (const other of players) if (other !== seat) expect(legal(g, other)).toEqual([]);
     const options = legal(g, seat);
-    expect(options.length).toBeGreaterThan(0);
+    expect(options.length, `${st.awaiting[0]!.kind} with one option: ${JSON.stringify(options)}`).toBeGreaterThan(1);
     // A sample of the listed commands is accepted; a sample of unlisted ones is refused.
     for (let i = 0; i < 2; i++) {
       const c = options[rnd(options.length)]!;
@@ -175,6 +188,7 @@ function playOut(seed: string, players: string[], walkSeed: number, turnLimit: n
       before = state.game;
     });
     expect(decision.ok).toBe(true);
+    checkSettled(g.state.game);
   }
   // No dice after the terrain: 30 draws at setup, none since.
   expect(g.state.draws).toBe(30);
@@ -202,7 +216,7 @@ describe('random games choosing only legal commands', () => {
           else tally.drawn++;
         },
       ),
-      { numRuns: 16 },
+      { numRuns: RUNS ?? 16 },
     );
     // The steering works: some games end by conquest, not only by the turn limit.
     expect(tally.won).toBeGreaterThan(0);
@@ -236,6 +250,7 @@ describe('legalCommands', () => {
         for (let step = 1; status(g).stage !== 'FINISHED'; step++) {
           const seat = status(g).awaiting[0]!.seat;
           const options = legal(g, seat);
+          expect(options.length).toBeGreaterThan(1);
           if (step % 23 === 0 || status(g).awaiting[0]!.kind === 'RETREAT' || g.log.at(-1)?.event.type === 'PlayerResigned') {
             const accepted = everyCommand(g.state.game)
               .filter((c) => decideMatch(threeKingdoms, g.state, c, seat, new SeededRandom(seed, g.state.draws)).ok)
@@ -249,9 +264,10 @@ describe('legalCommands', () => {
             : [seat, status(g).stage === 'SETUP' ? options[rnd(options.length)]! : pick(g, seat, options, rnd)];
           expect(attempt(g, who, command).ok).toBe(true);
           checkState(g.state.game);
+          checkSettled(g.state.game);
         }
       }),
-      { numRuns: 6 },
+      { numRuns: RUNS ?? 6 },
     );
   });
 });

@@ -57,33 +57,66 @@ describe('Retreat', () => {
     });
   });
 
-  it("is checked when the unit takes damage: a defense that drops later in the phase (its General retreats) waits for the next hit (ruling)", () => {
-    // Shu Infantry at F6 next to its General at G7: defense 5. Four damage does not move it.
+  it('is a state: "as soon as a unit takes damage in a turn equal to its Defense" it retreats, also when its defense drops because its General retreated', () => {
+    // Shu Infantry at F6 has taken 4 this phase; next to its General at G7 its defense is 5.
     const g = scenario({
       phase: 'attack',
-      units: {
-        'wei-shockTroops-1': 'E5', 'wei-shockTroops-2': 'E6', 'wei-infantry-1': 'E7',
-        'wei-archers-1': 'E8', 'wei-archers-2': 'E9', 'wei-rockets-1': 'D4',
-        'shu-infantry-1': 'F6', 'shu-general-1': 'G7', 'shu-general-2': 'L12',
-      },
+      units: { 'wei-archers-1': 'E8', 'wei-rockets-1': 'D4', 'shu-infantry-1': 'F6', 'shu-general-1': 'G7', 'shu-general-2': 'L12' },
+      damage: { 'shu-infantry-1': 4, 'shu-general-1': 2 },
     });
-    submit(g, 'wei', atk('wei-shockTroops-1', 'shu-infantry-1'));
-    expect(submit(g, 'wei', atk('wei-shockTroops-2', 'shu-infantry-1'))).toEqual([
-      { type: 'UnitAttacked', seat: 'wei', unit: 'wei-shockTroops-2', target: 'shu-infantry-1', damage: 2, damageThisPhase: 4, defense: 5 },
-    ]);
-    // The General is driven off (F8 is lateral and touches Wei's Archers at E8).
-    submit(g, 'wei', atk('wei-archers-1', 'shu-general-1'));
-    submit(g, 'wei', atk('wei-archers-2', 'shu-general-1'));
-    expect(submit(g, 'wei', atk('wei-rockets-1', 'shu-general-1'))[1]).toMatchObject({ type: 'RetreatForced', unit: 'shu-general-1', options: ['H8', 'H7', 'G8', 'H6'] });
+    expect(submit(g, 'wei', atk('wei-archers-1', 'shu-general-1'))[1]).toMatchObject({ type: 'RetreatForced', unit: 'shu-general-1', options: ['H8', 'H7', 'G8', 'H6'] });
+    // The General leaves: the Infantry's defense falls to 4, its damage: it retreats at once.
     expect(submit(g, 'shu', { type: 'retreat', unit: 'shu-general-1', to: 'H8' })).toEqual([
       { type: 'UnitRetreated', seat: 'shu', unit: 'shu-general-1', from: 'G7', to: 'H8', direction: 'back' },
-    ]);
-    // Defense 4 now with 4 damage: it stays until the next hit.
-    expect(g.state.game.units.find((u) => u.id === 'shu-infantry-1')!.square).toBe('F6');
-    expect(status(g).awaiting).toMatchObject([{ seat: 'wei', kind: 'ATTACK' }]);
-    expect(submit(g, 'wei', atk('wei-infantry-1', 'shu-infantry-1')).slice(0, 2)).toEqual([
-      { type: 'UnitAttacked', seat: 'wei', unit: 'wei-infantry-1', target: 'shu-infantry-1', damage: 1, damageThisPhase: 5, defense: 4 },
       { type: 'RetreatForced', seat: 'shu', unit: 'shu-infantry-1', from: 'F6', options: ['G7', 'G6', 'F7', 'G5'] },
+    ]);
+    expect(status(g).awaiting).toMatchObject([{ seat: 'shu', kind: 'RETREAT' }]);
+    submit(g, 'shu', { type: 'retreat', unit: 'shu-infantry-1', to: 'G6' });
+    expect(g.state.game.damage['shu-infantry-1']).toBe(0);
+    expect(status(g).awaiting).toMatchObject([{ seat: 'wei', kind: 'ATTACK' }]);
+  });
+
+  it('is a state: a unit whose General is destroyed retreats at once when its damage reaches its lowered defense', () => {
+    // The General was already driven back once this phase: a second forced retreat destroys it (Double Whammy).
+    const g = scenario({
+      phase: 'attack',
+      units: { 'wei-archers-1': 'E8', 'shu-infantry-1': 'F6', 'shu-general-1': 'G7', 'shu-general-2': 'L12' },
+      damage: { 'shu-infantry-1': 4, 'shu-general-1': 2 },
+      retreated: ['shu-general-1'],
+    });
+    expect(submit(g, 'wei', atk('wei-archers-1', 'shu-general-1'))).toEqual([
+      { type: 'UnitAttacked', seat: 'wei', unit: 'wei-archers-1', target: 'shu-general-1', damage: 1, damageThisPhase: 3, defense: 3 },
+      { type: 'UnitDestroyed', seat: 'shu', unit: 'shu-general-1', kind: 'general', square: 'G7', reason: 'DOUBLE_WHAMMY' },
+      { type: 'RetreatForced', seat: 'shu', unit: 'shu-infantry-1', from: 'F6', options: ['G7', 'G6', 'F7', 'G5'] },
+    ]);
+  });
+
+  it('is a state: a drop that forces a unit back a second time in the phase destroys it (Double Whammy)', () => {
+    const g = scenario({
+      phase: 'attack',
+      units: { 'wei-archers-1': 'E8', 'shu-infantry-1': 'F6', 'shu-general-1': 'G7', 'shu-general-2': 'L12' },
+      damage: { 'shu-infantry-1': 4, 'shu-general-1': 2 },
+      retreated: ['shu-infantry-1'],
+    });
+    submit(g, 'wei', atk('wei-archers-1', 'shu-general-1'));
+    expect(submit(g, 'shu', { type: 'retreat', unit: 'shu-general-1', to: 'H8' })[1]).toEqual({
+      type: 'UnitDestroyed', seat: 'shu', unit: 'shu-infantry-1', kind: 'infantry', square: 'F6', reason: 'DOUBLE_WHAMMY',
+    });
+  });
+
+  it('is a state: when one drop forces several units back, they retreat one after another, each from the squares open at its turn', () => {
+    const g = scenario({
+      phase: 'attack',
+      units: { 'wei-archers-1': 'E8', 'shu-infantry-1': 'F6', 'shu-infantry-2': 'G6', 'shu-general-1': 'G7', 'shu-general-2': 'L12' },
+      damage: { 'shu-infantry-1': 4, 'shu-infantry-2': 4, 'shu-general-1': 2 },
+    });
+    submit(g, 'wei', atk('wei-archers-1', 'shu-general-1'));
+    expect(submit(g, 'shu', { type: 'retreat', unit: 'shu-general-1', to: 'H8' })[1]).toEqual({
+      type: 'RetreatForced', seat: 'shu', unit: 'shu-infantry-1', from: 'F6', options: ['G7', 'F7', 'G5'],
+    });
+    expect(submit(g, 'shu', { type: 'retreat', unit: 'shu-infantry-1', to: 'F7' })).toEqual([
+      { type: 'UnitRetreated', seat: 'shu', unit: 'shu-infantry-1', from: 'F6', to: 'F7', direction: 'back' },
+      { type: 'RetreatForced', seat: 'shu', unit: 'shu-infantry-2', from: 'G6', options: ['H7', 'H6', 'G7', 'H5'] },
     ]);
   });
 

@@ -138,7 +138,7 @@ describe('SETUP', () => {
 
   it('keeps each player to their own 5x5 corner, off mountains, without stacking', () => {
     const g = newGame(threeKingdoms, { terrain: { cities: ['B2'], forests: [], mountains: ['A1'] } }, ['wei', 'shu']);
-    expect(attempt(g, 'wei', { type: 'placeUnit', kind: 'general', square: 'F1' })).toMatchObject({ ok: false, reason: expect.stringContaining('outside your SW corner') });
+    expect(attempt(g, 'wei', { type: 'placeUnit', kind: 'general', square: 'F1' })).toMatchObject({ ok: false, reason: expect.stringContaining('outside your south-west corner (A1–E5)') });
     expect(attempt(g, 'wei', { type: 'placeUnit', kind: 'general', square: 'A1' })).toMatchObject({ ok: false, reason: expect.stringContaining('mountain') });
     const placed = submit(g, 'wei', { type: 'placeUnit', kind: 'general', square: 'B2' });
     expect(placed).toEqual([
@@ -158,8 +158,34 @@ describe('SETUP', () => {
     submit(g, 'shu', { type: 'placeUnit', kind: 'general', square: 'L12' });
     submit(g, 'wei', { type: 'placeUnit', kind: 'general', square: 'A2' });
     submit(g, 'shu', { type: 'placeUnit', kind: 'general', square: 'L11' });
-    expect(attempt(g, 'wei', { type: 'placeUnit', kind: 'general', square: 'A3' })).toMatchObject({ ok: false, reason: 'All your General are already on the board' });
+    expect(attempt(g, 'wei', { type: 'placeUnit', kind: 'general', square: 'A3' })).toMatchObject({ ok: false, reason: 'All your Generals are already on the board' });
     expect(legal(g, 'wei').some((c) => c.kind === 'general')).toBe(false);
+  });
+
+  it('makes a placement with exactly one legal option by itself: the last unit, one kind, one square (ruling)', () => {
+    // Nine mountains in Wei's corner leave 16 squares for Wei's 16 units.
+    const mountains = cornerSquares('SW').slice(0, 9);
+    const g = newGame(threeKingdoms, { terrain: { cities: [], forests: [], mountains } }, ['wei', 'shu']);
+    // Wei and Shu place 14 units each, the printed kinds in order.
+    for (let i = 0; i < 28; i++) {
+      const seat = status(g).awaiting[0]!.seat;
+      submit(g, seat, legal(g, seat)[0]!);
+    }
+    // Wei places its 15th unit: two squares are left, for its last unit.
+    expect(legal(g, 'wei')).toEqual([
+      { type: 'placeUnit', kind: 'horseArchers', square: 'D5' },
+      { type: 'placeUnit', kind: 'horseArchers', square: 'E5' },
+    ]);
+    submit(g, 'wei', legal(g, 'wei')[0]!);
+    // Wei now has one Horse Archers left and one square: it is placed as soon as Shu has placed.
+    const events = submit(g, 'shu', legal(g, 'shu')[0]!);
+    expect(events).toEqual([
+      expect.objectContaining({ type: 'UnitPlaced', seat: 'shu' }),
+      { type: 'UnitPlaced', seat: 'wei', unit: 'wei-horseArchers-2', kind: 'horseArchers', square: 'E5' },
+    ]);
+    expect(status(g).awaiting).toMatchObject([{ seat: 'shu', kind: 'SETUP' }]);
+    submit(g, 'shu', legal(g, 'shu')[0]!);
+    expect(status(g)).toMatchObject({ stage: 'ACTIVE', awaiting: [{ seat: 'wei', kind: 'MOVE' }] });
   });
 
   it('ends once every unit is placed; the first seat then moves first', () => {

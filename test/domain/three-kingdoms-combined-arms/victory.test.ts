@@ -88,7 +88,7 @@ describe('VICTORY: all ten cities', () => {
   });
 });
 
-describe('turn limit (RULINGS.md General)', () => {
+describe('turn limit (ruling)', () => {
   it('ends the game as a draw when the last round is over', () => {
     const g = scenario({ turnLimit: 2, units: { 'wei-general-1': 'A1', 'shu-general-1': 'L12' } });
     for (let i = 0; i < 3; i++) submit(g, status(g).awaiting[0]!.seat, { type: 'endMovement' });
@@ -161,7 +161,7 @@ describe('resignation', () => {
   it('ends the game when the resignation leaves one player with Generals (another already out)', () => {
     const g = scenario({ players: ['wei', 'shu', 'wu'], out: ['wu'], units: { 'wei-general-1': 'A1', 'shu-general-1': 'L12' } });
     submit(g, 'shu', { type: 'resign' });
-    expect(status(g)).toMatchObject({ stage: 'FINISHED', result: { winners: ['wei'], reason: 'shu resigned' } });
+    expect(status(g)).toMatchObject({ stage: 'FINISHED', result: { winners: ['wei'], reason: 'Shu resigned' } });
   });
 
   it('during setup takes the player out of the placement order', () => {

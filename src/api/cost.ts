@@ -1,0 +1,148 @@
+/**
+ * What a GraphQL request may ask for, checked before anything runs: how deep it goes
+ * (introspection aside: the standard introspection query of every tool is 15 deep, and it
+ * only reads the schema) and, below, what it costs.
+ */
+import { createRequire } from 'node:module';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import {
+  GraphQLError,
+  Kind,
+  type ASTVisitor,
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  type GraphQLField,
+  type GraphQLOutputType,
+  type GraphQLSchema,
+  type SelectionSetNode,
+  type ValidationContext,
+} from 'graphql';
+import type { ComplexityEstimator } from 'graphql-query-complexity';
+import { AppError } from '../app/errors.ts';
+
+// mercurius builds the schema with graphql's CommonJS build: whatever inspects its types
+// (graphql-js checks instanceof) must be that same build, not the ES module one.
+const require = createRequire(import.meta.url);
+const { isListType, isNonNullType } = require('graphql') as typeof import('graphql');
+const { getComplexity } = require('graphql-query-complexity') as typeof import('graphql-query-complexity');
+
+/** Introspection reads the schema only: `__schema`, `__type` and everything below them. */
+const isIntrospection = (name: string) => name.startsWith('__');
+
+/**
+ * A validation rule: refuse an operation whose fields nest deeper than `limit`, not
+ * counting introspection fields (and everything below them).
+ */
+export function depthLimit(limit: number) {
+  return (context: ValidationContext): ASTVisitor => {
+    const fragments = new Map<string, FragmentDefinitionNode>();
+    for (const d of context.getDocument().definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
+    const depthOf = (set: SelectionSetNode, seen: Set<string>): number => {
+      let deepest = 0;
+      for (const s of set.selections) {
+        if (s.kind === Kind.FIELD) {
+          if (isIntrospection(s.name.value)) continue;
+          deepest = Math.max(deepest, 1 + (s.selectionSet ? depthOf(s.selectionSet, seen) : 0));
+        } else if (s.kind === Kind.INLINE_FRAGMENT) {
+          deepest = Math.max(deepest, depthOf(s.selectionSet, seen));
+        } else {
+          const fragment = fragments.get(s.name.value);
+          // A cycle or a missing fragment is reported by graphql-js' own rules.
+          if (!fragment || seen.has(s.name.value)) continue;
+          deepest = Math.max(deepest, depthOf(fragment.selectionSet, new Set([...seen, s.name.value])));
+        }
+      }
+      return deepest;
+    };
+    return {
+      OperationDefinition(node) {
+        const depth = depthOf(node.selectionSet, new Set());
+        if (depth > limit) {
+          const name = node.name ? `"${node.name.value}"` : 'The operation';
+          context.reportError(new GraphQLError(`${name} nests fields ${depth} deep; at most ${limit} are allowed`, { nodes: [node] }));
+        }
+      },
+    };
+  };
+}
+
+/**
+ * The cost of an operation, before it runs: every field costs its weight (1 unless listed
+ * below), plus what is selected below it times the length of the list it returns: `first`
+ * where the field takes it (`games` 20 by default, at most 100; `events` all of the log,
+ * counted as 1,000), 10 game types, 4 seats (and prompts), or 10 for any other list. Aliases count
+ * each time, so do fragments. Introspection costs nothing: it only reads the schema.
+ */
+export const COST_LIMIT = 25_000;
+
+export const COST_WEIGHTS: Record<string, number> = {
+  // Large JSON documents.
+  'GameType.commandSchema': 100,
+  'GameType.eventSchema': 100,
+  'GameType.optionsSchema': 20,
+  // Each folds a game's state (or reads its log) and may be long.
+  'Game.view': 10,
+  'Game.events': 10,
+  'Game.legalCommands': 100,
+  'Game.awaiting': 5,
+};
+const EVENTS_WITHOUT_FIRST = 1_000;
+const GAME_TYPES = 10;
+const SEATS = 4;
+const OTHER_LISTS = 10;
+
+function listLength(parent: string, field: GraphQLField<unknown, unknown>, args: Record<string, unknown>): number {
+  const first = typeof args.first === 'number' ? args.first : undefined;
+  switch (`${parent}.${field.name}`) {
+    case 'Query.games':
+      return Math.min(Math.max(first ?? 20, 1), 100);
+    case 'Game.events':
+      return Math.min(Math.max(first ?? EVENTS_WITHOUT_FIRST, 0), EVENTS_WITHOUT_FIRST);
+    case 'Query.gameTypes':
+      return GAME_TYPES;
+    case 'GameConnection.edges':
+    case 'GameConnection.nodes':
+      return 1; // the page, counted at games(first)
+    case 'Game.seats':
+    case 'Game.awaiting':
+    case 'GameType.seats':
+      return SEATS;
+  }
+  let t: GraphQLOutputType = field.type;
+  if (isNonNullType(t)) t = t.ofType;
+  return isListType(t) ? OTHER_LISTS : 1;
+}
+
+const estimator: ComplexityEstimator = ({ type, field, args, childComplexity }) => {
+  if (isIntrospection(type.name) || isIntrospection(field.name)) return 0;
+  return (COST_WEIGHTS[`${type.name}.${field.name}`] ?? 1) + childComplexity * listLength(type.name, field, args);
+};
+
+/** `maxNodes` bounds the counting itself: fields counted (introspection included, fragments expanded). */
+export function queryCost(schema: GraphQLSchema, document: DocumentNode, variables?: Record<string, unknown>, operationName?: string, maxNodes = 2 * COST_LIMIT): number {
+  return getComplexity({ schema, query: document, variables: variables ?? {}, operationName, estimators: [estimator], maxQueryNodes: maxNodes });
+}
+
+/**
+ * Refuse, before it runs, an operation that costs more than `limit` (a mercurius
+ * preExecution hook: it sees the request's variables, so `first: $n` counts what it is).
+ */
+export function limitCost(app: FastifyInstance, limit = COST_LIMIT) {
+  const graphql = (app as unknown as { graphql: { addHook: (name: string, hook: (...args: never[]) => unknown) => void } }).graphql;
+  graphql.addHook('preExecution', (async (schema: GraphQLSchema, document: DocumentNode, context: { reply?: { request: FastifyRequest } }, variables?: Record<string, unknown>) => {
+    const wanted = (context.reply?.request.body as { operationName?: unknown } | undefined)?.operationName;
+    let cost: number;
+    try {
+      cost = queryCost(schema, document, variables, typeof wanted === 'string' ? wanted : undefined, 2 * limit);
+    } catch (error) {
+      // Counting stops past twice the limit in fields: every field but introspection costs at least 1.
+      if (error instanceof Error && /maximum allowed number of nodes/.test(error.message)) {
+        throw new AppError('BAD_REQUEST', `The query selects more than ${2 * limit} fields (fragments counted each time they are used), more than the cost limit of ${limit} allows`, { limit });
+      }
+      throw error;
+    }
+    if (cost > limit) {
+      throw new AppError('BAD_REQUEST', `The query costs ${cost}, more than the limit of ${limit}: ask for fewer aliases, smaller pages (first) or fewer nested lists`, { cost, limit });
+    }
+  }) as never);
+}

@@ -1,0 +1,54 @@
+/**
+ * The clocks' storage. A deadline is never stored by a process: it is derived, in the
+ * database, from stored facts: the SEAT_AWAITED outbox row written when the game started
+ * awaiting the seat (its created_at, set by PostgreSQL's now()) plus the game's
+ * clock_per_move. The jobs that act on them are added by the database too (the triggers
+ * of migration 20261203100000_clocks), in the transaction that wrote the row.
+ */
+import type { PrismaClient } from '../generated/prisma/client.ts';
+
+export interface SeatDeadline {
+  seat: string;
+  /** The game's version when the seat became awaited: where the time-out is submitted. */
+  version: number;
+  deadline: Date;
+}
+
+/** The latest SEAT_AWAITED row of each seat the game awaits (at or before a version). */
+const DEADLINES_SQL = `
+SELECT s.seat, o.version, g.version AS game_version, o.created_at + make_interval(secs => g.clock_per_move) AS deadline,
+  (o.created_at + make_interval(secs => g.clock_per_move)) <= now() AS passed
+FROM games g
+CROSS JOIN LATERAL unnest(g.awaiting) AS s(seat)
+CROSS JOIN LATERAL (
+  SELECT version, created_at FROM outbox
+  WHERE game_id = g.id AND kind = 'SEAT_AWAITED' AND seat = s.seat AND version <= $2::int
+  ORDER BY id DESC LIMIT 1
+) o
+WHERE g.id = $1::uuid AND g.clock_per_move IS NOT NULL AND ($3::text IS NULL OR s.seat = $3::text)`;
+
+export class ClockStore {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  /**
+   * The deadlines of the seats the game awaits, as of `version` (a seat awaited only to
+   * answer a draw offer may appear with the row of an earlier decision: callers keep the
+   * seats whose decision the game awaits).
+   */
+  async deadlines(gameId: string, version: number): Promise<SeatDeadline[]> {
+    const rows = await this.prisma.$queryRawUnsafe<{ seat: string; version: number; deadline: Date }[]>(DEADLINES_SQL, gameId, version, null);
+    return rows.map((r) => ({ seat: r.seat, version: r.version, deadline: r.deadline }));
+  }
+
+  /**
+   * One seat's deadline now, whether it has passed by the database's clock, and the game's
+   * version it was read at (all from one statement, so they agree).
+   */
+  async deadline(gameId: string, seat: string): Promise<(SeatDeadline & { passed: boolean; gameVersion: number }) | null> {
+    const rows = await this.prisma.$queryRawUnsafe<{ seat: string; version: number; game_version: number; deadline: Date; passed: boolean }[]>(
+      DEADLINES_SQL, gameId, 2_147_483_647, seat,
+    );
+    const r = rows[0];
+    return r ? { seat: r.seat, version: r.version, deadline: r.deadline, passed: r.passed, gameVersion: r.game_version } : null;
+  }
+}

@@ -1,0 +1,35 @@
+/** Each game type publishes the JSON Schemas of its commands and of its events, on both channels. */
+import { Ajv } from 'ajv';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createGuessingGame } from '../support/client.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ rateLimit: 100_000 });
+});
+afterAll(async () => server?.close());
+
+describe('game types', () => {
+  it('publish their event schema on GraphQL and REST, the same document', async () => {
+    const gql = await server.gql('{ gameTypes { id commandSchema eventSchema } }');
+    expect(gql.errors).toBeUndefined();
+    const rest = await server.rest('GET', '/api/game-types');
+    expect(rest.status).toBe(200);
+    for (const type of gql.data.gameTypes) {
+      expect(type.eventSchema.oneOf.map((s: { title: string }) => s.title)).toContain('PlayerResigned');
+      expect(rest.body.gameTypes.find((t: { id: string }) => t.id === type.id).eventSchema).toEqual(type.eventSchema);
+    }
+    expect(gql.data.gameTypes.find((t: { id: string }) => t.id === 'warchon').eventSchema.oneOf.map((s: { title: string }) => s.title)).toContain('NumberCommitted');
+  });
+
+  it('the events a client reads validate against its game type\'s schema', async () => {
+    const game = await createGuessingGame(server);
+    await server.rest('POST', `/api/games/${game.id}/resign`, undefined, game.tokens.north);
+    const { body } = await server.rest('GET', `/api/games/${game.id}/events`);
+    const type = (await server.rest('GET', '/api/game-types')).body.gameTypes.find((t: { id: string }) => t.id === 'guessing-game');
+    const validate = new Ajv({ discriminator: true, strict: false }).compile(type.eventSchema);
+    expect(body.events.map((e: { type: string }) => e.type)).toContain('PlayerResigned');
+    for (const e of body.events) expect(validate(e.data), JSON.stringify(e)).toBe(true);
+  });
+});

@@ -1,0 +1,70 @@
+/**
+ * What this service's schema offers beyond the core, read once by introspection, so the
+ * client uses the clock and webhook parts of the contract when the service has them and
+ * says so plainly when it does not:
+ * - clocks: `Prompt.deadline` / `Seat.deadline` (ISO timestamps), `CreateGameInput.clock`;
+ * - webhooks: `createWebhook`, `deleteWebhook`, `me { webhooks { deliveries } }`.
+ */
+import { gql } from './api.ts';
+
+export interface Features {
+  promptDeadline: boolean;
+  seatDeadline: boolean;
+  clockInput: boolean;
+  webhooks: boolean;
+}
+
+let cached: Promise<Features> | null = null;
+
+export function features(): Promise<Features> {
+  cached ??= gql<{ prompt: Fields; seat: Fields; create: { inputFields: { name: string }[] } | null; mutation: Fields; player: Fields }>(
+    `{ prompt: __type(name: "Prompt") { fields { name } } seat: __type(name: "Seat") { fields { name } }
+       create: __type(name: "CreateGameInput") { inputFields { name } } mutation: __type(name: "Mutation") { fields { name } }
+       player: __type(name: "Player") { fields { name } } }`,
+  )
+    .then((r) => {
+      const has = (t: Fields, f: string) => !!t?.fields?.some((x) => x.name === f);
+      return {
+        promptDeadline: has(r.prompt, 'deadline'),
+        seatDeadline: has(r.seat, 'deadline'),
+        clockInput: !!r.create?.inputFields.some((x) => x.name === 'clock'),
+        webhooks: has(r.mutation, 'createWebhook') && has(r.mutation, 'deleteWebhook') && has(r.player, 'webhooks'),
+      };
+    })
+    .catch(() => ({ promptDeadline: false, seatDeadline: false, clockInput: false, webhooks: false }));
+  return cached;
+}
+type Fields = { fields: { name: string }[] | null } | null;
+
+/** "2 d 3 h", "4 h 05 min", "3 min 07 s", "time is up": what is left until an ISO deadline. */
+export function timeLeft(deadline: string, now = Date.now()): string {
+  const ms = Date.parse(deadline) - now;
+  if (!Number.isFinite(ms)) return '';
+  if (ms <= 0) return 'time is up';
+  const s = Math.floor(ms / 1000);
+  const d = Math.floor(s / 86400);
+  const hh = Math.floor((s % 86400) / 3600);
+  const mm = Math.floor((s % 3600) / 60);
+  const ss = s % 60;
+  const two = (n: number) => String(n).padStart(2, '0');
+  if (d > 0) return `${d} d ${hh} h`;
+  if (hh > 0) return `${hh} h ${two(mm)} min`;
+  return `${mm} min ${two(ss)} s`;
+}
+
+/**
+ * Clock hook: every element under `root` with data-deadline="<ISO>" shows the time left,
+ * ticking each second. Returns the function that stops it.
+ */
+export function startDeadlineCountdowns(root: HTMLElement): () => void {
+  const tick = () => {
+    for (const el of root.querySelectorAll<HTMLElement>('[data-deadline]')) {
+      const left = timeLeft(el.dataset.deadline!);
+      el.textContent = left === 'time is up' ? '⏱ time is up' : `⏱ ${left} left`;
+      el.classList.toggle('late', left === 'time is up');
+    }
+  };
+  tick();
+  const timer = setInterval(tick, 1000);
+  return () => clearInterval(timer);
+}
