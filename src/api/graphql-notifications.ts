@@ -59,10 +59,10 @@ export function notificationResolvers(app: Application) {
       webhooks: (p: PlayerOut) => notifications().webhooks(p.id),
     },
     Webhook: {
-      deliveries: (w: WebhookOut, args: { first?: number }) => notifications().deliveries(w.id, args.first ?? 20),
+      deliveries: (w: WebhookOut, args: { first?: number | null }) => notifications().deliveries(w.id, args.first ?? 20),
     },
     Mutation: {
-      createWebhook: async (_: unknown, args: { input: { url: string; events: string[]; gameId?: string } }, ctx: Context) => notifications().createWebhook(await ctx.actor(), args.input),
+      createWebhook: async (_: unknown, args: { input: { url: string; events: string[]; gameId?: string | null } }, ctx: Context) => notifications().createWebhook(await ctx.actor(), args.input),
       deleteWebhook: async (_: unknown, args: { id: string }, ctx: Context) => notifications().deleteWebhook(await ctx.actor(), args.id),
     },
   };

@@ -215,6 +215,7 @@ const gamesQuery = (args: GamesArgs) => ({ type: args.filter?.type ?? undefined,
 export function graphqlOptions(app: Application, opts: { graphiql: boolean; queryDepth: number }) {
   const players = (): Players => app.players ?? missing('players');
   const lobby = () => app.lobby ?? missing('the lobby');
+  const extra = notificationResolvers(app);
   const resolvers = {
     Query: {
       gameTypes: () => app.registry.types(),
@@ -281,14 +282,14 @@ export function graphqlOptions(app: Application, opts: { graphiql: boolean; quer
         resolve: (event: unknown) => event,
       },
     },
+    Webhook: extra.Webhook,
   } satisfies Resolvers<Context>;
 
-  const extra = notificationResolvers(app);
   Object.assign(resolvers.Player, extra.Player);
   Object.assign(resolvers.Mutation, extra.Mutation);
   return {
     schema: buildSchema(),
-    resolvers: { ...resolvers, Webhook: extra.Webhook },
+    resolvers,
     graphiql: opts.graphiql,
     // Our own depth limit, not mercurius' queryDepth: that one counts introspection too,
     // and refuses the standard introspection query every tool sends (15 deep).

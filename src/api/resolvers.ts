@@ -6,6 +6,7 @@
  */
 import type { GameRead } from '../app/application.ts';
 import type { PlayerOut } from '../app/players.ts';
+import type { WebhookOut } from '../app/notifications.ts';
 
 export const FIELD_ARGS = {
   Query: {
@@ -33,6 +34,11 @@ export const FIELD_ARGS = {
     joinGame: { gameId: 'ID!', seat: 'String', name: 'String', inviteCode: 'String' },
     leaveGame: { gameId: 'ID!' },
     cancelGame: { gameId: 'ID!' },
+    createWebhook: { input: 'CreateWebhookInput!' },
+    deleteWebhook: { id: 'ID!' },
+  },
+  Webhook: {
+    deliveries: { first: 'Int' },
   },
   Subscription: {
     gameEvents: { gameId: 'ID!', afterVersion: 'Int' },
@@ -50,6 +56,7 @@ interface Inputs {
   };
   RegisterPlayerInput: { name: string; email?: string | null };
   UpdatePlayerInput: { name?: string | null; email?: string | null; notifyByEmail?: boolean | null };
+  CreateWebhookInput: { url: string; events: string[]; gameId?: string | null };
 }
 
 type Named<N> = N extends 'ID' | 'String' ? string : N extends 'Int' | 'Float' ? number : N extends 'Boolean' ? boolean : N extends 'JSON' ? unknown : N extends keyof Inputs ? Inputs[N] : never;
@@ -68,6 +75,7 @@ interface Parents {
   Subscription: unknown;
   Game: GameRead;
   Player: PlayerOut;
+  Webhook: WebhookOut;
 }
 
 type FieldResolver<P, A, C> = (parent: P, args: A, context: C) => unknown;

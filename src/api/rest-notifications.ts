@@ -8,7 +8,35 @@ import { AppError } from '../app/errors.ts';
 import type { Notifications, WebhookOut } from '../app/notifications.ts';
 import { WEBHOOK_EVENTS } from '../app/notifications.ts';
 import { actorFor } from './auth.ts';
+import { requiredToken } from './openapi.ts';
 import { errors, idParam } from './rest.ts';
+
+const nullable = (type: string) => ({ type: [type, 'null'] });
+const webhookSchema = {
+  type: 'object',
+  required: ['id', 'url', 'events', 'gameId', 'enabled', 'disabledReason', 'createdAt'],
+  properties: {
+    id: { type: 'string' }, url: { type: 'string' }, events: { type: 'array', items: { type: 'string', enum: [...WEBHOOK_EVENTS] } },
+    gameId: nullable('string'), enabled: { type: 'boolean' }, disabledReason: nullable('string'), createdAt: { type: 'string' },
+  },
+} as const;
+const deliverySchema = {
+  type: 'object',
+  required: ['id', 'event', 'status', 'attempts', 'lastError', 'at', 'gameId', 'version', 'seat'],
+  properties: {
+    id: { type: 'string', description: 'the webhook-id header: the same on every attempt' }, event: { type: 'string', enum: [...WEBHOOK_EVENTS] },
+    status: { type: 'string', enum: ['PENDING', 'DELIVERED', 'FAILED', 'CANCELLED'] }, attempts: { type: 'integer' }, lastError: nullable('string'),
+    at: { type: 'string' }, gameId: { type: 'string' }, version: { type: 'integer' }, seat: nullable('string'),
+  },
+} as const;
+const webhookResponses = {
+  created: { type: 'object', required: ['webhook', 'secret'], properties: { webhook: webhookSchema, secret: { type: 'string', description: 'whsec_<base64>, shown once' } } },
+  list: {
+    type: 'object', required: ['webhooks'],
+    properties: { webhooks: { type: 'array', items: { ...webhookSchema, required: [...webhookSchema.required, 'deliveries'], properties: { ...webhookSchema.properties, deliveries: { type: 'array', items: deliverySchema } } } } },
+  },
+  deleted: { type: 'object', required: ['deleted'], properties: { deleted: { type: 'boolean' } } },
+} as const;
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -31,7 +59,8 @@ export async function notificationRoutes(app: FastifyInstance, { application }: 
           type: 'object', required: ['url', 'events'], additionalProperties: false,
           properties: { url: { type: 'string' }, events: { type: 'array', items: { type: 'string', enum: [...WEBHOOK_EVENTS] } }, gameId: { type: ['string', 'null'] } },
         },
-        response: { ...errors },
+        security: requiredToken,
+        response: { 201: webhookResponses.created, ...errors },
       },
     },
     async (req, reply) => {
@@ -44,7 +73,12 @@ export async function notificationRoutes(app: FastifyInstance, { application }: 
 
   app.get(
     '/api/me/webhooks',
-    { schema: { tags: ['notifications'], summary: 'Your webhooks and their latest deliveries', querystring: { type: 'object', properties: { first: { type: 'integer' } } } } },
+    {
+      schema: {
+        tags: ['notifications'], summary: 'Your webhooks and their latest deliveries', querystring: { type: 'object', properties: { first: { type: 'integer' } } },
+        security: requiredToken, response: { 200: webhookResponses.list, ...errors },
+      },
+    },
     async (req) => {
       const { player: p } = await player(req);
       const first = (req.query as { first?: number }).first;
@@ -52,7 +86,7 @@ export async function notificationRoutes(app: FastifyInstance, { application }: 
     },
   );
 
-  app.delete('/api/me/webhooks/:id', { schema: { tags: ['notifications'], summary: 'Delete one of your webhooks', params: idParam } }, async (req) => {
+  app.delete('/api/me/webhooks/:id', { schema: { tags: ['notifications'], summary: 'Delete one of your webhooks', params: idParam, security: requiredToken, response: { 200: webhookResponses.deleted, ...errors } } }, async (req) => {
     const { actor } = await player(req);
     return { deleted: await notifications().deleteWebhook(actor, (req.params as { id: string }).id) };
   });
@@ -67,6 +101,7 @@ export async function notificationRoutes(app: FastifyInstance, { application }: 
     return `<!doctype html><title>Unsubscribed</title><p>Mail is off for ${escapeHtml(done.name)}: no more mails about your games. Turn it on again with notifyByEmail.</p>`;
   };
   const query = { type: 'object', properties: { player: { type: 'string' }, token: { type: 'string' } } };
-  app.get('/unsubscribe', { schema: { tags: ['notifications'], summary: 'The unsubscribe link of a mail: turns that player\'s mail off', querystring: query } }, unsubscribe);
+  // An HTML page for people following a mail's link, not part of the JSON API.
+  app.get('/unsubscribe', { schema: { hide: true, querystring: query } }, unsubscribe);
   app.post('/unsubscribe', { schema: { hide: true, querystring: query } }, unsubscribe);
 }
