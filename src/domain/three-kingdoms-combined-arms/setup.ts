@@ -110,7 +110,10 @@ export function settleSetup(batch: Batch): void {
   for (;;) {
     const s = batch.state;
     if (s.stage !== 'SETUP') return;
-    if (s.placer === null) return completeSetup(batch);
+    if (s.placer === null) {
+      completeSetup(batch);
+      return;
+    }
     const options = placementCommands(s, s.placer);
     if (options.length !== 1) return;
     const only = options[0] as Extract<TkCommand, { type: 'placeUnit' }>;
