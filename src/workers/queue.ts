@@ -68,7 +68,9 @@ export class Queue {
   constructor(private readonly options: QueueOptions) {
     this.log = options.log ?? (() => {});
     this.pool = new pg.Pool({ connectionString: options.connectionString, max: (options.concurrency ?? 4) + 2 });
+    // graphile-worker wants both handlers (a client's error must not crash the process).
     this.pool.on('error', (e) => this.log(`job queue pool: ${e.message}`));
+    this.pool.on('connect', (client) => client.on('error', (e) => this.log(`job queue connection: ${e.message}`)));
     this.pool.on('connect', (client) => client.on('error', (e) => this.log(`job queue connection: ${e.message}`)));
   }
 
