@@ -103,16 +103,25 @@ describe.skipIf(!chromium)('every game in a browser, to its end', () => {
   const awaited = async (page: Page) => /\bYou \(/.test((await status(page).textContent()) ?? '');
 
   /**
-   * One decision by clicking: in setup a piece then a highlighted place on the board;
-   * otherwise the page's general buttons (end of a phase), else the first entry of the plain
-   * list of legal commands that is neither resigning nor a draw offer.
+   * One decision by clicking: in setup a piece then a highlighted place on the board; in
+   * a move or recruitment, while the page's budget of board moves lasts, the same;
+   * otherwise the page's general buttons (end of a phase), else the first entry of the
+   * plain list of legal commands that is neither resigning nor a draw offer.
    */
-  async function act(page: Page) {
+  async function act(page: Page, budget: Map<Page, number>) {
     const text = (await status(page).textContent()) ?? '';
     if (/\(setup\)/.test(text)) {
       await page.locator('.board [data-piece].can').first().click();
       await page.locator('.board .dest').first().click();
-      return 'board';
+      return 'board setup';
+    }
+    if (/\((move|recruit)\)/.test(text) && (budget.get(page) ?? 0) > 0 && (await page.locator('.board [data-piece].can').count())) {
+      budget.set(page, budget.get(page)! - 1);
+      await page.locator('.board [data-piece].can').first().click();
+      const dest = page.locator('.board .dest');
+      await expect.poll(() => dest.count(), { timeout: 3_000 }).toBeGreaterThan(0);
+      await dest.first().click();
+      return 'board move';
     }
     const general = page.locator('.actions .general button.primary');
     if (await general.count()) {
@@ -125,8 +134,9 @@ describe.skipIf(!chromium)('every game in a browser, to its end', () => {
   }
 
   /** Plays until both pages say the game is over; after every click the other page shows the same version, live. */
-  async function playOut(pages: Checked[], maxSteps: number) {
+  async function playOut(pages: Checked[], maxSteps: number, boardMoves: number, sameLog = true) {
     const ways = new Set<string>();
+    const budget = new Map<Page, number>(pages.map((p) => [p, boardMoves]));
     let steps = 0;
     for (; steps < maxSteps; steps++) {
       const over = /Game over/.test((await status(pages[0]!).textContent()) ?? '');
@@ -139,9 +149,17 @@ describe.skipIf(!chromium)('every game in a browser, to its end', () => {
         return false;
       }, { timeout: 15_000 }).toBe(true);
       if (!mover) continue;
-      ways.add(await act(mover));
-      // The move reaches both pages without a reload.
+      ways.add(await act(mover, budget));
+      // The move reaches both pages without a reload: the same version, and the mover's
+      // newest log entry in the other's log too (unless hidden from the other side).
       for (const p of pages) await expect.poll(() => version(p), { timeout: 15_000 }).toBeGreaterThan(before);
+      if (sameLog) {
+        const other = pages.find((p) => p !== mover)!;
+        const entry = (p: Page, v: number) => log(p).locator(`li[data-version="${v}"]`);
+        const v = await version(mover);
+        const newest = await entry(mover, v).textContent();
+        await expect.poll(() => entry(other, v).textContent()).toBe(newest);
+      }
     }
     expect(steps).toBeLessThan(maxSteps);
     const results = await Promise.all(pages.map(async (p) => { await expect.poll(() => status(p).textContent()).toContain('Game over'); return (await status(p).textContent())!; }));
@@ -158,21 +176,22 @@ describe.skipIf(!chromium)('every game in a browser, to its end', () => {
 
   it('Three Kingdoms Combined Arms: set up on the grid, one round, the turn limit\'s draw', async () => {
     const pages = await start('three-kingdoms-combined-arms', ['wei', 'shu'], ['Wei', 'Shu'], { terrain: TK_TERRAIN, turnLimit: 1 });
-    const { result, ways } = await playOut(pages, 80);
-    expect(result).toMatch(/Game over: a draw/);
-    expect(ways.has('board')).toBe(true);
+    const { result, ways } = await playOut(pages, 80, 2);
+    expect(result).toMatch(/Game over: a draw — turn limit of 1 round reached/);
+    expect([...ways]).toEqual(expect.arrayContaining(['board setup', 'board move']));
   }, 90_000);
 
   it('Chinese Warlords: a two-stronghold map, one turn, to the turn limit', async () => {
     const pages = await start('chinese-warlords', ['red', 'blue'], ['Red', 'Blue'], { map: SKIRMISH, turnLimit: 1 });
-    const { result } = await playOut(pages, 60);
-    expect(result).toMatch(/Game over/);
+    const { result, ways } = await playOut(pages, 60, 2);
+    expect(result).toMatch(/Game over: a draw — turn limit reached after turn 1/);
+    expect(ways.has('board move')).toBe(true);
   }, 90_000);
 
   it('Warchon: one unit a side placed on the spreads, one turn, to the turn limit', async () => {
     const pages = await start('warchon', ['azuthkan', 'celestine'], ['Azuthkan', 'Celestine'], { roster: TWO_UNITS, numbers: 'server', turnLimit: 1 });
-    const { result, ways } = await playOut(pages, 60);
+    const { result, ways } = await playOut(pages, 60, 1, false);
     expect(result).toMatch(/Game over: a draw — turn limit 1 reached/);
-    expect(ways.has('board')).toBe(true);
+    expect([...ways]).toEqual(expect.arrayContaining(['board setup', 'board move']));
   }, 90_000);
 });
