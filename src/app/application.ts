@@ -251,7 +251,9 @@ export class GameRead {
   async events(after = 0, first?: number): Promise<EventOut[]> {
     if (!Number.isInteger(after) || after < 0 || after > MAX_VERSION) throw new AppError('BAD_REQUEST', `"after" must be a whole number of events, at most ${MAX_VERSION}`);
     if (first !== undefined && (!Number.isInteger(first) || first < 0)) throw new AppError('BAD_REQUEST', '"first" must be a whole number of events');
-    const stored = await this.#app.store.events(this.#record.id, after, undefined, first === undefined ? undefined : Math.min(first, 1000));
+    // Up to the version this read is of, so a game's fields and its events agree (a later
+    // commit's events would belong with its later status, seats and view).
+    const stored = await this.#app.store.events(this.#record.id, after, this.#record.version, first === undefined ? undefined : Math.min(first, 1000));
     return this.redact(stored);
   }
 
