@@ -101,7 +101,7 @@ export async function startServer(databaseUrl: string, processes: number, entry 
   const port = await freePort();
   const script = entry ?? 'bench/serve.ts';
   const cwd = entry ? dirname(entry) : ROOT;
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+  const child = spawn(process.execPath, [...(process.env.BENCH_SERVER_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? []), '--import', 'tsx', script], {
     cwd,
     env: {
       ...process.env,

@@ -7,6 +7,7 @@ import pg from 'pg';
 import { PrismaClient } from '../generated/prisma/client.ts';
 import { startEmbedded } from './embedded.ts';
 import { migrate } from './migrate.ts';
+import { statementName } from './statements.ts';
 
 export interface Database {
   url: string;
@@ -42,7 +43,7 @@ export async function openDatabase(
   pool.on('error', (e) => log(`database pool: ${e.message}`));
   const queryPool = new pg.Pool({ connectionString: url, max: poolSize });
   queryPool.on('error', (e) => log(`database pool: ${e.message}`));
-  const prisma = new PrismaClient({ adapter: new PrismaPg(queryPool) });
+  const prisma = new PrismaClient({ adapter: new PrismaPg(queryPool, { statementNameGenerator: statementName as (query: { sql: string }) => string }) });
   return {
     url,
     prisma,

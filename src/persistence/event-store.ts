@@ -4,7 +4,8 @@
  * the (game_id, version) key on events), never an in-process lock.
  */
 import { Prisma, type PrismaClient } from '../generated/prisma/client.ts';
-import { jobJson, jobsSql, type JobChange } from './jobs.ts';
+import { jobJson, jobsSql, notifyJobSql, type JobChange } from './jobs.ts';
+import { GAME_COLUMNS, prepared } from './statements.ts';
 
 export interface StoredEvent {
   version: number;
@@ -174,12 +175,12 @@ export function fromRow(r: GameRow): GameRecord {
  * finds no row at its expected version (the row lock makes it wait for the winner first)
  * and so inserts nothing; a reused idempotency key fails the statement on its unique key.
  */
-const APPEND_SQL = `
+const APPEND_SQL = prepared(`
 WITH g AS (
   UPDATE games SET version = $3::int, status = $4, awaiting = ARRAY(SELECT jsonb_array_elements_text($5::jsonb)),
     result = $6::jsonb, updated_at = now()
   WHERE id = $1::uuid AND version = $2::int
-  RETURNING *
+  RETURNING ${GAME_COLUMNS}
 ), c AS (
   INSERT INTO commands (game_id, seat, command, idempotency_key, first_version, last_version, at)
   SELECT g.id, $7, $8::jsonb, $9, $2::int + 1, $3::int, now() FROM g
@@ -196,21 +197,21 @@ WITH g AS (
 ), j AS (
   ${jobsSql('$12', 'g')}
 ), n AS (
-  SELECT notify_commit(g.id, g.version, g.status, g.player_ids, $13::boolean) AS n FROM g
+  ${notifyJobSql('g', '$13')}
 )
 SELECT g.*, (SELECT id FROM c)::text AS command_id, now() AS at,
   (SELECT json_agg(position::text ORDER BY version) FROM e) AS positions,
-  (SELECT count(*) FROM o)::int AS outboxed, (SELECT count(*) FROM j)::int AS queued, (SELECT n FROM n) AS notified
-FROM g`;
+  (SELECT count(*) FROM o)::int AS outboxed, (SELECT count(*) FROM j)::int AS queued, (SELECT count(*) FROM n)::int AS notified
+FROM g`);
 
 /** A new game with its seat tokens (hashes), setup events and outbox rows, in one statement. */
-const CREATE_SQL = `
+const CREATE_SQL = prepared(`
 WITH g AS (
   INSERT INTO games (id, type, options, players, seed_commitment, seed, status, version, awaiting, result, rules,
     seats, player_ids, bots, visibility, invite_code_hash, created_by, clock_per_move)
   VALUES ($1::uuid, $2, $3::jsonb, $4::jsonb, $5, $6, $7, $8::int, ARRAY(SELECT jsonb_array_elements_text($9::jsonb)), $10::jsonb, $11,
     $15::jsonb, $16::uuid[], $17::text[], $18, $19, $20::uuid, $22::int)
-  RETURNING *
+  RETURNING ${GAME_COLUMNS}
 ), t AS (
   INSERT INTO seat_tokens (token_hash, game_id, seat, name)
   SELECT x->>'tokenHash', g.id, x->>'seat', x->>'name' FROM g, jsonb_array_elements($12::jsonb) AS x
@@ -226,11 +227,18 @@ WITH g AS (
   RETURNING 1
 ), j AS (
   ${jobsSql('$21', 'g')}
+), started AS (
+  SELECT * FROM g WHERE g.version > 0
 ), n AS (
-  SELECT notify_commit(g.id, g.version, g.status, g.player_ids, $23::boolean) AS n FROM g WHERE g.version > 0
+  ${notifyJobSql('started', '$23')}
 )
 SELECT g.*, (SELECT count(*) FROM t) + (SELECT count(*) FROM e) + (SELECT count(*) FROM o) + (SELECT count(*) FROM j) AS written,
-  (SELECT n FROM n) AS notified FROM g`;
+  (SELECT count(*) FROM n)::int AS notified FROM g`);
+
+const GAME_SQL = prepared(`SELECT ${GAME_COLUMNS} FROM games WHERE id = $1::uuid`);
+
+const EVENTS_SQL = prepared(`SELECT version, type, seat, data, rolls, command_id::text AS command_id, at, position::text AS position FROM game_events
+  WHERE game_id = $1::uuid AND version > $2::int AND ($3::int IS NULL OR version <= $3::int) ORDER BY version LIMIT $4::int`);
 
 function toCommand(row: { id: bigint; seat: string | null; command: unknown; idempotencyKey: string | null; firstVersion: number; lastVersion: number }): CommandRecord {
   return { ...row, id: row.id.toString(), command: row.command as Record<string, unknown> };
@@ -242,7 +250,7 @@ export class EventStore {
   /**
    * Whether a player who wants mail is a listener: each commit adds the job that turns its
    * outbox rows into deliveries when a webhook or (with this) a mail wants them, in the
-   * commit's own statement (the SQL function notify_commit).
+   * commit's own statement (notifyJobSql).
    */
   mailListeners = false;
 
@@ -341,15 +349,14 @@ export class EventStore {
 
   /** Every read of the command and read paths starts here: raw SQL, no query planning in the client. */
   async game(id: string): Promise<GameRecord | null> {
-    const rows = await this.prisma.$queryRawUnsafe<GameRow[]>('SELECT * FROM games WHERE id = $1::uuid', id);
+    const rows = await this.prisma.$queryRawUnsafe<GameRow[]>(GAME_SQL, id);
     return rows[0] ? fromRow(rows[0]) : null;
   }
 
   /** Events after `after`, up to `until` (inclusive), at most `limit`. */
   async events(gameId: string, after = 0, until?: number, limit?: number): Promise<StoredEvent[]> {
     const rows = await this.prisma.$queryRawUnsafe<{ version: number; type: string; seat: string | null; data: Record<string, unknown>; rolls: unknown[] | null; command_id: string | null; at: Date; position: string }[]>(
-      `SELECT version, type, seat, data, rolls, command_id::text AS command_id, at, position::text AS position FROM game_events
-       WHERE game_id = $1::uuid AND version > $2::int AND ($3::int IS NULL OR version <= $3::int) ORDER BY version LIMIT $4::int`,
+      EVENTS_SQL,
       gameId, after, until ?? null, limit ?? null,
     );
     return rows.map((r) => ({ version: r.version, type: r.type, seat: r.seat, data: r.data, rolls: r.rolls ?? null, commandId: r.command_id, at: r.at, position: r.position }));

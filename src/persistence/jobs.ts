@@ -38,3 +38,19 @@ export function jobsSql(param: string, from: string): string {
         max_attempts => (x->>'maxAttempts')::int, job_key => x->>'key')).id END AS id
     FROM ${from}, jsonb_array_elements(${param}::jsonb) AS x`;
 }
+
+/**
+ * A CTE body adding the `notify` job (which turns a commit's outbox rows into deliveries)
+ * when someone listens to the game: an enabled webhook on it or on one of its players, or,
+ * when `mailParam` is true, a player who wants mail. `game` names a relation with the
+ * game's id, version, status and player_ids. Plain SQL in the commit's own statement, so the
+ * job exists exactly when the commit does; reference it from the final SELECT.
+ */
+export function notifyJobSql(game: string, mailParam: string): string {
+  return `SELECT (graphile_worker.add_job('notify', json_build_object('gameId', ${game}.id, 'version', ${game}.version, 'status', ${game}.status),
+      max_attempts => 25)).id AS id
+    FROM ${game}
+    WHERE EXISTS (SELECT 1 FROM webhooks w WHERE w.disabled_at IS NULL AND (w.game_id = ${game}.id OR (w.game_id IS NULL AND w.player_id = ANY(${game}.player_ids))))
+      OR (${mailParam}::boolean AND cardinality(${game}.player_ids) > 0 AND EXISTS (
+        SELECT 1 FROM players p WHERE p.id = ANY(${game}.player_ids) AND p.notify_by_email AND p.email_verified AND p.email IS NOT NULL))`;
+}

@@ -7,7 +7,7 @@
  */
 import { Prisma, type PrismaClient } from '../generated/prisma/client.ts';
 import { fromRow, type GameRecord, type GameRow, type GameSummary, type NewEvent, type OutboxEntry, type SeatEntry } from './event-store.ts';
-import { jobJson, jobsSql, type JobChange } from './jobs.ts';
+import { jobJson, jobsSql, notifyJobSql, type JobChange } from './jobs.ts';
 
 export interface SeatChange {
   gameId: string;
@@ -65,7 +65,10 @@ export class LobbyStore {
         await tx.outbox.createMany({
           data: start.outbox.map((o) => ({ gameId: change.gameId, version: start.events.length, kind: o.kind, seat: o.seat, data: (o.data ?? {}) as Prisma.InputJsonValue })),
         });
-        await tx.$queryRawUnsafe('SELECT notify_commit($1::uuid, $2::int, $3, $4::uuid[], $5::boolean) AS n', change.gameId, start.events.length, start.summary.status, change.playerIds, this.mailListeners);
+        await tx.$queryRawUnsafe(
+          `WITH g AS (SELECT $1::uuid AS id, $2::int AS version, $3::text AS status, $4::uuid[] AS player_ids), n AS (${notifyJobSql('g', '$5')}) SELECT count(*)::int AS n FROM n`,
+          change.gameId, start.events.length, start.summary.status, change.playerIds, this.mailListeners,
+        );
         if (start.jobs?.length) await tx.$queryRawUnsafe(`WITH j AS (${jobsSql('$1', '(SELECT 1) AS one')}) SELECT count(*)::int AS n FROM j`, json(start.jobs.map(jobJson)));
       }
       return fromRow(row);

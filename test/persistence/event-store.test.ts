@@ -2,6 +2,7 @@ import { randomUUID, createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/persistence/database.ts';
 import { EventStore } from '../../src/persistence/event-store.ts';
+import { statementName } from '../../src/persistence/statements.ts';
 import { listMigrations, migrate } from '../../src/persistence/migrate.ts';
 import { databaseUrl } from '../support/server.ts';
 
@@ -117,5 +118,39 @@ describe('appending', () => {
     const o = await store.append({ gameId: id, expectedVersion: 1, seat: null, command: { type: 'timeOut', seat: 'a' }, idempotencyKey: null, events: [{ type: 'TimedOut', seat: null, data: {} }], summary, outbox: [] });
     expect(o.ok).toBe(true);
     expect(await store.commands(id)).toMatchObject([{ seat: null, command: { type: 'timeOut', seat: 'a' } }]);
+  });
+});
+
+describe('named statements', () => {
+  it('name the append and the game read, and survive a column added to games while they are cached', async () => {
+    expect(statementName({ sql: 'SELECT 1' })).toBeUndefined();
+    // A database of its own: the ALTER TABLE below must not lock another test file's games.
+    const name = `named_${process.pid}_${Date.now()}`;
+    await db.pool.query(`CREATE DATABASE ${name}`);
+    const url = new URL(databaseUrl());
+    url.pathname = `/${name}`;
+    const own = await openDatabase(url.toString(), () => {}, undefined, { poolSize: 1 });
+    try {
+      const s = new EventStore(own.prisma);
+      const id = randomUUID();
+      await s.createGame({
+        game: { id, type: 't', options: {}, players: [{ seat: 'a', name: 'A' }], seedCommitment: 'c', seed: 's', status: 'ACTIVE', awaiting: ['a'], result: null, rules: 'r' },
+        tokens: [], events: [{ type: 'Setup', seat: null, data: { type: 'Setup' } }],
+      });
+      const append = (v: number) => s.append({ gameId: id, expectedVersion: v, seat: 'a', command: { v }, idempotencyKey: null, events: [{ type: 'E', seat: 'a', data: { v } }], summary, outbox: [] });
+      // Past the five custom plans, so PostgreSQL holds a generic plan for the one connection.
+      for (let v = 1; v <= 7; v++) expect(await append(v)).toMatchObject({ ok: true });
+      expect(await s.game(id)).toMatchObject({ version: 8 });
+      const held = (await own.queryPool.query('SELECT name FROM pg_prepared_statements')).rows.map((r) => r.name);
+      expect(held).toEqual(expect.arrayContaining([expect.stringMatching(/^ws_/)]));
+      // What a migration of a newer version does while this process runs: a statement that
+      // selected * would now fail with "cached plan must not change result type".
+      await own.pool.query('ALTER TABLE games ADD COLUMN later_column INTEGER');
+      expect(await append(8)).toMatchObject({ ok: true, lastVersion: 9 });
+      expect(await s.game(id)).toMatchObject({ version: 9 });
+    } finally {
+      await own.close();
+      await db.pool.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    }
   });
 });
