@@ -539,6 +539,7 @@ export class Application {
         summary: summaryOf(outcome.status),
         outbox,
         jobs: this.planFor(game, version, version + outcome.recorded.length, outbox, seat),
+        base: game,
       });
       timer();
       if (appended.ok) {

@@ -125,6 +125,8 @@ export interface AppendInput {
   outbox: OutboxEntry[];
   /** Jobs of the queue to add (or cancel) in the same statement: only if the append is stored. */
   jobs?: JobChange[];
+  /** The game's record at expectedVersion, as the command was decided on: the append then reads back only the summary. */
+  base?: GameRecord;
 }
 
 function uniqueConstraint(error: unknown): string | null {
@@ -175,12 +177,13 @@ export function fromRow(r: GameRow): GameRecord {
  * finds no row at its expected version (the row lock makes it wait for the winner first)
  * and so inserts nothing; a reused idempotency key fails the statement on its unique key.
  */
-const APPEND_SQL = prepared(`
+function appendSql(whole: boolean): string {
+  return prepared(`
 WITH g AS (
   UPDATE games SET version = $3::int, status = $4, awaiting = ARRAY(SELECT jsonb_array_elements_text($5::jsonb)),
     result = $6::jsonb, updated_at = now()
   WHERE id = $1::uuid AND version = $2::int
-  RETURNING ${GAME_COLUMNS}
+  RETURNING ${whole ? GAME_COLUMNS : SUMMARY_COLUMNS}
 ), c AS (
   INSERT INTO commands (game_id, seat, command, idempotency_key, first_version, last_version, at)
   SELECT g.id, $7, $8::jsonb, $9, $2::int + 1, $3::int, now() FROM g
@@ -199,10 +202,22 @@ WITH g AS (
 ), n AS (
   ${notifyJobSql('g', '$13')}
 )
-SELECT g.*, (SELECT id FROM c)::text AS command_id, now() AS at,
+SELECT ${whole ? 'g.*' : 'g.version, g.status, g.awaiting, g.result, g.updated_at'}, (SELECT id FROM c)::text AS command_id, now() AS at,
   (SELECT json_agg(position::text ORDER BY version) FROM e) AS positions,
   (SELECT count(*) FROM o)::int AS outboxed, (SELECT count(*) FROM j)::int AS queued, (SELECT count(*) FROM n)::int AS notified
 FROM g`);
+}
+
+/**
+ * What the append returns of the game when the caller gives the record it decided on: only
+ * the summary, since a started game's row (version 1 on) changes nowhere but here and only
+ * in these columns (the lobby changes seats, players and status only at version 0). The
+ * rest of the record is the caller's, unchanged.
+ */
+const SUMMARY_COLUMNS = 'id, version, status, awaiting, result, updated_at, player_ids';
+const APPEND_SQL = appendSql(false);
+/** The append returning the whole row: no record given, or a game still at version 0. */
+const APPEND_WHOLE_SQL = appendSql(true);
 
 /** A new game with its seat tokens (hashes), setup events and outbox rows, in one statement. */
 const CREATE_SQL = prepared(`
@@ -290,9 +305,11 @@ export class EventStore {
   async append(input: AppendInput): Promise<AppendOutcome> {
     const { gameId, expectedVersion, events, summary } = input;
     const lastVersion = expectedVersion + events.length;
+    // The caller's record can stand for the rest of the row only once the game has started.
+    const base = input.base && input.base.id === gameId && input.base.version === expectedVersion && expectedVersion >= 1 ? input.base : null;
     try {
       const rows = await this.prisma.$queryRawUnsafe<(GameRow & { command_id: string; at: Date; positions: string[]; notified: number })[]>(
-        APPEND_SQL,
+        base ? APPEND_SQL : APPEND_WHOLE_SQL,
         gameId, expectedVersion, lastVersion, summary.status, JSON.stringify(summary.awaiting), summary.result ? JSON.stringify(summary.result) : null,
         input.seat, JSON.stringify(input.command), input.idempotencyKey,
         JSON.stringify(events.map((e) => ({ type: e.type, seat: e.seat, data: e.data, rolls: e.rolls ?? null }))),
@@ -302,8 +319,11 @@ export class EventStore {
       const row = rows[0];
       if (!row) return { ok: false, conflict: 'VERSION', currentVersion: await this.currentVersion(gameId, expectedVersion) };
       const commandId = row.command_id;
+      const game: GameRecord = base
+        ? { ...base, version: row.version, status: row.status, awaiting: row.awaiting, result: (row.result ?? null) as GameRecord['result'], updatedAt: row.updated_at }
+        : fromRow(row);
       return {
-        ok: true, firstVersion: expectedVersion + 1, lastVersion, commandId, game: fromRow(row), notified: row.notified,
+        ok: true, firstVersion: expectedVersion + 1, lastVersion, commandId, game, notified: row.notified,
         events: events.map((e, i) => ({
           version: expectedVersion + 1 + i, type: e.type, seat: e.seat, data: e.data as Record<string, unknown>,
           rolls: e.rolls ?? null, commandId, at: row.at, position: row.positions[i],

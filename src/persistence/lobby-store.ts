@@ -39,7 +39,10 @@ export class LobbyStore {
 
   constructor(private readonly prisma: PrismaClient) {}
 
-  /** Applies the change unless the game's seats or status moved on meanwhile (then null). */
+  /**
+   * Applies the change unless the game's seats or status moved on meanwhile (then null).
+   * Only ever at version 0: the append relies on a started game's row changing only there.
+   */
   async changeSeats(change: SeatChange): Promise<GameRecord | null> {
     return this.prisma.$transaction(async (tx) => {
       const start = change.start;

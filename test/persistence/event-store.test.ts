@@ -121,6 +121,20 @@ describe('appending', () => {
   });
 });
 
+describe('the record an append returns', () => {
+  it('is the row as stored, whether the append read back the whole row or only the summary over the caller\'s record', async () => {
+    const id = await newGame(1);
+    const whole = await store.append({ gameId: id, expectedVersion: 1, seat: 'a', command: {}, idempotencyKey: null, events: [{ type: 'E', seat: 'a', data: {} }], summary, outbox: [] });
+    if (!whole.ok) throw new Error('not appended');
+    expect(whole.game).toEqual(await store.game(id));
+    const done = { status: 'FINISHED', awaiting: [], result: { winners: ['a'], reason: 'r' } };
+    const over = await store.append({ gameId: id, expectedVersion: 2, seat: 'a', command: {}, idempotencyKey: null, events: [{ type: 'E', seat: 'a', data: {} }], summary: done, outbox: [], base: whole.game });
+    if (!over.ok) throw new Error('not appended');
+    expect(over.game).toEqual(await store.game(id));
+    expect(over.game).toMatchObject({ version: 3, status: 'FINISHED', awaiting: [], result: done.result });
+  });
+});
+
 describe('named statements', () => {
   it('name the append and the game read, and survive a column added to games while they are cached', async () => {
     expect(statementName({ sql: 'SELECT 1' })).toBeUndefined();
