@@ -16,6 +16,7 @@ import {
   type GraphQLSchema,
   type SelectionSetNode,
   type ValidationContext,
+  visit,
 } from 'graphql';
 import type { ComplexityEstimator } from 'graphql-query-complexity';
 import { AppError } from '../app/errors.ts';
@@ -124,6 +125,44 @@ export function queryCost(schema: GraphQLSchema, document: DocumentNode, variabl
 }
 
 /**
+ * The variables a document's cost can depend on: those given to a `first` argument (the
+ * estimator's only input from arguments) or to a directive (@skip, @include). Any other
+ * variable (a game id, a command) leaves the cost as it is.
+ */
+function costVariables(document: DocumentNode): string[] {
+  const names = new Set<string>();
+  const collect = (node: unknown) => visit(node as DocumentNode, { Variable: (v) => void names.add(v.name.value) });
+  visit(document, {
+    Argument: (a) => void (a.name.value === 'first' && collect(a.value)),
+    Directive: (d) => void collect(d),
+  });
+  return [...names].sort();
+}
+
+/**
+ * Costs already counted, per schema and parsed document (mercurius hands the same document
+ * object to every request with the same query text), for the operation and the values of
+ * the document's cost variables: a client's loop asking the same query of another game
+ * costs no second count.
+ */
+const counted = new WeakMap<GraphQLSchema, WeakMap<DocumentNode, { variables: string[]; costs: Map<string, number> }>>();
+const COSTS_PER_DOCUMENT = 100;
+
+function cachedCost(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown> | undefined, operationName: string | undefined, maxNodes: number): number {
+  let documents = counted.get(schema);
+  if (!documents) counted.set(schema, (documents = new WeakMap()));
+  let entry = documents.get(document);
+  if (!entry) documents.set(document, (entry = { variables: costVariables(document), costs: new Map() }));
+  const key = JSON.stringify([operationName ?? null, maxNodes, entry.variables.map((v) => variables?.[v] ?? null)]);
+  const known = entry.costs.get(key);
+  if (known !== undefined) return known;
+  const cost = queryCost(schema, document, variables, operationName, maxNodes);
+  if (entry.costs.size >= COSTS_PER_DOCUMENT) entry.costs.clear();
+  entry.costs.set(key, cost);
+  return cost;
+}
+
+/**
  * Refuse, before it runs, an operation that costs more than `limit` (a mercurius
  * preExecution hook: it sees the request's variables, so `first: $n` counts what it is).
  */
@@ -133,7 +172,7 @@ export function limitCost(app: FastifyInstance, limit = COST_LIMIT) {
     const wanted = (context.reply?.request.body as { operationName?: unknown } | undefined)?.operationName;
     let cost: number;
     try {
-      cost = queryCost(schema, document, variables, typeof wanted === 'string' ? wanted : undefined, 2 * limit);
+      cost = cachedCost(schema, document, variables, typeof wanted === 'string' ? wanted : undefined, 2 * limit);
     } catch (error) {
       // Counting stops past twice the limit in fields: every field but introspection costs at least 1.
       if (error instanceof Error && /maximum allowed number of nodes/.test(error.message)) {

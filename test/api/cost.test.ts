@@ -70,6 +70,17 @@ describe('query cost', () => {
     expect(small.data.games.nodes.length).toBeGreaterThan(0);
   });
 
+  it('the same query counts again when a variable it depends on changes (first, @include), not for another game', async () => {
+    const q = `query($n: Int, $all: Boolean!) { gameTypes { id } games(first: $n) @include(if: $all) { nodes { id events { version type data } } } }`;
+    expect((await server.gql(q, { n: 100, all: false })).errors).toBeUndefined();
+    refusedForCost(await server.gql(q, { n: 100, all: true }));
+    expect((await server.gql(q, { n: 2, all: true })).errors).toBeUndefined();
+    refusedForCost(await server.gql(q, { n: 100, all: true }));
+    const ofGame = `query($id: ID!, $n: Int) { game(id: $id) { id events(first: $n) { version } } }`;
+    expect((await server.gql(ofGame, { id: game.id, n: 5 })).errors).toBeUndefined();
+    expect((await server.gql(ofGame, { id: game.id, n: 6 })).data.game.id).toBe(game.id);
+  });
+
   it('what a client asks on every turn is well within the limit, and introspection is free', async () => {
     const turn = await server.gql(
       `query($id: ID!) { game(id: $id) { id status version seats { id name isYou mustAct } awaiting { seat kind prompt } view { __typename ... on View { gameType phase } } legalCommands events { version type seat data at } result { winners reason } } }`,
