@@ -12,6 +12,7 @@ import { games as hostedGames } from '../src/domain/games.ts';
 import { openDatabase, type Database } from '../src/persistence/database.ts';
 import { startEmbedded, type EmbeddedDatabase } from '../src/persistence/embedded.ts';
 import { runFold, type FoldResult } from './fold.ts';
+import { prismaCost, type PrismaCost } from './prisma.ts';
 import { burst, graphqlRaid, newGuessingGame, restLoop, sequential, webhookLoop, type Burst, type Load, type WebhookLoad } from './scenarios.ts';
 import { postgresCpuSince, postgresTicks, startServer, type ServerProcess } from './server.ts';
 import { round, table } from './stats.ts';
@@ -42,7 +43,9 @@ const config = {
   burst: positiveInt(process.env.BENCH_BURST, 200, 'BENCH_BURST'),
   webhookGames: positiveInt(process.env.BENCH_WEBHOOK_GAMES, 8, 'BENCH_WEBHOOK_GAMES'),
   webhookCommands: positiveInt(process.env.BENCH_WEBHOOK_COMMANDS, 100, 'BENCH_WEBHOOK_COMMANDS'),
-  warmupCommands: 200,
+  // Untimed, before each server's first measured run: enough for V8 to have optimised the
+  // command path (the first few thousand commands cost up to twice the CPU of later ones).
+  warmupCommands: positiveInt(process.env.BENCH_WARMUP, 3200, 'BENCH_WARMUP'),
 };
 
 const log = (msg: string) => console.log(`# ${msg}`);
@@ -102,13 +105,15 @@ async function main() {
     let fold: (FoldResult & { gameId: string }) | null = null;
     let bursts: Burst[] = [];
     const webhooks: (Measured & WebhookLoad)[] = [];
+    let prisma: PrismaCost[] = [];
 
     for (const processes of config.processes) {
       server = await startServer(url, processes);
       log(`server: ${processes} process(es) at ${server.url}`);
-      log(`warm-up: ${config.warmupCommands} commands (not counted)`);
-      await restLoop(server.url, 4, config.warmupCommands / 4);
-      await graphqlRaid(server.url, 2, 20, 'carried');
+      const warmGames = Math.max(...config.games);
+      log(`warm-up: ${config.warmupCommands} REST commands in ${warmGames} games, then ${config.graphqlGames} GraphQL games of 20 commands in each loop (not counted)`);
+      await restLoop(server.url, warmGames, Math.max(1, Math.ceil(config.warmupCommands / warmGames)));
+      for (const mode of ['three', 'carried'] as const) await graphqlRaid(server.url, config.graphqlGames, 20, mode);
       const counts = processes === config.processes[0] ? config.games : [Math.max(...config.games)];
       for (const n of counts) {
         log(`REST: ${n} game(s) at once, ${config.commandsPerGame} commands each`);
@@ -136,11 +141,13 @@ async function main() {
         }
         log(`saturation: ${config.burst} concurrent createGame, then ${config.burst} concurrent commands`);
         bursts = await burst(server.url, config.burst);
+        log('Prisma: the append statement through $queryRawUnsafe and through pg, from this process (the server idle)');
+        prisma = [await prismaCost(database, 1, 300), await prismaCost(database, Math.max(...config.games), 60)];
       }
       await server.stop();
       server = undefined;
     }
-    report({ loads, graphql, length, fold: fold!, bursts, webhooks, databaseKind });
+    report({ loads, graphql, length, fold: fold!, bursts, webhooks, prisma, databaseKind });
   } finally {
     await server?.stop();
     await database?.close();
@@ -156,6 +163,7 @@ function report(r: {
   fold: FoldResult & { gameId: string };
   bursts: Burst[];
   webhooks: (Measured & WebhookLoad)[];
+  prisma: PrismaCost[];
   databaseKind: string;
 }) {
   const row = (m: Measured) => [
@@ -205,6 +213,18 @@ function report(r: {
     );
   }
 
+  if (r.prisma.length) {
+    console.log('');
+    console.log('6. What Prisma adds: the append statement (same SQL and parameters, a named prepared statement) through Prisma\'s $queryRawUnsafe and through pg, on the same pool');
+    console.log('   the bench process\'s CPU per statement (Node), medians of alternating rounds; PostgreSQL does the same work either way');
+    console.log(
+      table(
+        ['concurrent games', 'statements/round', 'Prisma CPU ms', 'pg CPU ms', 'Prisma adds ms', 'Prisma appends/s', 'pg appends/s'],
+        r.prisma.map((p) => [p.concurrency, p.statements, p.prismaCpuMs.toFixed(3), p.pgCpuMs.toFixed(3), (p.prismaCpuMs - p.pgCpuMs).toFixed(3), p.prismaPerSecond, p.pgPerSecond]),
+      ),
+    );
+  }
+
   const results = {
     generatedAt: new Date().toISOString(),
     note: 'Shared, noisy machine: compare runs on the same machine only; prefer medians and ratios.',
@@ -217,6 +237,7 @@ function report(r: {
     fold: { ...r.fold, gameId: undefined, tokens: undefined },
     saturation: r.bursts,
     webhooks: r.webhooks,
+    prisma: r.prisma,
   };
   const dir = new URL('./results/', import.meta.url).pathname;
   mkdirSync(dir, { recursive: true });

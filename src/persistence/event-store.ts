@@ -261,6 +261,27 @@ function toCommand(row: { id: bigint; seat: string | null; command: unknown; ide
 
 const json = (v: unknown) => v as Prisma.InputJsonValue;
 
+/**
+ * The append's one statement and its parameters (exported for the bench, which runs the
+ * same statement through Prisma and through pg to measure what Prisma adds).
+ */
+export function appendStatement(input: AppendInput, mailListeners: boolean): { sql: string; values: unknown[]; base: GameRecord | null } {
+  const { gameId, expectedVersion, events, summary } = input;
+  // The caller's record can stand for the rest of the row only once the game has started.
+  const base = input.base && input.base.id === gameId && input.base.version === expectedVersion && expectedVersion >= 1 ? input.base : null;
+  return {
+    sql: base ? APPEND_SQL : APPEND_WHOLE_SQL,
+    values: [
+      gameId, expectedVersion, expectedVersion + events.length, summary.status, JSON.stringify(summary.awaiting), summary.result ? JSON.stringify(summary.result) : null,
+      input.seat, JSON.stringify(input.command), input.idempotencyKey,
+      JSON.stringify(events.map((e) => ({ type: e.type, seat: e.seat, data: e.data, rolls: e.rolls ?? null }))),
+      JSON.stringify(input.outbox),
+      JSON.stringify((input.jobs ?? []).map(jobJson)), mailListeners,
+    ],
+    base,
+  };
+}
+
 export class EventStore {
   /**
    * Whether a player who wants mail is a listener: each commit adds the job that turns its
@@ -303,19 +324,11 @@ export class EventStore {
    * all of it is.
    */
   async append(input: AppendInput): Promise<AppendOutcome> {
-    const { gameId, expectedVersion, events, summary } = input;
+    const { gameId, expectedVersion, events } = input;
     const lastVersion = expectedVersion + events.length;
-    // The caller's record can stand for the rest of the row only once the game has started.
-    const base = input.base && input.base.id === gameId && input.base.version === expectedVersion && expectedVersion >= 1 ? input.base : null;
+    const { sql, values, base } = appendStatement(input, this.mailListeners);
     try {
-      const rows = await this.prisma.$queryRawUnsafe<(GameRow & { command_id: string; at: Date; positions: string[]; notified: number })[]>(
-        base ? APPEND_SQL : APPEND_WHOLE_SQL,
-        gameId, expectedVersion, lastVersion, summary.status, JSON.stringify(summary.awaiting), summary.result ? JSON.stringify(summary.result) : null,
-        input.seat, JSON.stringify(input.command), input.idempotencyKey,
-        JSON.stringify(events.map((e) => ({ type: e.type, seat: e.seat, data: e.data, rolls: e.rolls ?? null }))),
-        JSON.stringify(input.outbox),
-        JSON.stringify((input.jobs ?? []).map(jobJson)), this.mailListeners,
-      );
+      const rows = await this.prisma.$queryRawUnsafe<(GameRow & { command_id: string; at: Date; positions: string[]; notified: number })[]>(sql, ...values);
       const row = rows[0];
       if (!row) return { ok: false, conflict: 'VERSION', currentVersion: await this.currentVersion(gameId, expectedVersion) };
       const commandId = row.command_id;
