@@ -25,6 +25,8 @@ export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 export const TASKS = { notify: 'notify', deadline: 'notify-deadline', webhook: 'webhook', mail: 'mail' } as const;
 
 const MAX_WEBHOOKS = 20;
+/** Deliveries run before fan-outs (graphile-worker runs lower priorities first; default 0). */
+const DELIVERY_PRIORITY = -1;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface NotificationOptions {
@@ -226,7 +228,7 @@ export class Notifications {
   async fanOut(gameId: string, version: number, status: string): Promise<string[]> {
     const game = await this.app.store.game(gameId);
     if (!game) return [];
-    const rows = (await this.app.store.outbox(gameId)).filter((o) => o.version === version);
+    const rows = await this.app.store.outbox(gameId, version);
     if (rows.length === 0) return [];
     const acted = await this.store.commandSeat(gameId, version);
     const at = rows[0]!.createdAt.toISOString();
@@ -309,10 +311,13 @@ export class Notifications {
   }
 
   private enqueue(out: NewDelivery[]): Promise<string[]> {
+    // A delivery already fanned out goes before the fan-out of later commits (priority 0):
+    // under load, each commit's POSTs then leave as soon as it is fanned out, rather than
+    // after every pending commit has been.
     return this.store.enqueue(out, (d) =>
       d.channel === 'WEBHOOK'
-        ? { task: TASKS.webhook, payload: { id: d.id }, maxAttempts: this.webhookAttempts }
-        : { task: TASKS.mail, payload: { id: d.id }, maxAttempts: this.options.mailAttempts ?? 10 },
+        ? { task: TASKS.webhook, payload: { id: d.id }, maxAttempts: this.webhookAttempts, priority: DELIVERY_PRIORITY }
+        : { task: TASKS.mail, payload: { id: d.id }, maxAttempts: this.options.mailAttempts ?? 10, priority: DELIVERY_PRIORITY },
     );
   }
 

@@ -374,9 +374,9 @@ export class EventStore {
     return { game, base, events };
   }
 
-  /** Outbox rows, oldest first (for the workers that turn them into deliveries). */
-  async outbox(gameId: string): Promise<StoredOutboxEntry[]> {
-    const rows = await this.prisma.outbox.findMany({ where: { gameId }, orderBy: { id: 'asc' } });
+  /** Outbox rows, oldest first (for the workers that turn them into deliveries); `version`: only that commit's. */
+  async outbox(gameId: string, version?: number): Promise<StoredOutboxEntry[]> {
+    const rows = await this.prisma.outbox.findMany({ where: { gameId, ...(version === undefined ? {} : { version }) }, orderBy: { id: 'asc' } });
     return rows.map((r) => ({ id: r.id.toString(), gameId: r.gameId, version: r.version, kind: r.kind as OutboxEntry['kind'], seat: r.seat, data: r.data as Record<string, unknown>, createdAt: r.createdAt }));
   }
 

@@ -12,6 +12,8 @@ export interface JobSpec {
   key?: string;
   runAt?: Date;
   maxAttempts?: number;
+  /** Lower runs first (default 0). */
+  priority?: number;
 }
 
 /** Cancels the pending job with this key, if any (a deadline that no longer applies). */
@@ -24,7 +26,7 @@ export type JobChange = JobSpec | JobRemoval;
 /** The JSON a statement's jobs parameter carries for each change. */
 export function jobJson(change: JobChange): Record<string, unknown> {
   if ('removeKey' in change) return { removeKey: change.removeKey };
-  return { task: change.task, payload: change.payload ?? {}, key: change.key ?? null, runAt: change.runAt?.toISOString() ?? null, maxAttempts: change.maxAttempts ?? null };
+  return { task: change.task, payload: change.payload ?? {}, key: change.key ?? null, runAt: change.runAt?.toISOString() ?? null, maxAttempts: change.maxAttempts ?? null, priority: change.priority ?? null };
 }
 
 /**
@@ -35,7 +37,7 @@ export function jobJson(change: JobChange): Record<string, unknown> {
 export function jobsSql(param: string, from: string): string {
   return `SELECT CASE WHEN x ? 'removeKey' THEN (graphile_worker.remove_job(x->>'removeKey')).id
       ELSE (graphile_worker.add_job(x->>'task', (x->'payload')::json, run_at => (x->>'runAt')::timestamptz,
-        max_attempts => (x->>'maxAttempts')::int, job_key => x->>'key')).id END AS id
+        max_attempts => (x->>'maxAttempts')::int, job_key => x->>'key', priority => (x->>'priority')::int)).id END AS id
     FROM ${from}, jsonb_array_elements(${param}::jsonb) AS x`;
 }
 

@@ -69,6 +69,16 @@ describe('the job queue', () => {
     expect(ran.filter((r) => r.payload.gameId === id).map((r) => r.payload.n)).toEqual([winner]);
   });
 
+  it('stores the priority a job added in the append asks for (deliveries go before fan-outs)', async () => {
+    const id = await newGame();
+    const later = new Date(Date.now() + 3_600_000);
+    const jobs = [{ task, payload: { gameId: id }, key: `first-${id}`, runAt: later, priority: -1 }, { task, payload: { gameId: id }, key: `plain-${id}`, runAt: later }];
+    expect(await store.append({ gameId: id, expectedVersion: 1, seat: 'a', command: {}, idempotencyKey: null, events: [{ type: 'E', seat: 'a', data: {} }], summary, outbox: [], jobs })).toMatchObject({ ok: true });
+    const rows = (await db.pool.query('SELECT key, priority FROM graphile_worker._private_jobs WHERE key = ANY($1::text[]) ORDER BY priority, key', [jobs.map((j) => j.key)])).rows;
+    expect(rows).toEqual([{ key: `first-${id}`, priority: -1 }, { key: `plain-${id}`, priority: 0 }]);
+    await db.pool.query('DELETE FROM graphile_worker._private_jobs WHERE key = ANY($1::text[])', [jobs.map((j) => j.key)]);
+  });
+
   it('runs a job added after a commit once; a key replaces the pending job and remove cancels it', async () => {
     const mark = randomUUID();
     await queues[0]!.add(task, { mark, n: 1 });
