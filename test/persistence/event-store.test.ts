@@ -121,6 +121,17 @@ describe('appending', () => {
   });
 });
 
+describe('an append to a game that does not exist', () => {
+  it('writes nothing: its rows come from the game row it updates (no foreign key needed)', async () => {
+    const id = randomUUID();
+    const outcome = await store.append({ gameId: id, expectedVersion: 0, seat: 'a', command: {}, idempotencyKey: 'k', events: [{ type: 'E', seat: 'a', data: {} }], summary, outbox: [{ kind: 'EVENTS_APPENDED', seat: null }] });
+    expect(outcome).toMatchObject({ ok: false, conflict: 'VERSION' });
+    for (const table of ['game_events', 'commands', 'outbox']) {
+      expect((await db.pool.query(`SELECT count(*)::int AS n FROM ${table} WHERE game_id = $1`, [id])).rows[0].n).toBe(0);
+    }
+  });
+});
+
 describe('the record an append returns', () => {
   it('is the row as stored, whether the append read back the whole row or only the summary over the caller\'s record', async () => {
     const id = await newGame(1);
