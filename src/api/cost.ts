@@ -8,6 +8,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   GraphQLError,
   Kind,
+  type ASTNode,
   type ASTVisitor,
   type DocumentNode,
   type FragmentDefinitionNode,
@@ -131,10 +132,16 @@ export function queryCost(schema: GraphQLSchema, document: DocumentNode, variabl
  */
 function costVariables(document: DocumentNode): string[] {
   const names = new Set<string>();
-  const collect = (node: unknown) => visit(node as DocumentNode, { Variable: (v) => void names.add(v.name.value) });
+  const collect = (node: ASTNode) =>
+    visit(node, {
+      enter(n) {
+        if (n.kind === Kind.VARIABLE) names.add(n.name.value);
+      },
+    });
   visit(document, {
-    Argument: (a) => void (a.name.value === 'first' && collect(a.value)),
-    Directive: (d) => void collect(d),
+    enter(n) {
+      if ((n.kind === Kind.ARGUMENT && n.name.value === 'first') || n.kind === Kind.DIRECTIVE) collect(n);
+    },
   });
   return [...names].sort();
 }
