@@ -379,9 +379,8 @@ export class Notifications {
 
   /** @internal One attempt's outcome; `last`: no attempt follows. */
   async webhookAttempted(delivery: DeliveryRecord, webhook: WebhookRecord, outcome: { ok: boolean; error?: string; last: boolean }): Promise<void> {
-    await this.store.webhookOutcome(webhook.id, outcome.ok);
-    if (outcome.ok) return this.store.attempted(delivery.id, { status: 'DELIVERED', error: null });
-    await this.store.attempted(delivery.id, { status: outcome.last ? 'FAILED' : 'PENDING', error: outcome.error ?? 'failed' });
+    if (outcome.ok) return this.store.webhookAttempted(delivery.id, webhook.id, true, { status: 'DELIVERED', error: null });
+    await this.store.webhookAttempted(delivery.id, webhook.id, false, { status: outcome.last ? 'FAILED' : 'PENDING', error: outcome.error ?? 'failed' });
     if (outcome.last) {
       await this.store.disable(webhook.id, `disabled after delivery ${delivery.id} failed ${delivery.attempts + 1} times over about a day (last: ${outcome.error ?? 'failed'}); create it again to resume`);
     }

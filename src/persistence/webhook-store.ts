@@ -5,7 +5,7 @@
  * so running it again (at least once) adds nothing twice.
  */
 import type { PrismaClient } from '../generated/prisma/client.ts';
-import { jobJson, jobsSql, type JobSpec } from './jobs.ts';
+import { jobJson, type JobSpec } from './jobs.ts';
 
 export interface WebhookRecord {
   id: string;
@@ -153,7 +153,10 @@ export class WebhookStore {
        ), jobs AS (
          SELECT x FROM d, jsonb_array_elements($2::jsonb) AS x WHERE x->'payload'->>'id' = d.id
        ), j AS (
-         ${jobsSql("(SELECT coalesce(jsonb_agg(x), '[]'::jsonb) FROM jobs)", '(SELECT 1) AS one')}
+         -- One call for the whole fan-out (add_job per delivery cost about 0.45 ms each).
+         SELECT id FROM graphile_worker.add_jobs(ARRAY(
+           SELECT ROW(x->>'task', (x->'payload')::json, NULL, (x->>'runAt')::timestamptz, (x->>'maxAttempts')::smallint, x->>'key', (x->>'priority')::smallint, NULL)::graphile_worker.job_spec
+           FROM jobs))
        )
        SELECT id FROM d WHERE (SELECT count(*) FROM j) >= 0`,
       JSON.stringify(deliveries),
@@ -169,9 +172,23 @@ export class WebhookStore {
     );
   }
 
-  /** A failed or successful attempt of a webhook: its count of failures in a row. */
-  async webhookOutcome(id: string, ok: boolean): Promise<void> {
-    await this.prisma.$executeRawUnsafe(`UPDATE webhooks SET failures = CASE WHEN $2::boolean THEN 0 ELSE failures + 1 END WHERE id = $1::uuid`, id, ok);
+  /**
+   * One attempt of a webhook delivery, in one statement: the delivery's status and the
+   * webhook's count of failures in a row (not written when a success leaves it at 0).
+   */
+  async webhookAttempted(deliveryId: string, webhookId: string, ok: boolean, outcome: { status: DeliveryRecord['status']; error?: string | null }): Promise<void> {
+    await this.prisma.$queryRawUnsafe(
+      `WITH w AS (
+         UPDATE webhooks SET failures = CASE WHEN $2::boolean THEN 0 ELSE failures + 1 END
+         WHERE id = $1::uuid AND NOT ($2::boolean AND failures = 0)
+         RETURNING 1
+       ), d AS (
+         UPDATE deliveries SET status = $4, attempts = attempts + 1, last_error = COALESCE($5, last_error), updated_at = now() WHERE id = $3
+         RETURNING 1
+       )
+       SELECT (SELECT count(*) FROM w)::int AS webhooks, (SELECT count(*) FROM d)::int AS deliveries`,
+      webhookId, ok, deliveryId, outcome.status, outcome.error ?? null,
+    );
   }
 
   async disable(id: string, reason: string): Promise<void> {
