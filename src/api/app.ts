@@ -25,10 +25,10 @@ import { trackPool } from '../metrics.ts';
 import { bearerToken, OPEN_ROUTES, refuseUnknownTokens, requestActor } from './auth.ts';
 import { limitCost } from './cost.ts';
 import { graphiqlRoutes } from './graphiql.ts';
-import { graphqlOptions } from './graphql.ts';
+import { graphqlOptions, retryAfter } from './graphql.ts';
 import { graphqlHttp, refuseSubscriptionsOverHttp } from './graphql-http.ts';
 import { allowedMethods } from './http-semantics.ts';
-import { componentSchemas } from './openapi.ts';
+import { swaggerOptions } from './openapi.ts';
 import { observability, observeGraphql, REQUEST_ID_HEADER, requestId } from './observability.ts';
 import { restRoutes } from './rest.ts';
 import { verifyRoute } from './verify.ts';
@@ -143,7 +143,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
       return reply.code(503).header('retry-after', String(RETRY_AFTER_SECONDS)).send(errorPayload(request, 'UNAVAILABLE', 'The service cannot reach its database right now; retry shortly'));
     }
     const status = (error as FastifyError).statusCode ?? 500;
-    if (status === 429) return reply.code(429).send(errorPayload(request, 'RATE_LIMITED', error.message));
+    if (status === 429) return reply.code(429).send(errorPayload(request, 'RATE_LIMITED', error.message, retryAfter(error)));
     if (status === 413) return reply.code(413).send(errorPayload(request, 'BAD_REQUEST', `The request body is larger than ${app.initialConfig.bodyLimit} bytes`));
     if (status >= 400 && status < 500) return reply.code(status === 415 ? 415 : 400).send(errorPayload(request, 'BAD_REQUEST', error.message));
     request.log.error({ err: error }, 'request failed');
@@ -194,18 +194,10 @@ export async function buildApp(options: AppOptions): Promise<App> {
       }
       return `addr:${req.ip}`;
     },
-    errorResponseBuilder: (_req, ctx) => Object.assign(new Error(`Too many requests: at most ${ctx.max} a minute; retry in ${Math.ceil(ctx.ttl / 1000)} s`), { statusCode: 429 }),
+    errorResponseBuilder: (_req, ctx) => Object.assign(new Error(`Too many requests: at most ${ctx.max} a minute; retry in ${Math.ceil(ctx.ttl / 1000)} s`), { statusCode: 429, retryAfter: Math.ceil(ctx.ttl / 1000) }),
   });
   refuseUnknownTokens(app, application);
-  await app.register(swagger, {
-    openapi: {
-      // 3.1: its schemas are JSON Schema 2020-12, as the game types' command and event schemas are.
-      openapi: '3.1.0',
-      info: { title: 'Wargame service', version: '0.1.0', description: 'REST mirror of the GraphQL API at /graphql: the same operations, error codes and seat tokens (Authorization: Bearer <token>).' },
-      components: { securitySchemes: { seatToken: { type: 'http', scheme: 'bearer' } }, schemas: componentSchemas(application.registry.types()) },
-    },
-    hideUntagged: true,
-  });
+  await app.register(swagger, swaggerOptions(application.registry.types()) as never);
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
   app.get('/healthz', async () => ({ status: 'ok' }));
@@ -222,7 +214,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   graphqlHttp(app);
   await registerWebSocket(app);
   // mercurius' own GraphiQL page loads its scripts from a CDN: ours serves them (graphiql.ts).
-  await app.register(mercurius, withWebSocketLimits(graphqlOptions(application, { graphiql: false, queryDepth: options.queryDepth ?? 12 }), application, { ...DEFAULT_WEBSOCKET_LIMITS, ...options.websocket }) as never);
+  await app.register(mercurius, withWebSocketLimits(graphqlOptions(application, { graphiql: false, queryDepth: options.queryDepth ?? 12, verifier: core.verifier }), application, { ...DEFAULT_WEBSOCKET_LIMITS, ...options.websocket }) as never);
   // Before observeGraphql's hook: a query refused for its cost is recorded as refused.
   limitCost(app, options.costLimit);
   observeGraphql(app);

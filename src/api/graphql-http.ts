@@ -22,7 +22,9 @@ const isGraphqlPost = (request: FastifyRequest) => request.method === 'POST' && 
 function shapeProblem(body: unknown): string | null {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return 'A GraphQL request is a JSON object { "query": "...", "variables": {...}, "operationName": "..." }';
   const { query, variables, operationName, extensions } = body as Record<string, unknown>;
-  if (typeof query !== 'string') return `"query" must be a string holding a GraphQL document (got ${query === undefined ? 'nothing' : JSON.stringify(query)?.slice(0, 40)})`;
+  // An automatic persisted query may send only its hash (extensions.persistedQuery).
+  const persisted = extensions && typeof extensions === 'object' && 'persistedQuery' in extensions;
+  if (typeof query !== 'string' && !(query === undefined && persisted)) return `"query" must be a string holding a GraphQL document (got ${query === undefined ? 'nothing' : JSON.stringify(query)?.slice(0, 40)})`;
   if (variables !== undefined && variables !== null && (typeof variables !== 'object' || Array.isArray(variables))) return '"variables" must be an object of variable values';
   if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') return '"operationName" must be a string';
   if (extensions !== undefined && extensions !== null && (typeof extensions !== 'object' || Array.isArray(extensions))) return '"extensions" must be an object';

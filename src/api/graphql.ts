@@ -4,10 +4,12 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { GraphQLError } from 'graphql';
+import mercurius from 'mercurius';
 import { SPECTATOR, type Actor } from '../app/actors.ts';
 import { encodeCursor, type Application, type GameRead } from '../app/application.ts';
 import type { LobbyCreateInput } from '../app/lobby.ts';
 import type { Players, PlayerOut } from '../app/players.ts';
+import type { Verifier } from '../app/verifier.ts';
 import { AppError, isUnavailable } from '../app/errors.ts';
 import { actorFor } from './auth.ts';
 import { depthLimit } from './cost.ts';
@@ -150,6 +152,8 @@ const baseSchema = /* GraphQL */ `
     openGames(type: String, first: Int, after: String): GameConnection!
     "the game an invite code belongs to, while it waits for players (the invite link /join/<code>)"
     invitation(code: String!): Game!
+    "the whole game as one JSON document, as GET /api/games/{id}/export gives it (format wargame-service/export@1; complete once finished)"
+    exportGame(id: ID!): JSON!
   }
 
   "One of: name (a seat token comes back), me (you take it, with a player token), open (someone joins later), bot (the service plays it; name optional)"
@@ -177,6 +181,8 @@ const baseSchema = /* GraphQL */ `
     leaveGame(gameId: ID!): Game!
     "the creator ends a game before it starts"
     cancelGame(gameId: ID!): Game!
+    "re-derives every die roll of an export from its seed and re-folds its log, as POST /api/games/verify: { valid, ... }"
+    verifyExport(export: JSON!): JSON!
   }
 
   type Subscription {
@@ -212,7 +218,13 @@ function connection(page: { nodes: GameRead[]; hasNextPage: boolean; endCursor: 
 type GamesArgs = { filter?: { type?: string | null; status?: string | null; myTurn?: boolean | null } | null; first?: number | null; after?: string | null };
 const gamesQuery = (args: GamesArgs) => ({ type: args.filter?.type ?? undefined, status: args.filter?.status ?? undefined, myTurn: args.filter?.myTurn, first: args.first ?? undefined, after: args.after });
 
-export function graphqlOptions(app: Application, opts: { graphiql: boolean; queryDepth: number }) {
+/** The seconds a RATE_LIMITED client should wait, as REST's Retry-After says (set by app.ts's rate limiter). */
+export function retryAfter(error: unknown): { retryAfter?: number } {
+  const seconds = (error as { retryAfter?: unknown } | null)?.retryAfter;
+  return typeof seconds === 'number' ? { retryAfter: seconds } : {};
+}
+
+export function graphqlOptions(app: Application, opts: { graphiql: boolean; queryDepth: number; verifier?: Verifier }) {
   const players = (): Players => app.players ?? missing('players');
   const lobby = () => app.lobby ?? missing('the lobby');
   const extra = notificationResolvers(app);
@@ -225,6 +237,7 @@ export function graphqlOptions(app: Application, opts: { graphiql: boolean; quer
       me: async (_: unknown, __: unknown, ctx: Context) => players().me(await ctx.actor()),
       openGames: async (_: unknown, args: { type?: string | null; first?: number | null; after?: string | null }, ctx: Context) => connection(await lobby().openGames(await ctx.actor(), args)),
       invitation: async (_: unknown, args: { code: string }, ctx: Context) => lobby().invitation(await ctx.actor(), args.code),
+      exportGame: async (_: unknown, args: { id: string }, ctx: Context) => app.export(args.id, await ctx.actor()),
     },
     GameType: {
       bots: (t: { id: string }) => lobby().botKinds(t.id),
@@ -272,6 +285,8 @@ export function graphqlOptions(app: Application, opts: { graphiql: boolean; quer
       joinGame: async (_: unknown, args: { gameId: string; seat?: string | null; name?: string | null; inviteCode?: string | null }, ctx: Context) => lobby().join(await ctx.actor(), args.gameId, args),
       leaveGame: async (_: unknown, args: { gameId: string }, ctx: Context) => lobby().leave(await ctx.actor(), args.gameId),
       cancelGame: async (_: unknown, args: { gameId: string }, ctx: Context) => lobby().cancel(await ctx.actor(), args.gameId),
+      // The verifier's worker reads bytes, as the REST route hands it.
+      verifyExport: (_: unknown, args: { export: unknown }) => (opts.verifier ?? missing('the verifier')).verify(Buffer.from(JSON.stringify(args.export))),
     },
     Subscription: {
       gameEvents: {
@@ -297,6 +312,9 @@ export function graphqlOptions(app: Application, opts: { graphiql: boolean; quer
     // Compile a query to JavaScript once it has been seen once (graphql-jit): the same few
     // queries come back on every turn.
     jit: 1,
+    // Automatic persisted queries (Apollo's protocol): a bot that repeats one query sends
+    // its sha256 in extensions.persistedQuery, the text only once per server process.
+    persistedQueryProvider: mercurius.persistedQueryDefaults.automatic(1000),
     path: '/graphql',
     context: (request: FastifyRequest): Context => {
       let actor: Promise<Actor> | null = null;
@@ -314,7 +332,7 @@ export function graphqlOptions(app: Application, opts: { graphiql: boolean; quer
     errorHandler: (error: Error & { statusCode?: number }, request: FastifyRequest, reply: { code(n: number): { send(b: unknown): unknown } }) => {
       if (error.statusCode === 429 || error.statusCode === 413) {
         const code = error.statusCode === 429 ? 'RATE_LIMITED' : 'BAD_REQUEST';
-        return reply.code(error.statusCode).send({ data: null, errors: [{ message: error.message, extensions: { code } }] });
+        return reply.code(error.statusCode).send({ data: null, errors: [{ message: error.message, extensions: { code, ...retryAfter(error) } }] });
       }
       const { statusCode, response } = formatErrors({ errors: [new GraphQLError(error.message, { originalError: error })] }, { reply: { log: request.log } });
       return reply.code(statusCode).send(response);

@@ -14,6 +14,7 @@ export const FIELD_ARGS = {
     games: { filter: 'GamesFilter', first: 'Int', after: 'String' },
     openGames: { type: 'String', first: 'Int', after: 'String' },
     invitation: { code: 'String!' },
+    exportGame: { id: 'ID!' },
   },
   Game: {
     view: { atVersion: 'Int' },
@@ -26,6 +27,7 @@ export const FIELD_ARGS = {
     createGame: { input: 'CreateGameInput!' },
     submitCommand: { gameId: 'ID!', command: 'JSON!', expectedVersion: 'Int', idempotencyKey: 'String', seat: 'String' },
     resign: { gameId: 'ID!', seat: 'String' },
+    verifyExport: { export: 'JSON!' },
     registerPlayer: { input: 'RegisterPlayerInput!' },
     updatePlayer: { input: 'UpdatePlayerInput!' },
     verifyEmail: { code: 'String!' },

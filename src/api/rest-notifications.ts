@@ -8,7 +8,7 @@ import { AppError } from '../app/errors.ts';
 import type { Notifications, WebhookOut } from '../app/notifications.ts';
 import { WEBHOOK_EVENTS } from '../app/notifications.ts';
 import { actorFor } from './auth.ts';
-import { requiredToken } from './openapi.ts';
+import { playerOnly } from './openapi.ts';
 import { errors, idParam } from './rest.ts';
 
 const nullable = (type: string) => ({ type: [type, 'null'] });
@@ -52,14 +52,14 @@ export async function notificationRoutes(app: FastifyInstance, { application }: 
   app.post(
     '/api/me/webhooks',
     {
-      schema: {
+      schema: { operationId: 'createWebhook',
         tags: ['notifications'],
         summary: 'Create a webhook (all your games, or one): its secret is shown once',
         body: {
           type: 'object', required: ['url', 'events'], additionalProperties: false,
           properties: { url: { type: 'string' }, events: { type: 'array', items: { type: 'string', enum: [...WEBHOOK_EVENTS] } }, gameId: { type: ['string', 'null'] } },
         },
-        security: requiredToken,
+        security: playerOnly,
         response: { 201: webhookResponses.created, ...errors },
       },
     },
@@ -74,9 +74,9 @@ export async function notificationRoutes(app: FastifyInstance, { application }: 
   app.get(
     '/api/me/webhooks',
     {
-      schema: {
+      schema: { operationId: 'webhooks',
         tags: ['notifications'], summary: 'Your webhooks and their latest deliveries', querystring: { type: 'object', properties: { first: { type: 'integer' } } },
-        security: requiredToken, response: { 200: webhookResponses.list, ...errors },
+        security: playerOnly, response: { 200: webhookResponses.list, ...errors },
       },
     },
     async (req) => {
@@ -86,7 +86,7 @@ export async function notificationRoutes(app: FastifyInstance, { application }: 
     },
   );
 
-  app.delete('/api/me/webhooks/:id', { schema: { tags: ['notifications'], summary: 'Delete one of your webhooks', params: idParam, security: requiredToken, response: { 200: webhookResponses.deleted, ...errors } } }, async (req) => {
+  app.delete('/api/me/webhooks/:id', { schema: { operationId: 'deleteWebhook', tags: ['notifications'], summary: 'Delete one of your webhooks', params: idParam, security: playerOnly, response: { 200: webhookResponses.deleted, ...errors } } }, async (req) => {
     const { actor } = await player(req);
     return { deleted: await notifications().deleteWebhook(actor, (req.params as { id: string }).id) };
   });

@@ -8,7 +8,7 @@ import type { Application, GameRead } from '../app/application.ts';
 import { AppError } from '../app/errors.ts';
 import type { PlayerOut } from '../app/players.ts';
 import { actorFor } from './auth.ts';
-import { optionalToken, playerResponses, requiredToken } from './openapi.ts';
+import { optionalToken, playerOnly, playerResponses, requiredToken } from './openapi.ts';
 import { errors, gameJson, idParam } from './rest.ts';
 
 const page = { type: 'object', properties: { first: { type: 'integer' }, after: { type: 'string' } } } as const;
@@ -34,7 +34,7 @@ export async function playerRoutes(app: FastifyInstance, { application }: { appl
   app.post(
     '/api/players',
     {
-      schema: {
+      schema: { operationId: 'registerPlayer',
         tags: ['players'],
         summary: 'Register a player; returns a player token, shown once',
         body: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, email: { type: 'string' } }, additionalProperties: false },
@@ -48,7 +48,7 @@ export async function playerRoutes(app: FastifyInstance, { application }: { appl
     },
   );
 
-  app.get('/api/me', { schema: { tags: ['players'], summary: 'You (with a player token): your email, tokens and how many games await you', security: requiredToken, response: { 200: playerResponses.me, ...errors } } }, async (req) => {
+  app.get('/api/me', { schema: { operationId: 'me', tags: ['players'], summary: 'You (with a player token): your email, tokens and how many games await you', security: playerOnly, response: { 200: playerResponses.me, ...errors } } }, async (req) => {
     const a = await me(req);
     return { player: await meJson((await players().me(a))!) };
   });
@@ -56,11 +56,11 @@ export async function playerRoutes(app: FastifyInstance, { application }: { appl
   app.patch(
     '/api/me',
     {
-      schema: {
+      schema: { operationId: 'updatePlayer',
         tags: ['players'],
         summary: 'Change your name, email (a code is sent to a new one) or notifyByEmail',
         body: { type: 'object', properties: { name: { type: 'string' }, email: { type: ['string', 'null'] }, notifyByEmail: { type: 'boolean' } }, additionalProperties: false },
-        security: requiredToken,
+        security: playerOnly,
         response: { 200: playerResponses.player, ...errors },
       },
     },
@@ -69,18 +69,18 @@ export async function playerRoutes(app: FastifyInstance, { application }: { appl
 
   app.post(
     '/api/me/verify-email',
-    { schema: { tags: ['players'], summary: 'Verify your email with the code sent to it', body: { type: 'object', required: ['code'], properties: { code: { type: 'string' } } }, security: requiredToken, response: { 200: playerResponses.player, ...errors } } },
+    { schema: { operationId: 'verifyEmail', tags: ['players'], summary: 'Verify your email with the code sent to it', body: { type: 'object', required: ['code'], properties: { code: { type: 'string' } } }, security: playerOnly, response: { 200: playerResponses.player, ...errors } } },
     async (req) => ({ player: await players().verifyEmail(await me(req), (req.body as { code: string }).code) }),
   );
 
   app.get(
     '/api/me/games',
     {
-      schema: {
+      schema: { operationId: 'myGames',
         tags: ['players'],
         summary: 'The games you hold a seat in, newest first; myTurn=true: those awaiting you',
         querystring: { type: 'object', properties: { ...page.properties, type: { type: 'string' }, status: { type: 'string' }, myTurn: { type: 'boolean' } } },
-        security: requiredToken,
+        security: playerOnly,
         response: { 200: playerResponses.myGames, ...errors },
       },
     },
@@ -91,14 +91,14 @@ export async function playerRoutes(app: FastifyInstance, { application }: { appl
     },
   );
 
-  app.get('/api/me/tokens', { schema: { tags: ['players'], summary: 'Your player tokens (never the tokens themselves)', security: requiredToken, response: { 200: playerResponses.tokens, ...errors } } }, async (req) => {
+  app.get('/api/me/tokens', { schema: { operationId: 'playerTokens', tags: ['players'], summary: 'Your player tokens (never the tokens themselves)', security: playerOnly, response: { 200: playerResponses.tokens, ...errors } } }, async (req) => {
     const a = await me(req);
     return { tokens: (await players().tokens((a as { playerId: string }).playerId)).map(tokenJson) };
   });
 
   app.post(
     '/api/me/tokens',
-    { schema: { tags: ['players'], summary: 'A new named player token, shown once', body: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } }, security: requiredToken, response: { 201: playerResponses.tokenCreated, ...errors } } },
+    { schema: { operationId: 'createPlayerToken', tags: ['players'], summary: 'A new named player token, shown once', body: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } }, security: playerOnly, response: { 201: playerResponses.tokenCreated, ...errors } } },
     async (req, reply) => {
       const created = await players().createToken(await actor(req), (req.body as { name: string }).name);
       reply.code(201);
@@ -106,14 +106,14 @@ export async function playerRoutes(app: FastifyInstance, { application }: { appl
     },
   );
 
-  app.delete('/api/me/tokens/:id', { schema: { tags: ['players'], summary: 'Revoke a player token, at once on every server process', params: idParam, security: requiredToken, response: { 200: playerResponses.revoked, ...errors } } }, async (req) => ({
+  app.delete('/api/me/tokens/:id', { schema: { operationId: 'revokePlayerToken', tags: ['players'], summary: 'Revoke a player token, at once on every server process', params: idParam, security: playerOnly, response: { 200: playerResponses.revoked, ...errors } } }, async (req) => ({
     revoked: await players().revokeToken(await actor(req), (req.params as { id: string }).id),
   }));
 
   app.post(
     '/api/games/:id/join',
     {
-      schema: {
+      schema: { operationId: 'joinGame',
         tags: ['lobby'],
         summary: 'Take an open seat: with a player token as that player; without one, give a name and keep the seat token returned',
         params: idParam,
@@ -128,24 +128,24 @@ export async function playerRoutes(app: FastifyInstance, { application }: { appl
     },
   );
 
-  app.post('/api/games/:id/leave', { schema: { tags: ['lobby'], summary: 'Before the game starts: free your seat', params: idParam, security: requiredToken, response: { 200: playerResponses.game, ...errors } } }, async (req) => ({
+  app.post('/api/games/:id/leave', { schema: { operationId: 'leaveGame', tags: ['lobby'], summary: 'Before the game starts: free your seat', params: idParam, security: requiredToken, response: { 200: playerResponses.game, ...errors } } }, async (req) => ({
     game: await gameJson(await lobby().leave(await actor(req), (req.params as { id: string }).id)),
   }));
 
-  app.post('/api/games/:id/cancel', { schema: { tags: ['lobby'], summary: 'The creator cancels a game before it starts', params: idParam, security: requiredToken, response: { 200: playerResponses.game, ...errors } } }, async (req) => ({
+  app.post('/api/games/:id/cancel', { schema: { operationId: 'cancelGame', tags: ['lobby'], summary: 'The creator cancels a game before it starts', params: idParam, security: requiredToken, response: { 200: playerResponses.game, ...errors } } }, async (req) => ({
     game: await gameJson(await lobby().cancel(await actor(req), (req.params as { id: string }).id)),
   }));
 
   app.get(
     '/api/open-games',
-    { schema: { tags: ['lobby'], summary: 'Public games with an open seat, oldest first', querystring: { type: 'object', properties: { ...page.properties, type: { type: 'string' } } }, security: optionalToken, response: { 200: playerResponses.openGames, ...errors } } },
+    { schema: { operationId: 'openGames', tags: ['lobby'], summary: 'Public games with an open seat, oldest first', querystring: { type: 'object', properties: { ...page.properties, type: { type: 'string' } } }, security: optionalToken, response: { 200: playerResponses.openGames, ...errors } } },
     async (req) => pageJson(await lobby().openGames(await actor(req), req.query as { type?: string; first?: number; after?: string })),
   );
 
   app.get(
     '/api/invitations/:code',
     {
-      schema: {
+      schema: { operationId: 'invitation',
         tags: ['lobby'],
         summary: 'The game an invite code belongs to, while it waits for players (the invite link /join/<code>)',
         params: { type: 'object', properties: { code: { type: 'string', maxLength: 100 } }, required: ['code'] },

@@ -8,14 +8,31 @@ import type { Application, GameRead } from '../app/application.ts';
 import type { LobbyCreateInput } from '../app/lobby.ts';
 import { actorFor } from './auth.ts';
 import { expectedVersion, versionTag, withIfMatch } from './http-semantics.ts';
-import { optionalToken, requiredToken, responses } from './openapi.ts';
+import { COMMAND_NOTE, optionalToken, requiredToken, responses } from './openapi.ts';
 import { playerRoutes } from './rest-players.ts';
+import { buildSchema } from './graphql.ts';
+import { typesRoute } from './types-file.ts';
+import { viewTypes } from './views/index.ts';
 
 const errorBody = {
   type: 'object',
-  properties: { error: { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' } }, additionalProperties: true } },
+  required: ['error'],
+  properties: {
+    error: {
+      type: 'object',
+      required: ['code', 'message'],
+      properties: {
+        code: { type: 'string', description: 'one of the stable codes (docs/api.md)' },
+        message: { type: 'string' },
+        reason: { type: 'string', description: 'ILLEGAL_COMMAND: the rule, in words' },
+        currentVersion: { type: 'integer', description: 'VERSION_CONFLICT, PRECONDITION_FAILED' },
+        retryAfter: { type: 'integer', description: 'RATE_LIMITED: seconds to wait (the Retry-After header too)' },
+      },
+      additionalProperties: true,
+    },
+  },
 } as const;
-export const errors = Object.fromEntries([400, 401, 403, 404, 409, 422, 429].map((s) => [s, errorBody]));
+export const errors = Object.fromEntries([400, 401, 403, 404, 409, 412, 422, 429].map((s) => [s, errorBody]));
 export const idParam = { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] } as const;
 const anyObject = { type: 'object', additionalProperties: true } as const;
 /** Events on one REST page unless `first` asks for fewer (the most the application returns at once). */
@@ -50,14 +67,15 @@ export async function restRoutes(instance: FastifyInstance, { application }: { a
   const app = instance.withTypeProvider<JsonSchemaToTsProvider>();
   const actor = (req: { headers: { authorization?: string } }) => actorFor(application, req.headers.authorization);
 
-  app.get('/api/game-types', { schema: { tags: ['games'], summary: 'The game types, their seats and JSON Schemas', response: { 200: responses.gameTypes } } }, async () => ({
-    gameTypes: application.registry.types(),
+  app.get('/api/game-types', { schema: { operationId: 'gameTypes', tags: ['games'], summary: 'The game types, their seats and JSON Schemas', response: { 200: responses.gameTypes } } }, async () => ({
+    // The bots as GraphQL's GameType.bots lists them: the two channels say the same things.
+    gameTypes: application.registry.types().map((t) => ({ ...t, bots: application.lobby?.botKinds(t.id) ?? [] })),
   }));
 
   app.post(
     '/api/games',
     {
-      schema: {
+      schema: { operationId: 'createGame',
         tags: ['games'],
         summary: 'Create a game; a seat token per named seat, an invite code when a seat is open',
         body: {
@@ -98,7 +116,7 @@ export async function restRoutes(instance: FastifyInstance, { application }: { a
   app.get(
     '/api/games',
     {
-      schema: {
+      schema: { operationId: 'games',
         tags: ['games'],
         summary: 'List games, newest first; with a seat token, the games of that token',
         querystring: { type: 'object', properties: { type: { type: 'string' }, status: { type: 'string' }, first: { type: 'integer' }, after: { type: 'string' } } } as const,
@@ -115,7 +133,7 @@ export async function restRoutes(instance: FastifyInstance, { application }: { a
     },
   );
 
-  app.get('/api/games/:id', { schema: { tags: ['games'], summary: 'A game with the caller\'s view and legal commands (ETag: its version)', params: idParam, security: optionalToken, response: { 200: responses.game, ...errors } } }, async (req, reply) => {
+  app.get('/api/games/:id', { schema: { operationId: 'game', tags: ['games'], summary: 'A game with the caller\'s view and legal commands (ETag: its version)', params: idParam, security: optionalToken, response: { 200: responses.game, ...errors } } }, async (req, reply) => {
     const game = await application.read(req.params.id, await actor(req));
     reply.header('etag', versionTag(game.version)).header('vary', 'Authorization');
     return { game: await gameJson(game, true) };
@@ -123,7 +141,7 @@ export async function restRoutes(instance: FastifyInstance, { application }: { a
 
   app.get(
     '/api/games/:id/view',
-    { schema: { tags: ['games'], summary: 'The caller\'s view after any version (replay)', params: idParam, querystring: { type: 'object', properties: { atVersion: { type: 'integer', minimum: 0 } } } as const, security: optionalToken, response: { 200: responses.view, ...errors } } },
+    { schema: { operationId: 'gameView', tags: ['games'], summary: 'The caller\'s view after any version (replay)', params: idParam, querystring: { type: 'object', properties: { atVersion: { type: 'integer', minimum: 0 } } } as const, security: optionalToken, response: { 200: responses.view, ...errors } } },
     async (req) => {
       const game = await application.read(req.params.id, await actor(req));
       return game.view(req.query.atVersion);
@@ -133,15 +151,22 @@ export async function restRoutes(instance: FastifyInstance, { application }: { a
   app.post(
     '/api/games/:id/commands',
     {
-      schema: {
+      schema: { operationId: 'submitCommand',
         tags: ['commands'],
         summary: 'Submit a command as the token\'s seat',
         params: idParam,
         body: {
           type: 'object',
           required: ['command'],
-          properties: { command: anyObject, expectedVersion: { type: 'integer' }, idempotencyKey: { type: 'string' }, seat: { type: 'string' } },
+          properties: { command: { ...anyObject, description: COMMAND_NOTE }, expectedVersion: { type: 'integer' }, idempotencyKey: { type: 'string' }, seat: { type: 'string' } },
           additionalProperties: false,
+        } as const,
+        headers: {
+          type: 'object',
+          properties: {
+            'idempotency-key': { type: 'string', description: 'a retry with the same key returns the first outcome (the body\'s idempotencyKey works too)' },
+            'if-match': { type: 'string', description: 'the version the command was decided against, as the ETag gives it ("7"): 412 PRECONDITION_FAILED otherwise' },
+          },
         } as const,
         security: requiredToken,
         response: { 200: responses.outcome, ...errors },
@@ -164,14 +189,14 @@ export async function restRoutes(instance: FastifyInstance, { application }: { a
     },
   );
 
-  app.post('/api/games/:id/resign', { schema: { tags: ['commands'], summary: 'Resign the token\'s seat (?seat= for a player holding several)', params: idParam, querystring: { type: 'object', properties: { seat: { type: 'string' } } } as const, security: requiredToken, response: { 200: responses.outcome, ...errors } } }, async (req) => {
+  app.post('/api/games/:id/resign', { schema: { operationId: 'resign', tags: ['commands'], summary: 'Resign the token\'s seat (?seat= for a player holding several)', params: idParam, querystring: { type: 'object', properties: { seat: { type: 'string' } } } as const, security: requiredToken, response: { 200: responses.outcome, ...errors } } }, async (req) => {
     const outcome = await application.execute(await actor(req), req.params.id, { type: 'resign' }, { seat: req.query.seat });
     return { game: await gameJson(outcome.game), events: outcome.events };
   });
 
   app.get(
     '/api/games/:id/events',
-    { schema: { tags: ['games'], summary: 'The log as the caller may see it, a page at a time (pageInfo.endCursor is the next after)', params: idParam, querystring: { type: 'object', properties: { after: { type: 'integer', minimum: 0 }, first: { type: 'integer', minimum: 0 } } } as const, security: optionalToken, response: { 200: responses.events, ...errors } } },
+    { schema: { operationId: 'gameEvents', tags: ['games'], summary: 'The log as the caller may see it, a page at a time (pageInfo.endCursor is the next after)', params: idParam, querystring: { type: 'object', properties: { after: { type: 'integer', minimum: 0 }, first: { type: 'integer', minimum: 0 } } } as const, security: optionalToken, response: { 200: responses.events, ...errors } } },
     async (req, reply) => {
       const game = await application.read(req.params.id, await actor(req));
       const q = req.query;
@@ -184,9 +209,10 @@ export async function restRoutes(instance: FastifyInstance, { application }: { a
     },
   );
 
-  app.get('/api/games/:id/export', { schema: { tags: ['replay'], summary: 'The whole game as one JSON document (complete once finished)', params: idParam, security: optionalToken, response: { 200: responses.export, ...errors } } }, async (req) => {
+  app.get('/api/games/:id/export', { schema: { operationId: 'exportGame', tags: ['replay'], summary: 'The whole game as one JSON document (complete once finished)', params: idParam, security: optionalToken, response: { 200: responses.export, ...errors } } }, async (req) => {
     return application.export(req.params.id, await actor(req));
   });
 
+  typesRoute(app, () => application.registry.types(), () => ({ sdl: buildSchema(), typeNames: Object.fromEntries(viewTypes.map((v) => [v.gameType, v.typeName])) }));
   await app.register(playerRoutes, { application });
 }

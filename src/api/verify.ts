@@ -16,7 +16,7 @@ export async function verifyRoute(app: FastifyInstance, { verifier, bodyLimit, r
     {
       bodyLimit,
       config: { rateLimit: { max: rateLimit, timeWindow: 60_000 } },
-      schema: {
+      schema: { operationId: 'verifyExport',
         tags: ['replay'],
         summary: 'Re-derive every die roll from the seed and re-fold the log of an export',
         description: `Rate limited to ${rateLimit} documents a minute per token or address.`,
