@@ -15,6 +15,7 @@ import { actorFor } from './auth.ts';
 import { depthLimit } from './cost.ts';
 import type { Resolvers } from './resolvers.ts';
 import { viewTypes } from './views/index.ts';
+import { published } from './openapi.ts';
 import { notificationResolvers, notificationSchema } from './graphql-notifications.ts';
 
 const baseSchema = /* GraphQL */ `
@@ -230,7 +231,7 @@ export function graphqlOptions(app: Application, opts: { graphiql: boolean; quer
   const extra = notificationResolvers(app);
   const resolvers = {
     Query: {
-      gameTypes: () => app.registry.types(),
+      gameTypes: () => app.registry.types().map(published),
       game: async (_: unknown, args: { id: string }, ctx: Context) => app.read(args.id, await ctx.actor()),
       games: async (_: unknown, args: GamesArgs, ctx: Context) =>
         connection(await app.listGames(await ctx.actor(), gamesQuery(args))),

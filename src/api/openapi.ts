@@ -151,6 +151,21 @@ export const playerResponses = {
   openGames: gamesPage,
 } satisfies Record<string, Schema>;
 
+/** The JSON Schema dialect of every published schema (Ajv: `Ajv2020` from ajv/dist/2020, with `discriminator: true`). */
+export const JSON_SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
+const publishedTypes = new WeakMap<GameType, GameType>();
+const withDialect = (schema: Schema): Schema => ({ $schema: JSON_SCHEMA_DIALECT, ...schema });
+
+/** A game type as both channels publish it: its schemas say which dialect they are written in. */
+export function published(type: GameType): GameType {
+  let out = publishedTypes.get(type);
+  if (!out) {
+    out = { ...type, optionsSchema: withDialect(type.optionsSchema), commandSchema: withDialect(type.commandSchema), eventSchema: withDialect(type.eventSchema) };
+    publishedTypes.set(type, out);
+  }
+  return out;
+}
+
 const pascal = (id: string) => id.replace(/(^|-)([a-z0-9])/g, (_, _dash, c: string) => c.toUpperCase());
 
 /**

@@ -8,7 +8,7 @@ import type { Application, GameRead } from '../app/application.ts';
 import type { LobbyCreateInput } from '../app/lobby.ts';
 import { actorFor } from './auth.ts';
 import { expectedVersion, versionTag, withIfMatch } from './http-semantics.ts';
-import { COMMAND_NOTE, optionalToken, requiredToken, responses } from './openapi.ts';
+import { COMMAND_NOTE, optionalToken, published, requiredToken, responses } from './openapi.ts';
 import { playerRoutes } from './rest-players.ts';
 import { buildSchema } from './graphql.ts';
 import { typesRoute } from './types-file.ts';
@@ -69,7 +69,7 @@ export async function restRoutes(instance: FastifyInstance, { application }: { a
 
   app.get('/api/game-types', { schema: { operationId: 'gameTypes', tags: ['games'], summary: 'The game types, their seats and JSON Schemas', response: { 200: responses.gameTypes } } }, async () => ({
     // The bots as GraphQL's GameType.bots lists them: the two channels say the same things.
-    gameTypes: application.registry.types().map((t) => ({ ...t, bots: application.lobby?.botKinds(t.id) ?? [] })),
+    gameTypes: application.registry.types().map((t) => ({ ...published(t), bots: application.lobby?.botKinds(t.id) ?? [] })),
   }));
 
   app.post(

@@ -1,5 +1,5 @@
 /** Each game type publishes the JSON Schemas of its commands and of its events, on both channels. */
-import { Ajv } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGuessingGame } from '../support/client.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
@@ -28,8 +28,13 @@ describe('game types', () => {
     await server.rest('POST', `/api/games/${game.id}/resign`, undefined, game.tokens.north);
     const { body } = await server.rest('GET', `/api/games/${game.id}/events`);
     const type = (await server.rest('GET', '/api/game-types')).body.gameTypes.find((t: { id: string }) => t.id === 'guessing-game');
-    const validate = new Ajv({ discriminator: true, strict: false }).compile(type.eventSchema);
+    // As docs/api.md says: the 2020-12 dialect the schemas name, and discriminator: true.
+    expect(type.eventSchema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
+    const validate = new Ajv2020({ discriminator: true, strict: false }).compile(type.eventSchema);
     expect(body.events.map((e: { type: string }) => e.type)).toContain('PlayerResigned');
     for (const e of body.events) expect(validate(e.data), JSON.stringify(e)).toBe(true);
+    const command = new Ajv2020({ discriminator: true, strict: false }).compile(type.commandSchema);
+    expect(command({ type: 'resign' })).toBe(true);
+    expect(command({ type: 'fly' })).toBe(false);
   });
 });
