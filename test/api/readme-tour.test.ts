@@ -14,7 +14,7 @@ import { startTestServer, type TestServer } from '../support/server.ts';
 const run = promisify(execFile);
 
 /** The tour's shell commands, in order. */
-export function tourScript(readme: string): string {
+function tourScript(readme: string): string {
   const begin = readme.indexOf('<!-- tour:begin -->');
   const end = readme.indexOf('<!-- tour:end -->');
   if (begin < 0 || end < begin) throw new Error('README.md has no <!-- tour:begin --> … <!-- tour:end --> block');
