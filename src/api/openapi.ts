@@ -166,7 +166,8 @@ export function published(type: GameType): GameType {
   return out;
 }
 
-const pascal = (id: string) => id.replace(/(^|-)([a-z0-9])/g, (_, _dash, c: string) => c.toUpperCase());
+/** A game type id as a type name: raid-on-wuchao → RaidOnWuchao. */
+export const pascal = (id: string) => id.replace(/(^|-)([a-z0-9])/g, (_, _dash, c: string) => c.toUpperCase());
 
 /**
  * Every game type's command and event schemas, named `<GameType>Command` and

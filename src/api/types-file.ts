@@ -10,8 +10,7 @@ import { buildSchema as parseSdl, getNamedType, GraphQLEnumType, GraphQLList, Gr
 import { compile } from 'json-schema-to-typescript';
 import type { GameType } from '../domain/kernel/index.ts';
 import type { JsonSchema } from '../domain/kernel/types.ts';
-
-const pascal = (id: string) => id.replace(/(^|-)([a-z0-9])/g, (_, _dash, c: string) => c.toUpperCase());
+import { pascal } from './openapi.ts';
 
 /** Every nested title prefixed with the game's name: each game has its own PlayerResigned. */
 function prefixed(schema: unknown, prefix: string): unknown {
