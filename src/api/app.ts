@@ -214,7 +214,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   graphqlHttp(app);
   await registerWebSocket(app);
   // mercurius' own GraphiQL page loads its scripts from a CDN: ours serves them (graphiql.ts).
-  await app.register(mercurius, withWebSocketLimits(graphqlOptions(application, { graphiql: false, queryDepth: options.queryDepth ?? 12, verifier: core.verifier }), application, { ...DEFAULT_WEBSOCKET_LIMITS, ...options.websocket }) as never);
+  await app.register(mercurius, withWebSocketLimits(graphqlOptions(application, { graphiql: false, queryDepth: options.queryDepth ?? 12, verifier: core.verifier, verifyRateLimit: options.verifyRateLimit ?? 10 }), application, { ...DEFAULT_WEBSOCKET_LIMITS, ...options.websocket }) as never);
   // Before observeGraphql's hook: a query refused for its cost is recorded as refused.
   limitCost(app, options.costLimit);
   observeGraphql(app);

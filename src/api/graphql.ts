@@ -5,7 +5,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { GraphQLError } from 'graphql';
 import mercurius from 'mercurius';
-import { SPECTATOR, type Actor } from '../app/actors.ts';
+import { hashToken, SPECTATOR, type Actor } from '../app/actors.ts';
 import { encodeCursor, type Application, type GameRead } from '../app/application.ts';
 import type { LobbyCreateInput } from '../app/lobby.ts';
 import type { Players, PlayerOut } from '../app/players.ts';
@@ -225,7 +225,28 @@ export function retryAfter(error: unknown): { retryAfter?: number } {
   return typeof seconds === 'number' ? { retryAfter: seconds } : {};
 }
 
-export function graphqlOptions(app: Application, opts: { graphiql: boolean; queryDepth: number; verifier?: Verifier }) {
+/**
+ * Verify's own budget over GraphQL, as REST's POST /api/games/verify has one (a verify takes
+ * a worker thread): `max` documents a minute per token, or per address without one.
+ */
+function verifyBudget(max: number) {
+  const windows = new Map<string, { count: number; resetAt: number }>();
+  return (key: string) => {
+    const now = Date.now();
+    let w = windows.get(key);
+    if (!w || w.resetAt <= now) {
+      if (windows.size > 10_000) windows.clear(); // a bound on memory, not a policy
+      windows.set(key, (w = { count: 0, resetAt: now + 60_000 }));
+    }
+    if (++w.count > max) {
+      const retryAfter = Math.ceil((w.resetAt - now) / 1000);
+      throw new AppError('RATE_LIMITED', `Too many verifications: at most ${max} a minute; retry in ${retryAfter} s`, { retryAfter });
+    }
+  };
+}
+
+export function graphqlOptions(app: Application, opts: { graphiql: boolean; queryDepth: number; verifier?: Verifier; verifyRateLimit?: number }) {
+  const spendVerify = verifyBudget(opts.verifyRateLimit ?? 10);
   const players = (): Players => app.players ?? missing('players');
   const lobby = () => app.lobby ?? missing('the lobby');
   const extra = notificationResolvers(app);
@@ -287,7 +308,11 @@ export function graphqlOptions(app: Application, opts: { graphiql: boolean; quer
       leaveGame: async (_: unknown, args: { gameId: string }, ctx: Context) => lobby().leave(await ctx.actor(), args.gameId),
       cancelGame: async (_: unknown, args: { gameId: string }, ctx: Context) => lobby().cancel(await ctx.actor(), args.gameId),
       // The verifier's worker reads bytes, as the REST route hands it.
-      verifyExport: (_: unknown, args: { export: unknown }) => (opts.verifier ?? missing('the verifier')).verify(Buffer.from(JSON.stringify(args.export))),
+      verifyExport: (_: unknown, args: { export: unknown }, ctx: Context) => {
+        const auth = ctx.request?.headers.authorization;
+        spendVerify(typeof auth === 'string' ? `token:${hashToken(auth)}` : `addr:${ctx.request?.ip ?? 'unknown'}`);
+        return (opts.verifier ?? missing('the verifier')).verify(Buffer.from(JSON.stringify(args.export)));
+      },
     },
     Subscription: {
       gameEvents: {

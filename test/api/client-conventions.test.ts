@@ -62,6 +62,21 @@ describe('rate limits a bot can live with', () => {
     }
   });
 
+  it('verifyExport has the budget of POST /api/games/verify', async () => {
+    const strict = await startTestServer({ rateLimit: 100_000, maxEventLoopDelay: 0, verifyRateLimit: 1 });
+    try {
+      const game = await createGuessingGame(strict);
+      const exported = (await strict.rest('GET', `/api/games/${game.id}/export`)).body;
+      const verify = () => strict.gql('mutation($e: JSON!) { verifyExport(export: $e) }', { e: exported });
+      expect((await verify()).errors).toBeUndefined();
+      const refused = await verify();
+      expect(refused.errors?.[0].extensions.code).toBe('RATE_LIMITED');
+      expect(refused.errors?.[0].extensions.retryAfter).toBeGreaterThan(0);
+    } finally {
+      await strict.close();
+    }
+  });
+
   it('a repeated query may be sent as its sha256 alone (automatic persisted queries)', async () => {
     const query = `{ gameTypes { id name } } # ${Math.random()}`; // a text this process has not seen
     const persistedQuery = { version: 1, sha256Hash: createHash('sha256').update(query).digest('hex') };
