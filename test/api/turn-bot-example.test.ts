@@ -15,8 +15,7 @@ const BOT = fileURLToPath(new URL('../../docs/examples/turn-bot.mjs', import.met
 
 let server: TestServer;
 beforeAll(async () => {
-  // The saturation guard off (0): on a loaded machine, or after the CPU-heavy steps here, it would answer 503.
-  server = await startTestServer({ rateLimit: 100_000, maxEventLoopDelay: 0, bots: false });
+  server = await startTestServer({ rateLimit: 100_000, bots: false });
 });
 afterAll(async () => server?.close());
 
