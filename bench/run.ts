@@ -7,7 +7,7 @@
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SNAPSHOT_EVERY } from '../src/app/application.ts';
+import { SNAPSHOT_EVERY } from '../src/app/states.ts';
 import { games as hostedGames } from '../src/domain/games.ts';
 import { openDatabase, type Database } from '../src/persistence/database.ts';
 import { startEmbedded, type EmbeddedDatabase } from '../src/persistence/embedded.ts';
@@ -186,7 +186,7 @@ function report(r: {
   const w = r.fold.withoutSnapshots;
   const s = r.fold.withSnapshots;
   console.log('');
-  console.log(`   Loading that game cold (a fresh Application, no in-process cache); median of ${r.fold.repeats} loads after one warm-up`);
+  console.log(`   Loading that game cold (fresh folded states, no in-process cache); median of ${r.fold.repeats} loads after one warm-up`);
   console.log(
     table(
       ['load', 'events folded', 'median ms', 'min ms', 'max ms'],

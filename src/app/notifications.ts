@@ -9,24 +9,22 @@
  * hidden (a Warchon unit, a committed number) can be in a webhook body or a mail.
  */
 import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import type { GameRecord, OutboxEntry } from '../persistence/event-store.ts';
-import type { PlayerStore } from '../persistence/player-store.ts';
-import type { DeliveryRecord, NewDelivery, WebhookRecord, WebhookStore } from '../persistence/webhook-store.ts';
+import type { GameRegistry } from '../domain/kernel/index.ts';
 import type { Actor } from './actors.ts';
-import type { Application } from './application.ts';
 import { AppError } from './errors.ts';
-import type { VerificationMail } from './players.ts';
+import { playerOf, type VerificationMail } from './players.ts';
+import type { DeliveryRecord, GameRecord, GameStore, JobQueue, NewDelivery, OutboxEntry, PlayerStore, WebhookRecord, WebhookStore } from './ports.ts';
+import type { Reads } from './reads.ts';
+import { priorityOf, TASKS } from './tasks.ts';
 import { checkTarget, parseTarget } from './targets.ts';
+
+export { TASKS } from './tasks.ts';
 
 export const WEBHOOK_EVENTS = ['YOUR_TURN', 'GAME_STARTED', 'GAME_OVER', 'EVENT_APPENDED', 'DEADLINE_SOON'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
-/** The queue's task names (src/workers/notifications.ts defines them). */
-export const TASKS = { notify: 'notify', deadline: 'notify-deadline', webhook: 'webhook', mail: 'mail' } as const;
 
 const MAX_WEBHOOKS = 20;
-/** Deliveries run before fan-outs (graphile-worker runs lower priorities first; default 0). */
-const DELIVERY_PRIORITY = -1;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface NotificationOptions {
@@ -103,9 +101,12 @@ export class Notifications {
   private readonly unsubscribeKey: Buffer | null;
 
   constructor(
-    private readonly app: Application,
     readonly store: WebhookStore,
     private readonly players: PlayerStore,
+    private readonly games: GameStore,
+    private readonly reads: Reads,
+    private readonly registry: GameRegistry,
+    private readonly jobs: JobQueue,
     readonly options: NotificationOptions,
   ) {
     this.unsubscribeKey = options.secretKey ? Buffer.from(hkdfSync('sha256', options.secretKey, Buffer.alloc(0), 'unsubscribe links', 32)) : null;
@@ -117,9 +118,8 @@ export class Notifications {
 
   // ---- webhooks: the player's API --------------------------------------------------
 
-  private async player(actor: Actor) {
-    if (!this.app.players) throw new AppError('INTERNAL', 'this process does not host players');
-    return this.app.players.playerOf(actor);
+  private player(actor: Actor) {
+    return playerOf(this.players, actor);
   }
 
   async createWebhook(actor: Actor, input: { url?: unknown; events?: unknown; gameId?: unknown }): Promise<{ webhook: WebhookOut; secret: string }> {
@@ -133,7 +133,7 @@ export class Notifications {
     let gameId: string | null = null;
     if (input.gameId !== undefined && input.gameId !== null) {
       if (typeof input.gameId !== 'string' || !UUID.test(input.gameId)) throw new AppError('NOT_FOUND', `No game with id "${String(input.gameId)}"`);
-      const game = await this.app.store.game(input.gameId);
+      const game = await this.games.game(input.gameId);
       if (!game) throw new AppError('NOT_FOUND', `No game with id "${input.gameId}"`);
       if (!game.playerIds.includes(player.id)) throw new AppError('FORBIDDEN', 'A webhook for one game needs a seat of yours in it');
       gameId = game.id;
@@ -220,15 +220,15 @@ export class Notifications {
   // ---- fan-out: outbox rows to deliveries (the queue's `notify` task) ---------------------
 
   private name(game: GameRecord): string {
-    const type = this.app.registry.type(game.type)?.name ?? game.type;
+    const type = this.registry.type(game.type)?.name ?? game.type;
     return `${type}: ${game.players.map((p) => p.name || 'open seat').join(' vs ')}`;
   }
 
   /** The deliveries a commit implies, written with their jobs (again: nothing twice). */
   async fanOut(gameId: string, version: number, status: string): Promise<string[]> {
-    const game = await this.app.store.game(gameId);
+    const game = await this.games.game(gameId);
     if (!game) return [];
-    const rows = await this.app.store.outbox(gameId, version);
+    const rows = await this.games.outbox(gameId, version);
     if (rows.length === 0) return [];
     const acted = await this.store.commandSeat(gameId, version);
     const at = rows[0]!.createdAt.toISOString();
@@ -276,13 +276,12 @@ export class Notifications {
    * version. Adds one job; the deliveries are written by it.
    */
   async deadlineSoon(gameId: string, seat: string, info: { version: number; deadline: Date }): Promise<void> {
-    if (!this.app.queue) throw new AppError('INTERNAL', 'this process has no job queue');
-    await this.app.queue.add(TASKS.deadline, { gameId, seat, version: info.version, deadline: info.deadline.toISOString() }, { key: `deadline-soon:${gameId}:${seat}:${info.version}` });
+    await this.jobs.add(TASKS.deadlineNotice, { gameId, seat, version: info.version, deadline: info.deadline.toISOString() }, { key: `deadline-soon:${gameId}:${seat}:${info.version}`, priority: priorityOf(TASKS.deadlineNotice) });
   }
 
   /** @internal The `notify-deadline` task. */
   async fanOutDeadline(gameId: string, seat: string, version: number, deadline: Date): Promise<string[]> {
-    const game = await this.app.store.game(gameId);
+    const game = await this.games.game(gameId);
     if (!game) return [];
     const holder = game.seats.find((s) => s.seat === seat);
     const playerId = holder?.kind === 'player' ? (holder.playerId ?? null) : null;
@@ -298,7 +297,7 @@ export class Notifications {
     if (this.options.mail && this.unsubscribeKey && playerId) {
       const player = await this.players.player(playerId);
       if (player?.email && player.emailVerified && player.notifyByEmail) {
-        const status = await (await this.app.read(gameId, { kind: 'player', playerId })).progress();
+        const status = await (await this.reads.read(gameId, { kind: 'player', playerId })).progress();
         const prompts = status.awaiting.filter((p) => p.seat === seat).map((p) => p.prompt);
         out.push(this.mailDelivery(deliveryId('mail', playerId, gameId, seat, version, 'DEADLINE_SOON'), playerId, game, 'DEADLINE_SOON', seat, version, this.deadlineMail(game, seat, prompts, deadline, playerId)));
       }
@@ -316,8 +315,8 @@ export class Notifications {
     // after every pending commit has been.
     return this.store.enqueue(out, (d) =>
       d.channel === 'WEBHOOK'
-        ? { task: TASKS.webhook, payload: { id: d.id }, maxAttempts: this.webhookAttempts, priority: DELIVERY_PRIORITY }
-        : { task: TASKS.mail, payload: { id: d.id }, maxAttempts: this.options.mailAttempts ?? 10, priority: DELIVERY_PRIORITY },
+        ? { task: TASKS.webhook, payload: { id: d.id }, maxAttempts: this.webhookAttempts, priority: priorityOf(TASKS.webhook) }
+        : { task: TASKS.mail, payload: { id: d.id }, maxAttempts: this.options.mailAttempts ?? 10, priority: priorityOf(TASKS.mail) },
     );
   }
 
@@ -358,9 +357,9 @@ export class Notifications {
 
   /** The verification code, sent through the queue (Players.codeSender). */
   async sendCode(mail: VerificationMail): Promise<void> {
-    if (!this.options.mail || !this.app.queue) return;
+    if (!this.options.mail) return;
     const html = `<!doctype html><html><body>${mail.text.split('\n').filter(Boolean).map((l) => `<p>${escapeHtml(l)}</p>`).join('')}</body></html>`;
-    await this.app.queue.add(TASKS.mail, { message: { to: mail.to, subject: mail.subject, text: mail.text, html } }, { maxAttempts: this.options.mailAttempts ?? 10 });
+    await this.jobs.add(TASKS.mail, { message: { to: mail.to, subject: mail.subject, text: mail.text, html } }, { maxAttempts: this.options.mailAttempts ?? 10, priority: priorityOf(TASKS.mail) });
   }
 
   // ---- the workers' side --------------------------------------------------------------

@@ -7,7 +7,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/persistence/database.ts';
 import { EventStore } from '../../src/persistence/event-store.ts';
-import { Queue } from '../../src/workers/queue.ts';
+import { Queue } from '../../src/persistence/queue.ts';
 import { databaseUrl } from '../support/server.ts';
 
 let db: Database;

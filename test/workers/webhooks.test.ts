@@ -17,8 +17,8 @@ let receiver: Receiver;
 beforeAll(async () => {
   receiver = await startReceiver();
   [server, strict] = await Promise.all([
-    startTestServer({ rateLimit: 100_000, registrationsPerMinute: 10_000, notifications: { allowPrivate: true, webhookAttempts: 2 }, queue: { pollInterval: 200 } }),
-    startTestServer({ rateLimit: 100_000, registrationsPerMinute: 10_000, queue: false }),
+    startTestServer({ rateLimit: 100_000, registrationsPerMinute: 10_000, notifications: { allowPrivate: true, webhookAttempts: 2 }, workers: { pollInterval: 200 } }),
+    startTestServer({ rateLimit: 100_000, registrationsPerMinute: 10_000, workers: false }),
   ]);
 });
 afterAll(async () => {
@@ -112,8 +112,8 @@ describe('webhooks', () => {
     await webhook(server, ada.token, path, ['DEADLINE_SOON']);
     await webhook(server, bob.token, bobPath, ['DEADLINE_SOON']);
     const id = await game(server, ada, bob);
-    await server.app.application.notifications!.deadlineSoon(id, 'north', { version: 1, deadline: new Date(Date.now() + 3600_000) });
-    await server.app.application.notifications!.deadlineSoon(id, 'north', { version: 1, deadline: new Date(Date.now() + 3600_000) }); // once per seat and version
+    await server.core.notifications.deadlineSoon(id, 'north', { version: 1, deadline: new Date(Date.now() + 3600_000) });
+    await server.core.notifications.deadlineSoon(id, 'north', { version: 1, deadline: new Date(Date.now() + 3600_000) }); // once per seat and version
     const got = await until(() => receiver.received.find((r) => r.path === path), 20_000, 'deadline soon');
     expect(got.verified).toBe(true);
     expect(got.body).toMatchObject({ type: 'DEADLINE_SOON', gameId: id, seat: 'north', version: 1 });
@@ -185,7 +185,7 @@ describe('webhooks', () => {
   });
 
   it('adds the notification job in the append only when someone listens, never for an append that was not stored', async () => {
-    const store = strict.app.application.store;
+    const store = strict.core.ports.games;
     const newGame = async (playerIds: string[]) => {
       const id = randomUUID();
       await store.createGame({
