@@ -5,6 +5,7 @@
  * so; private targets refused (at creation, after DNS, at delivery) unless allowed; no
  * redirect followed; a commit nobody listens to adds no job.
  */
+import { notifyJob } from '../../src/app/planners.ts';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { post } from '../../src/workers/notifications.ts';
@@ -196,7 +197,9 @@ describe('webhooks', () => {
       return id;
     };
     const append = (gameId: string, expectedVersion = 1) =>
-      store.append({ gameId, expectedVersion, seat: 'north', command: { type: 'x' }, idempotencyKey: null, events: [{ type: 'E', seat: 'north', data: { type: 'E' } }], summary: { status: 'ACTIVE', awaiting: ['north'], result: null }, outbox: [{ kind: 'EVENTS_APPENDED', seat: null }] });
+      store.append({ gameId, expectedVersion, seat: 'north', command: { type: 'x' }, idempotencyKey: null, events: [{ type: 'E', seat: 'north', data: { type: 'E' } }], summary: { status: 'ACTIVE', awaiting: ['north'], result: null }, outbox: [{ kind: 'EVENTS_APPENDED', seat: null }],
+        // The job the core's notify planner plans for every commit; the store adds it only when someone listens.
+        jobs: [notifyJob(gameId, expectedVersion + 1, 'ACTIVE', false)] });
     // Nobody listens (seat tokens; a player without webhook or mail): no job, no NOTIFY.
     const cid = await player(strict, 'Cid');
     expect(await append(await newGame([]))).toMatchObject({ ok: true, notified: 0 });
