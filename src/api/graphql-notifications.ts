@@ -5,7 +5,6 @@
  */
 import type { Actor } from '../app/actors.ts';
 import type { Core } from '../app/core.ts';
-import { AppError } from '../app/errors.ts';
 import type { PlayerOut } from '../app/players.ts';
 import type { WebhookOut } from '../app/notifications.ts';
 

@@ -4,7 +4,6 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Core } from '../app/core.ts';
-import { AppError } from '../app/errors.ts';
 import type { Notifications, WebhookOut } from '../app/notifications.ts';
 import { WEBHOOK_EVENTS } from '../app/notifications.ts';
 import { requestActor } from './auth.ts';

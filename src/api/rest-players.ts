@@ -6,7 +6,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Actor } from '../app/actors.ts';
 import type { Core } from '../app/core.ts';
 import type { GameRead } from '../app/game-read.ts';
-import { AppError } from '../app/errors.ts';
 import type { PlayerOut } from '../app/players.ts';
 import { requestActor } from './auth.ts';
 import { optionalToken, playerResponses, requiredToken } from './openapi.ts';

@@ -28,14 +28,15 @@ const wantsMail = (g: string) =>
  * A CTE body adding (or removing) the jobs of the jsonb array parameter `param` (built with
  * jobJson) for the game `game` (a relation with its id and player_ids), in the statement
  * that commits it. `runAfterSeconds` counts from the statement's now(): the database's
- * clock, the same as the outbox rows'. A job with `when` is added only if someone listens
+ * clock, rounded to the millisecond as the outbox rows' created_at is (a deadline is read
+ * from that column). A job with `when` is added only if someone listens
  * (its `conditional` column says which rows were). Reference the CTE from the statement's
  * final SELECT, or PostgreSQL never runs it. An empty array adds nothing (and NOTIFYs nobody).
  */
 export function jobsSql(param: string, game: string): string {
   return `SELECT CASE WHEN x ? 'removeKey' THEN (graphile_worker.remove_job(x->>'removeKey')).id
       ELSE (graphile_worker.add_job(x->>'task', (x->'payload')::json,
-        run_at => COALESCE((x->>'runAt')::timestamptz, now() + make_interval(secs => (x->>'runAfterSeconds')::float8)),
+        run_at => COALESCE((x->>'runAt')::timestamptz, now()::timestamptz(3) + make_interval(secs => (x->>'runAfterSeconds')::float8)),
         max_attempts => (x->>'maxAttempts')::int, job_key => x->>'key', priority => (x->>'priority')::int)).id END AS id,
       (x->>'when') IS NOT NULL AS conditional
     FROM ${game}, jsonb_array_elements(${param}::jsonb) AS x
