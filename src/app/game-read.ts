@@ -27,31 +27,6 @@ export interface EventOut {
   at: string;
 }
 
-export interface ExportDocument {
-  format: 'wargame-service/export@1';
-  game: {
-    id: string;
-    type: string;
-    options: unknown;
-    players: { seat: string; name: string }[];
-    status: string;
-    version: number;
-    result: unknown;
-    seedCommitment: string;
-    seed: string | null;
-    /** Fingerprint of the rules code the game started under. */
-    rules?: string;
-    createdAt: string;
-  };
-  events: (EventOut & { rolls: unknown[] | null })[];
-  /** The accepted commands (only once finished: some are secret while the game runs). seat null: the service. */
-  commands: { seat: string | null; command: unknown; firstVersion: number; lastVersion: number }[] | null;
-}
-
-export type VerifyReport =
-  | { valid: true; events: number; commands: number; rolls: number; rulesChanged?: { game: string; now: string } }
-  | { valid: false; reason: string; version?: number; expected?: unknown; found?: unknown };
-
 export interface SeatOut {
   id: string;
   name: string;
