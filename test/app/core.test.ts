@@ -19,10 +19,15 @@ function setup(options: Partial<CoreOptions> = {}) {
   const core = createCore(ports, { games: [guessingGame], rulesFingerprint: 'test', ...options });
   // The workers' own tasks, registered on a plain map the memory queue runs.
   const tasks: Record<string, (p: Record<string, unknown>) => Promise<void>> = {};
-  defineTasks({ define: (name, task) => void (tasks[name] = (p) => task(p, { attempts: 1, maxAttempts: 1 })) }, core, { mailer: null });
+  const define = (name: string, task: (p: Record<string, unknown>, job: { attempts: number; maxAttempts: number }) => Promise<void>) => {
+    tasks[name] = (p) => task(p, { attempts: 1, maxAttempts: 1 });
+  };
+  defineTasks({ define }, core, { mailer: null });
   return {
     core, ports, data: ports.data,
-    later: (seconds: number) => void (now += seconds * 1000),
+    later: (seconds: number) => {
+      now += seconds * 1000;
+    },
     run: () => runDueJobs(ports.data, tasks),
     jobs: (task?: string) => ports.data.jobs.filter((j) => task === undefined || j.task === task),
   };

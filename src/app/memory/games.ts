@@ -97,7 +97,7 @@ export class MemoryLobby implements LobbyStore {
   async changeSeats(change: SeatChange) {
     const d = this.d;
     const game = d.games.get(change.gameId);
-    if (!game || game.status !== 'OPEN' || game.version !== 0 || JSON.stringify(game.seats) !== JSON.stringify(change.expected)) return null;
+    if (game?.status !== 'OPEN' || game.version !== 0 || JSON.stringify(game.seats) !== JSON.stringify(change.expected)) return null;
     const at = d.now();
     Object.assign(game, { seats: copy(change.seats), players: copy(change.players), playerIds: [...change.playerIds], bots: [...change.bots], updatedAt: at });
     for (const [hash, t] of d.seatTokens) if (t.gameId === game.id && change.removeTokensFor?.includes(t.seat)) d.seatTokens.delete(hash);
@@ -114,7 +114,7 @@ export class MemoryLobby implements LobbyStore {
 
   async cancel(gameId: string) {
     const game = this.d.games.get(gameId);
-    if (!game || game.status !== 'OPEN') return null;
+    if (game?.status !== 'OPEN') return null;
     Object.assign(game, { status: 'ABANDONED', inviteCodeHash: null, updatedAt: this.d.now() });
     return copy(game);
   }
