@@ -91,7 +91,7 @@ describe('what follows a commit, planned with it', () => {
     const read = await core.reads.read(game.id, { kind: 'spectator' });
     expect(read.status).toBe('FINISHED');
     expect(jobs(TASKS.bot)).toEqual([]);
-    expect(core.bots.stats.moved).toBeGreaterThan(2);
+    expect(core.bots.stats.moved).toBeGreaterThanOrEqual(2); // a round at least: both seats guessed
   });
 
   it('a seat on a clock gets its deadline jobs from the store\'s clock; acting replaces them, ending removes them, and a passed one times the seat out', async () => {
