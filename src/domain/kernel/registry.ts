@@ -112,6 +112,11 @@ export class GameRegistry {
     return [...this.entries.values()].map((e) => e.type);
   }
 
+  /** The modules, in the order they were registered. */
+  modules(): GameModule[] {
+    return [...this.entries.values()].map((e) => e.module);
+  }
+
   type(id: string): GameType | undefined {
     return this.entries.get(id)?.type;
   }
