@@ -3,15 +3,17 @@
  * the GraphQL type of the view from it; a test holds every view of random games to it.
  */
 import { described, json, viewObject } from '../kernel/view-schema.ts';
+import { SEATS, TERRAIN_IDS, UNIT_TYPE_IDS } from './data.ts';
 
-const { string, integer, boolean, array, nullable } = json;
+const { string, integer, boolean, array, nullable, oneOf } = json;
+const seat = oneOf(...SEATS);
 
 const hex = viewObject('Hex', {
   id: string,
   col: integer,
   row: integer,
-  terrain: described('village, stronghold, open, road, paddies, jungle or water', string),
-  controller: described('The seat controlling this village or stronghold, if any', nullable(string)),
+  terrain: described('village, stronghold, open, road, paddies, jungle or water', oneOf(...TERRAIN_IDS)),
+  controller: described('The seat controlling this village or stronghold, if any', nullable(seat)),
 }, 'A hex of the map. id is "col,row" (odd-r offset coordinates: odd rows sit half a hex east).');
 
 const map = viewObject('Map', {
@@ -22,22 +24,22 @@ const map = viewObject('Map', {
 });
 
 const player = viewObject('Player', {
-  seat: string,
+  seat,
   treasury: integer,
   abilityRoll: described('The warlord special ability\'s 1D10 roll (10 stands for the die\'s 0)', integer),
   ability: string,
   abilityText: string,
   stronghold: string,
   out: boolean,
-  unavailable: described('Unit types whose availability roll failed this turn', array(string)),
+  unavailable: described('Unit types whose availability roll failed this turn', array(oneOf(...UNIT_TYPE_IDS))),
   upkeepLossesToChoose: described('Upkeep unpaid: units still to choose to lose', integer),
 });
 
 const unit = viewObject('Unit', {
   id: string,
-  type: described('peasants, thugs, bodyguards, lieutenant, warlord, vehicles, machineGun, artillery, armoredVehicle, boats (never null here: nullable because other games hide it)', nullable(string)),
+  type: described('peasants, thugs, bodyguards, lieutenant, warlord, vehicles, machineGun, artillery, armoredVehicle, boats (never null here: nullable because other games hide it)', nullable(oneOf(...UNIT_TYPE_IDS))),
   name: described('Never null here (nullable because other games hide it).', nullable(string)),
-  owner: string,
+  owner: seat,
   hex: string,
   carriedBy: described('The vehicle or boat carrying this unit', nullable(string)),
   force: integer,
@@ -49,16 +51,16 @@ const unit = viewObject('Unit', {
 });
 
 const attack = viewObject('Attack', {
-  attacker: string,
-  defender: string,
+  attacker: seat,
+  defender: seat,
   target: string,
   stacks: array(string),
   units: array(string),
 }, 'An attack being formed: stacks join it, then it is resolved');
 
 const defense = viewObject('Defense', {
-  attacker: string,
-  defender: string,
+  attacker: seat,
+  defender: seat,
   hex: string,
   result: string,
   lossesToChoose: integer,
@@ -72,9 +74,9 @@ const result = viewObject('Result', {
 
 const view = viewObject('View', {
   turn: integer,
-  phase: described('upkeep, recruitment, movement, combat, turnEnd', string),
-  activeSeat: described('Whose recruitment, movement or combat it is', nullable(string)),
-  initiativeOrder: array(string),
+  phase: described('upkeep, recruitment, movement, combat, turnEnd', oneOf('upkeep', 'recruitment', 'movement', 'combat', 'turnEnd')),
+  activeSeat: described('Whose recruitment, movement or combat it is', nullable(seat)),
+  initiativeOrder: array(seat),
   turnLimit: nullable(integer),
   map: map,
   players: array(player),

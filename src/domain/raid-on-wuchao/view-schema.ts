@@ -3,12 +3,14 @@
  * the GraphQL type of the view from it; a test holds every view of random games to it.
  */
 import { described, json, viewObject } from '../kernel/view-schema.ts';
+import { SIDES } from './data.ts';
 
-const { string, integer, boolean, array, nullable } = json;
+const { string, integer, boolean, array, nullable, oneOf } = json;
+const side = oneOf(...SIDES);
 
 const space = viewObject('Space', {
   id: string,
-  control: described('cao, yuan, or null if nobody has held it yet.', nullable(string)),
+  control: described('cao, yuan, or null if nobody has held it yet.', nullable(side)),
   defenseBonus: described('Defense bonus now (0 for a raided granary).', integer),
   printedDefenseBonus: integer,
   granary: boolean,
@@ -21,9 +23,9 @@ const space = viewObject('Space', {
 const unit = viewObject('Unit', {
   id: string,
   name: described('Never null here (nullable because other games hide it).', nullable(string)),
-  side: string,
+  side,
   space: described('null before setup placement and once destroyed.', nullable(string)),
-  state: described('full, reduced or destroyed.', string),
+  state: described('full, reduced or destroyed.', oneOf('full', 'reduced', 'destroyed')),
   attack: described('Current Attack Power; null when it is rolled (1D6, Cao Cao).', nullable(integer)),
   attackIsDie: boolean,
   defense: integer,
@@ -41,7 +43,7 @@ const die = viewObject('Die', {
 
 const combat = viewObject('Combat', {
   space: string,
-  attackerSide: string,
+  attackerSide: side,
   attackers: array(string),
   defenders: array(string),
   defense: described('Best single defense plus terrain.', integer),
@@ -61,7 +63,7 @@ const view = viewObject('View', {
   round: described('Round 1-8 (null during setup).', nullable(integer)),
   rounds: integer,
   phase: described('Cao movement, Cao combat, Yuan movement, Yuan combat, Setup, Game over.', string),
-  stage: string,
+  stage: oneOf('SETUP', 'ACTIVE', 'FINISHED'),
   spaces: array(space),
   connections: described('Connections between spaces; each works both ways.', array(array(string))),
   units: array(unit),

@@ -3,19 +3,22 @@
  * the GraphQL type of the view from it; a test holds every view of random games to it.
  */
 import { described, json, viewObject } from '../kernel/view-schema.ts';
+import { CORNER_BY_SEAT_ORDER, FACTIONS, SEATS, UNIT_KINDS } from './data.ts';
 
-const { string, integer, boolean, array, nullable } = json;
+const { string, integer, boolean, array, nullable, oneOf } = json;
+const seat = oneOf(...SEATS);
+const kind = oneOf(...UNIT_KINDS);
 
 const reserve = viewObject('Reserve', {
-  kind: string,
+  kind,
   name: string,
   count: integer,
 });
 
 const player = viewObject('Player', {
-  seat: string,
-  faction: described('Wei, Shu, Wu or Jin.', string),
-  corner: described('SW, NE, SE or NW: the player\'s 5x5 corner.', string),
+  seat,
+  faction: described('Wei, Shu, Wu or Jin.', oneOf(...Object.values(FACTIONS))),
+  corner: described('SW, NE, SE or NW: the player\'s 5x5 corner.', oneOf(...CORNER_BY_SEAT_ORDER)),
   out: boolean,
   citiesControlled: integer,
   reserve: described('Units still to place during setup.', array(reserve)),
@@ -23,15 +26,15 @@ const player = viewObject('Player', {
 
 const terrain = viewObject('Terrain', {
   square: string,
-  kind: described('city, forest or mountain.', string),
-  controller: described('For a city, the seat that last occupied it.', nullable(string)),
+  kind: described('city, forest or mountain.', oneOf('city', 'forest', 'mountain')),
+  controller: described('For a city, the seat that last occupied it.', nullable(seat)),
 });
 
 const unit = viewObject('Unit', {
   id: string,
   name: described('Never null here (nullable because other games hide it).', nullable(string)),
-  seat: string,
-  kind: described('general, armoredCavalry, infantry, archers, rockets, shockTroops or horseArchers.', string),
+  seat,
+  kind: described('general, armoredCavalry, infantry, archers, rockets, shockTroops or horseArchers.', kind),
   square: string,
   move: integer,
   range: integer,
@@ -45,13 +48,13 @@ const unit = viewObject('Unit', {
 const destroyedUnit = viewObject('DestroyedUnit', {
   id: string,
   name: string,
-  seat: string,
-  kind: string,
+  seat,
+  kind,
 });
 
 const retreat = viewObject('Retreat', {
   unit: string,
-  seat: string,
+  seat,
   options: array(string),
 });
 
@@ -62,11 +65,11 @@ const result = viewObject('Result', {
 
 const view = viewObject('View', {
   size: described('Board width and height in squares (12).', integer),
-  stage: described('SETUP, ACTIVE or FINISHED.', string),
+  stage: described('SETUP, ACTIVE or FINISHED.', oneOf('SETUP', 'ACTIVE', 'FINISHED')),
   round: described('Round number (each player has one turn per round); null during setup.', nullable(integer)),
-  activeSeat: described('Whose turn it is (null during setup).', nullable(string)),
-  phase: described('SETUP, MOVE, ATTACK or OVER.', string),
-  placer: described('Who places the next unit during setup.', nullable(string)),
+  activeSeat: described('Whose turn it is (null during setup).', nullable(seat)),
+  phase: described('SETUP, MOVE, ATTACK or OVER.', oneOf('SETUP', 'MOVE', 'ATTACK', 'OVER')),
+  placer: described('Who places the next unit during setup.', nullable(seat)),
   turnLimit: described('Rounds after which the game ends as a draw, if any.', nullable(integer)),
   players: array(player),
   terrain: described('Squares with terrain (every other square is open ground).', array(terrain)),

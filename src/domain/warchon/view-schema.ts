@@ -3,8 +3,10 @@
  * the GraphQL type of the view from it; a test holds every view of random games to it.
  */
 import { described, json, viewObject } from '../kernel/view-schema.ts';
+import { ARMIES } from './types.ts';
 
-const { string, integer, number, boolean, array, nullable } = json;
+const { string, integer, number, boolean, array, nullable, oneOf } = json;
+const army = oneOf(...ARMIES);
 
 const eventEntry = viewObject('EventEntry', {
   name: string,
@@ -28,7 +30,7 @@ const spread = viewObject('Spread', {
 
 const unit = viewObject('Unit', {
   id: described('Public marker, e.g. azuthkan-3.', string),
-  army: string,
+  army,
   spread: nullable(integer),
   destroyed: boolean,
   revealed: boolean,
@@ -47,17 +49,17 @@ const unit = viewObject('Unit', {
   movesLeft: nullable(integer),
   reserve: described('A Surprise Reserve that must retreat when the turn is over.', boolean),
   temporary: described('The Ramping Water Elemental: with the battle for this turn only.', boolean),
-  fightsFor: described('Bribery / Shell Game: fights for this army this turn.', nullable(string)),
+  fightsFor: described('Bribery / Shell Game: fights for this army this turn.', nullable(army)),
 }, 'A playmark. For the other side\'s units that have not fought, known is false and every identity field is null.');
 
 const unplaced = viewObject('Unplaced', {
-  army: string,
+  army,
   count: integer,
   units: described('Roster copies still to place: only for their owner.', nullable(array(string))),
 });
 
 const numberCall = viewObject('NumberCall', {
-  purpose: described('combat, event or effect.', string),
+  purpose: described('combat, event or effect.', oneOf('combat', 'event', 'effect')),
   committed: described('Armies whose secret number is in.', array(string)),
   yourNumber: described('Your own secret number, if you have chosen it.', nullable(integer)),
 });
@@ -78,8 +80,8 @@ const modifier = viewObject('Modifier', {
 
 const battle = viewObject('Battle', {
   spread: integer,
-  attacker: string,
-  defender: string,
+  attacker: army,
+  defender: army,
   step: string,
   numberCall: nullable(numberCall),
   lastNumber: nullable(drawnNumber),
@@ -101,10 +103,10 @@ const result = viewObject('Result', {
 const view = viewObject('View', {
   turn: described('Turn number, counting each player\'s turn (0 during setup).', integer),
   phase: described('Setup (Azuthkan), Azuthkan Movement Round, Battle at Erdon Pass, Strategy Round at ..., Random Event at ..., Game over.', string),
-  activeArmy: described('The army whose turn it is: the Attacker (null during setup).', nullable(string)),
-  numbers: described('players: both players secretly choose every number; server: the server draws them.', string),
+  activeArmy: described('The army whose turn it is: the Attacker (null during setup).', nullable(army)),
+  numbers: described('players: both players secretly choose every number; server: the server draws them.', oneOf('players', 'server')),
   turnLimit: nullable(integer),
-  viewer: described('The seat this view is for (null: a spectator).', nullable(string)),
+  viewer: described('The seat this view is for (null: a spectator).', nullable(army)),
   spreads: array(spread),
   units: array(unit),
   unplaced: array(unplaced),
