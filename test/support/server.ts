@@ -36,9 +36,13 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   // The verify workers load the games by module URL: the hosted ones and the test's own.
   const gameModules = [new URL('../../src/domain/games.ts', import.meta.url).href, new URL('./guessing-game.ts', import.meta.url).href];
   const { databaseUrl: _, games, workers, ...rest } = options;
+  // A test runs its own checks (schema validators, code generators, random games) in the
+  // server's process on a shared machine: the 503 for a blocked event loop only where a test
+  // asks. 0 turns the check off (@fastify/under-pressure); any limit would not do, since a
+  // starved process measures no delay at all and under-pressure counts that as Infinity.
   const service = await openService({
     gameModules, ...rest, database, games: games ?? [...hostedGames, guessingGame], workers: workers ?? false,
-    http: { logger: false, verifyRateLimit: 1_000, ...rest },
+    http: { logger: false, verifyRateLimit: 1_000, maxEventLoopDelay: 0, ...rest },
   });
   const app = service.http!;
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
