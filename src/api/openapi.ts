@@ -7,6 +7,7 @@
  * `game.stauts` fails to compile.
  */
 import type { GameType } from '../domain/kernel/index.ts';
+import { pascal } from './view-types.ts';
 
 type Schema = Record<string, unknown>;
 
@@ -100,6 +101,8 @@ export const responses = {
         commandSchema: { type: 'object', additionalProperties: true },
         eventSchema: { type: 'object', additionalProperties: true },
         bots: { ...array(string), description: 'the bot kinds a seat may be played by (createGame seats: { seat, bot })' },
+        description: string,
+        seatDetails: array(object({ id: string, name: string, colour: { ...string, description: 'a CSS hex colour, e.g. #2b6cb0' } })),
       }),
     ),
   }),
@@ -165,9 +168,6 @@ export function published(type: GameType): GameType {
   }
   return out;
 }
-
-/** A game type id as a type name: raid-on-wuchao → RaidOnWuchao. */
-export const pascal = (id: string) => id.replace(/(^|-)([a-z0-9])/g, (_, _dash, c: string) => c.toUpperCase());
 
 /**
  * Every game type's command and event schemas, named `<GameType>Command` and

@@ -1,16 +1,15 @@
 /**
  * GET /api/types.ts: the TypeScript types of every game type's commands, events and views,
  * generated from what the service publishes (the JSON Schemas of GameType.commandSchema and
- * eventSchema, with json-schema-to-typescript; the views from their GraphQL object types),
- * once per process on first request. A client saves the file and types `legalCommands`,
+ * eventSchema, and of each game's view, with json-schema-to-typescript), once per process on
+ * first request. A client saves the file and types `legalCommands`,
  * `submitCommand` and events' `data` without hand-written guards.
  */
 import type { FastifyInstance } from 'fastify';
-import { buildSchema as parseSdl, getNamedType, GraphQLEnumType, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLScalarType, GraphQLUnionType, isInterfaceType, type GraphQLOutputType } from 'graphql';
 import { compile } from 'json-schema-to-typescript';
 import type { GameType } from '../domain/kernel/index.ts';
 import type { JsonSchema } from '../domain/kernel/types.ts';
-import { pascal } from './openapi.ts';
+import { pascal } from './view-types.ts';
 
 /** Every nested title prefixed with the game's name: each game has its own PlayerResigned. */
 function prefixed(schema: unknown, prefix: string): unknown {
@@ -25,47 +24,12 @@ async function fromJsonSchema(schema: JsonSchema, name: string, prefix: string, 
   return compile(root as never, name, { bannerComment: '', additionalProperties: false, format: false, unknownAny: true });
 }
 
-function tsOf(type: GraphQLOutputType, nullable = true): string {
-  if (type instanceof GraphQLNonNull) return tsOf(type.ofType, false);
-  const inner = (() => {
-    if (type instanceof GraphQLList) return `(${tsOf(type.ofType)})[]`;
-    if (type instanceof GraphQLScalarType) return type.name === 'Int' || type.name === 'Float' ? 'number' : type.name === 'Boolean' ? 'boolean' : type.name === 'JSON' ? 'unknown' : 'string';
-    if (type instanceof GraphQLEnumType) return type.getValues().map((v) => JSON.stringify(v.value)).join(' | ');
-    return type.name;
-  })();
-  return nullable ? `${inner} | null` : inner;
-}
-
-/** The view types as interfaces, from their GraphQL SDL (the same fields the REST view carries). */
-function fromGraphql(sdl: string, roots: string[]): string {
-  const schema = parseSdl(sdl);
-  const out: string[] = [];
-  const seen = new Set<string>();
-  const visit = (name: string) => {
-    if (seen.has(name)) return;
-    seen.add(name);
-    const type = schema.getType(name);
-    if (type instanceof GraphQLUnionType) {
-      out.push(`export type ${name} = ${type.getTypes().map((t) => t.name).join(' | ')};`);
-      for (const t of type.getTypes()) visit(t.name);
-      return;
-    }
-    if (!(type instanceof GraphQLObjectType) && !isInterfaceType(type)) return;
-    const fields = Object.values(type.getFields());
-    const doc = (d: string | null | undefined, indent = '') => (d ? `${indent}/** ${d.replace(/\*\//g, '* /').replace(/\n/g, ' ')} */\n` : '');
-    out.push(`${doc(type.description)}export interface ${name} {\n${fields.map((f) => `${doc(f.description, '  ')}  ${f.name}: ${tsOf(f.type)};`).join('\n')}\n}`);
-    for (const f of fields) visit(getNamedType(f.type).name);
-  };
-  for (const root of roots) visit(root);
-  return out.join('\n\n');
-}
-
-export async function typesSource(types: GameType[], views: { sdl: string; typeNames: Record<string, string> }): Promise<string> {
+export async function typesSource(types: GameType[], viewSchemas: Record<string, JsonSchema | undefined>): Promise<string> {
   const parts = [
     '/**',
     ' * The commands, events and views of every game type this service hosts, generated from',
-    ' * the JSON Schemas of GET /api/game-types (commandSchema, eventSchema) and the GraphQL view',
-    ' * types. Narrow a Command or an Event by the game\'s type, then by its `type` field.',
+    ' * the JSON Schemas of GET /api/game-types (commandSchema, eventSchema) and of the views.',
+    " * Narrow a Command or an Event by the game's type, then by its `type` field.",
     ' */',
   ];
   for (const t of types) {
@@ -76,16 +40,14 @@ export async function typesSource(types: GameType[], views: { sdl: string; typeN
   parts.push(`export type Command = ${types.map((t) => `${pascal(t.id)}Command`).join(' | ')};`);
   parts.push(`export type Event = ${types.map((t) => `${pascal(t.id)}Event`).join(' | ')};`);
   parts.push(`/** The command and event types by game type id. */\nexport interface GameTypes {\n${types.map((t) => `  ${JSON.stringify(t.id)}: { command: ${pascal(t.id)}Command; event: ${pascal(t.id)}Event };`).join('\n')}\n}`);
-  const typed = types.filter((t) => views.typeNames[t.id]);
-  if (typed.length) {
-    parts.push(fromGraphql(views.sdl, typed.map((t) => views.typeNames[t.id]!)));
-    parts.push(`/** The view of each game type with a typed view (GraphQL adds gameType). */\nexport interface Views {\n${typed.map((t) => `  ${JSON.stringify(t.id)}: ${views.typeNames[t.id]};`).join('\n')}\n}`);
-  }
+  const typed = types.filter((t) => viewSchemas[t.id]);
+  for (const t of typed) parts.push(await fromJsonSchema(viewSchemas[t.id]!, `${pascal(t.id)}View`, t.name, `${t.name} as a seat sees it (REST view; GraphQL's ${pascal(t.id)}View adds gameType)`));
+  if (typed.length) parts.push(`/** The view of each game type with a typed view. */\nexport interface Views {\n${typed.map((t) => `  ${JSON.stringify(t.id)}: ${pascal(t.id)}View;`).join('\n')}\n}`);
   return `${parts.join('\n\n')}\n`;
 }
 
 /** Serves the file, generated on the first request and kept. */
-export function typesRoute(app: FastifyInstance, types: () => GameType[], views: () => { sdl: string; typeNames: Record<string, string> }) {
+export function typesRoute(app: FastifyInstance, types: () => GameType[], views: () => Record<string, JsonSchema | undefined>) {
   let source: Promise<string> | null = null;
   app.get('/api/types.ts', { schema: { tags: ['games'], operationId: 'typesFile', summary: 'The TypeScript types of every command, event and view (generated from the JSON Schemas)', response: { 200: { description: 'a TypeScript module of types only', content: { 'text/plain': { schema: { type: 'string' } } } } } } }, async (_req, reply) => {
     source ??= typesSource(types(), views()).catch((error) => {

@@ -23,7 +23,7 @@ function tourScript(readme: string): string {
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer({ rateLimit: 100_000, notifications: { allowPrivate: true } });
+  server = await startTestServer({ rateLimit: 100_000, workers: true, notifications: { allowPrivate: true } });
 });
 afterAll(async () => server?.close());
 

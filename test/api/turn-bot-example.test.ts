@@ -15,7 +15,7 @@ const BOT = fileURLToPath(new URL('../../docs/examples/turn-bot.mjs', import.met
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer({ rateLimit: 100_000, bots: false });
+  server = await startTestServer({ rateLimit: 100_000 });
 });
 afterAll(async () => server?.close());
 
