@@ -11,11 +11,14 @@ import {
   fold,
   matchLegalCommands,
   matchStatus,
+  botSeed,
+  isBotKind,
   replay,
   start,
   step,
   visibleTo,
   type Actor as KernelActor,
+  type BotKind,
   type Command,
   type GameModule,
   type GameRegistry,
@@ -63,7 +66,8 @@ export interface ExportDocument {
     id: string;
     type: string;
     options: unknown;
-    players: { seat: string; name: string }[];
+    /** bot: the bot kind the service played the seat with (verify checks its commands). */
+    players: { seat: string; name: string; bot?: string | null }[];
     status: string;
     version: number;
     result: unknown;
@@ -151,10 +155,14 @@ export class GameRead {
     this.#record = record;
     this.#state = state ? Promise.resolve(state) : null;
     this.yourSeat = seatIn(actor, record);
+    this.#bot = actor.kind === 'bot' ? actor.seat : null;
     this.#held = seatsHeld(actor, record);
   }
 
   readonly #held: string[];
+  readonly #bot: string | null;
+  /** The bot's own seed for its decision at this version (botSeed): only the bot playing the seat gets it. */
+  get botSeed(): string | null { return this.#bot ? botSeed(this.#record.seed, this.#record.version, this.#bot) : null; }
   /** Not set up yet: every seat's holder must be known first. */
   get #unstarted() { return this.#record.version === 0; }
   get visibility() { return this.#record.visibility; }
@@ -585,7 +593,7 @@ export class Application {
     return {
       format: 'wargame-service/export@1',
       game: {
-        id: game.id, type: game.type, options: game.options, players: game.players, status: game.status, version: game.version,
+        id: game.id, type: game.type, options: game.options, players: game.players.map((p) => ({ ...p, bot: game.seats.find((s) => s.seat === p.seat && s.kind === 'bot')?.bot ?? null })), status: game.status, version: game.version,
         result: game.result, seedCommitment: game.seedCommitment, seed: visible.seed ? game.seed : null, rules: game.rules,
         createdAt: game.createdAt.toISOString(),
       },
@@ -644,7 +652,7 @@ export class Application {
     const commands = doc.commands;
     let state: MatchState | undefined;
     try {
-      const run = replay(module, { options: g.options, players: g.players.map((p) => p.seat) }, g.seed, commands.map((c): StoredCommand => ({ seat: c.seat, command: c.command as Command })));
+      const run = replay(module, { options: g.options, players: g.players.map((p) => p.seat) }, g.seed, commands.map((c): StoredCommand => ({ seat: c.seat, command: c.command as Command })), botsOf(g.players));
       for (let next = run.next(); ; next = run.next()) {
         if (next.done) {
           state = next.value;
@@ -675,11 +683,17 @@ export class Application {
   }
 }
 
-/** The service's own commands: `timeOut { seat }`. */
+/** The seats an export says the service played, with their bot kinds. */
+function botsOf(players: ExportDocument['game']['players']): Record<string, BotKind> {
+  return Object.fromEntries(players.filter((p) => isBotKind(p.bot)).map((p) => [p.seat, p.bot as BotKind]));
+}
+
+/** The service's own commands: `timeOut { seat }`, or `timeOut { seats }` for deadlines that passed together. */
 function systemCommand(command: unknown): { ok: true; value: Command } | { ok: false; reason: string } {
-  const c = command as { type?: unknown; seat?: unknown } | null;
+  const c = command as { type?: unknown; seat?: unknown; seats?: unknown } | null;
   if (c && c.type === 'timeOut' && typeof c.seat === 'string') return { ok: true, value: { type: 'timeOut', seat: c.seat } };
-  return { ok: false, reason: 'the service submits only { type: "timeOut", seat }' };
+  if (c && c.type === 'timeOut' && Array.isArray(c.seats) && c.seats.length > 0 && c.seats.every((x) => typeof x === 'string')) return { ok: true, value: { type: 'timeOut', seats: [...c.seats] } };
+  return { ok: false, reason: 'the service submits only { type: "timeOut", seat } or { type: "timeOut", seats }' };
 }
 
 /** An opaque cursor: the position of a game in the newest-first listing. */

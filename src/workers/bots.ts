@@ -2,7 +2,7 @@
  * The bots' worker: plays every seat the service plays, from whichever process, as an
  * ordinary command of that seat through the application core. Each move names the version
  * at which the bot became awaited (expectedVersion) and a key derived from it, and the
- * choice depends only on the game, that version and the seat: two processes acting for the
+ * choice depends only on the game's secret seed, that version and the seat: two processes acting for the
  * same decision submit the same command under the same key, and the store keeps one.
  *
  * It hears of a game in one place (`onCommit`: a commit that leaves a bot seat awaited) and
@@ -121,8 +121,11 @@ export class BotWorker {
       const actor: Actor = { kind: 'bot', gameId, seat };
       const read = await this.app.read(gameId, actor);
       const version = read.version;
-      // The bot's own generator: the game, the version it decides at, its seat; never the dice seed.
-      const command = botCommand(kind, await read.legalCommands(), `${gameId}:${version}:${seat}`);
+      // The bot's own generator: derived from the game's secret seed, the version it decides
+      // at and its seat (botSeed), so no player can predict it and verify can re-derive it.
+      const seed = read.botSeed;
+      if (!seed) continue;
+      const command = botCommand(kind, await read.legalCommands(), seed);
       if (!command) continue;
       try {
         await this.app.execute(actor, gameId, command, { expectedVersion: version, idempotencyKey: `bot@${version}` });
