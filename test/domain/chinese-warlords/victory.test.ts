@@ -14,7 +14,7 @@ describe('VICTORY CONDITIONS', () => {
     expect(status(g)).toMatchObject({ stage: 'FINISHED', awaiting: [], result: { winners: ['red'], reason: "blue's Warlord was killed" } });
     expect(legalOf(g, 'red')).toEqual([]);
     expect(refusal(g, 'red', { type: 'endCombat' })).toMatch(/^The game is over/);
-    expectFinished(g, { winners: ['red'], reason: "blue's Warlord was killed" });
+    expectFinished(g, { winners: ['red'], reason: "blue's Warlord was killed" }, { folded: false });
   });
 
   it('capturing his stronghold wins: a unit ends its move in it', () => {
@@ -23,7 +23,7 @@ describe('VICTORY CONDITIONS', () => {
     // Issue 21.5: the capture's facts first, then the ending, and the log closes with GameEnded.
     expect(events.map((e) => e.type)).toEqual(['UnitMoved', 'StrongholdCaptured', 'ControlTaken', 'PlayerDefeated', 'GameEnded']);
     expect(events.at(-1)).toEqual({ type: 'GameEnded', winners: ['red'], reason: "red captured blue's stronghold" });
-    expectFinished(g);
+    expectFinished(g, undefined, { folded: false });
     expect(status(g).result).toEqual({ winners: ['red'], reason: "red captured blue's stronghold" });
   });
 
