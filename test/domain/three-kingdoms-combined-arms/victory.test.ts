@@ -70,7 +70,7 @@ describe('VICTORY: all enemy Generals destroyed', () => {
 
 // RULINGS: "A player who has lost both Generals is out; their remaining units leave the
 // board." A resigning player leaves the same way, also when that ends the game (issue 21.4).
-describe('resignation', () => {
+describe('resignation that ends the game', () => {
   it('a two-player resigner is marked out and its units leave the board; the other wins', () => {
     const g = scenario({ phase: 'move', units: { 'wei-general-1': 'B2', 'wei-infantry-1': 'C3', 'shu-general-1': 'K11' } });
     const events = submit(g, 'wei', { type: 'resign' });
