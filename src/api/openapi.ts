@@ -6,6 +6,7 @@
  * returns is dropped by the serializer.
  */
 import type { GameType } from '../domain/kernel/index.ts';
+import { pascal } from './view-types.ts';
 
 type Schema = Record<string, unknown>;
 
@@ -73,6 +74,8 @@ export const responses = {
         optionsSchema: { type: 'object', additionalProperties: true },
         commandSchema: { type: 'object', additionalProperties: true },
         eventSchema: { type: 'object', additionalProperties: true },
+        description: string,
+        seatDetails: array(object({ id: string, name: string, colour: { ...string, description: 'a CSS hex colour, e.g. #2b6cb0' } })),
       }),
     ),
   }),
@@ -123,8 +126,6 @@ export const playerResponses = {
   game: object({ game }),
   openGames: gamesPage,
 } satisfies Record<string, Schema>;
-
-const pascal = (id: string) => id.replace(/(^|-)([a-z0-9])/g, (_, _dash, c: string) => c.toUpperCase());
 
 /**
  * Every game type's command and event schemas, named `<GameType>Command` and

@@ -20,7 +20,7 @@ describe.skipIf(!chromium)('the lobby in a browser', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    server = await startTestServer({ rateLimit: 100_000, registrationsPerMinute: 10_000 });
+    server = await startTestServer({ rateLimit: 100_000, registrationsPerMinute: 10_000, workers: true }); // bots move by jobs
     browser = await launchChromium();
   });
   afterAll(async () => {

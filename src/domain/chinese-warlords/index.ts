@@ -16,6 +16,9 @@ import { choosingVillage, gameSetUp, initialState, nearbyVillages, optionsSchema
 import { activeSeats, passengersOf, unitById, unitsAt, type WarlordsState } from './state.ts';
 import { beginTurn } from './turn.ts';
 import { view } from './view.ts';
+import { eventSchema } from './event-schema.ts';
+import { presentation } from './presentation.ts';
+import { viewSchema } from './view-schema.ts';
 
 export type { WarlordsState } from './state.ts';
 export type { WarlordsEvent } from './events.ts';
@@ -182,6 +185,10 @@ export const chineseWarlords: GameModule<WarlordsState, WarlordsCommand, Warlord
   maxPlayers: 4,
   optionsSchema,
   commandSchema,
+  eventSchema,
+  viewSchema,
+  presentation,
+  exampleOptions: [{ turnLimit: 10 }],
 
   initialState,
 

@@ -4,7 +4,7 @@
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { Command, GameModule, JsonSchema } from './types.ts';
-import { matchCommandSchemas, MATCH_EVENTS } from './match.ts';
+import { matchCommandSchemas, MATCH_EVENTS, seatName } from './match.ts';
 import { matchEventSchemas } from './event-schema.ts';
 
 export interface GameType {
@@ -18,7 +18,20 @@ export interface GameType {
   commandSchema: JsonSchema;
   /** Every event of the game's log (its own and the match's), as a client receives it, discriminated by `type`. */
   eventSchema: JsonSchema;
+  /** The module's presentation: the lobby's one-liner ("" without one). */
+  description: string;
+  /** Every seat in seat order, with the name players read and its CSS hex colour. */
+  seatDetails: SeatDetail[];
 }
+
+export interface SeatDetail {
+  id: string;
+  name: string;
+  colour: string;
+}
+
+/** The colour of a seat whose module gives none. */
+export const NEUTRAL_COLOUR = '#4a5568';
 
 export type Validation<T> = { ok: true; value: T } | { ok: false; reason: string };
 
@@ -46,6 +59,17 @@ function describe(errors: ErrorObject[] | null | undefined): string {
     .join('; ');
 }
 
+/** A presentation names and colours exactly the module's seats, each colour a CSS hex colour. */
+function checkPresentation(module: GameModule): void {
+  const shown = Object.keys(module.presentation!.seats);
+  const missing = module.seats.filter((s) => !shown.includes(s));
+  const extra = shown.filter((s) => !module.seats.includes(s));
+  if (missing.length || extra.length) throw new Error(`game type ${module.id}: its presentation must name every seat and no other (missing ${missing.join(', ') || 'none'}, unknown ${extra.join(', ') || 'none'})`);
+  for (const [seat, { colour }] of Object.entries(module.presentation!.seats)) {
+    if (!/^#[0-9a-fA-F]{6}$/.test(colour)) throw new Error(`game type ${module.id}: the colour of ${seat} is not a CSS hex colour like #2b6cb0: ${colour}`);
+  }
+}
+
 export class GameRegistry {
   private readonly entries = new Map<string, Entry>();
   private readonly ajv = new Ajv({ allErrors: false, discriminator: true, useDefaults: true, strict: false });
@@ -53,6 +77,7 @@ export class GameRegistry {
   constructor(modules: GameModule[]) {
     for (const module of modules) {
       if (this.entries.has(module.id)) throw new Error(`game type ${module.id} registered twice`);
+      if (module.presentation) checkPresentation(module);
       const commandSchema: JsonSchema = {
         title: `${module.name} command`,
         type: 'object',
@@ -80,6 +105,11 @@ export class GameRegistry {
         optionsSchema: module.optionsSchema,
         commandSchema,
         eventSchema,
+        description: module.presentation?.description ?? '',
+        seatDetails: module.seats.map((id) => {
+          const shown = module.presentation?.seats[id];
+          return { id, name: shown?.name ?? seatName(module, id), colour: shown?.colour ?? NEUTRAL_COLOUR };
+        }),
       };
       this.entries.set(module.id, {
         module,
@@ -92,6 +122,11 @@ export class GameRegistry {
 
   types(): GameType[] {
     return [...this.entries.values()].map((e) => e.type);
+  }
+
+  /** The modules, in the order they were registered. */
+  modules(): GameModule[] {
+    return [...this.entries.values()].map((e) => e.module);
   }
 
   type(id: string): GameType | undefined {

@@ -17,6 +17,9 @@ import { activeSide, initialState, type WuchaoState } from './state.ts';
 import { tape, type Tape } from './tape.ts';
 import { view } from './view.ts';
 import { acceptRoll, reroll, rerollPrompt } from './xu-you.ts';
+import { eventSchema } from './event-schema.ts';
+import { presentation } from './presentation.ts';
+import { viewSchema } from './view-schema.ts';
 
 export type { WuchaoState } from './state.ts';
 export type { WuchaoEvent } from './events.ts';
@@ -91,6 +94,9 @@ export const raidOnWuchao: GameModule<WuchaoState, WuchaoCommand, WuchaoEvent, W
   maxPlayers: 2,
   optionsSchema,
   commandSchema,
+  eventSchema,
+  viewSchema,
+  presentation,
 
   initialState,
 

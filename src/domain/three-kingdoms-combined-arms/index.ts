@@ -18,6 +18,9 @@ import { flow } from './turns.ts';
 import { eliminate } from './victory.ts';
 import { faction, unitById, unitName, type TkState } from './state.ts';
 import { view } from './view.ts';
+import { eventSchema } from './event-schema.ts';
+import { presentation } from './presentation.ts';
+import { viewSchema } from './view-schema.ts';
 
 export type { TkState, TkCommand, TkEvent, TkOptions };
 
@@ -100,6 +103,10 @@ export const threeKingdoms: GameModule<TkState, TkCommand, TkEvent, TkOptions> =
   maxPlayers: 4,
   optionsSchema,
   commandSchema,
+  eventSchema,
+  viewSchema,
+  presentation,
+  exampleOptions: [{ turnLimit: 8 }],
 
   initialState,
 
