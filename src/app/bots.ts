@@ -3,7 +3,7 @@
  * The move is a job the bot planner adds with the commit that leaves the seat awaited
  * (src/app/planners.ts); its task calls `move`. Each move names the version at which the
  * bot became awaited (expectedVersion) and a key derived from it, and the choice depends
- * only on the game, that version and the seat: a job run twice submits the same command
+ * only on the game's secret seed, that version and the seat: a job run twice submits the same command
  * under the same key, and the store keeps one.
  */
 import { botCommand, isBotKind } from '../domain/kernel/index.ts';
@@ -43,8 +43,11 @@ export class Bots {
       const actor: Actor = { kind: 'bot', gameId, seat };
       const read = await this.reads.read(gameId, actor);
       const version = read.version;
-      // The bot's own generator: the game, the version it decides at, its seat; never the dice seed.
-      const command = botCommand(kind, await read.legalCommands(), `${gameId}:${version}:${seat}`);
+      // The bot's own generator: derived from the game's secret seed, the version it decides
+      // at and its seat (botSeed), so no player can predict it and verify can re-derive it.
+      const seed = read.botSeed;
+      if (!seed) continue;
+      const command = botCommand(kind, await read.legalCommands(), seed);
       if (!command) continue;
       try {
         await this.commands.execute(actor, gameId, command, { expectedVersion: version, idempotencyKey: `bot@${version}` });

@@ -71,11 +71,12 @@ export function seatColumns(seats: SeatEntry[]) {
   };
 }
 
-/** The service's own commands: `timeOut { seat }`. */
+/** The service's own commands: `timeOut { seat }`, or `timeOut { seats }` for deadlines that passed together. */
 function systemCommand(command: unknown): { ok: true; value: Command } | { ok: false; reason: string } {
-  const c = command as { type?: unknown; seat?: unknown } | null;
+  const c = command as { type?: unknown; seat?: unknown; seats?: unknown } | null;
   if (c && c.type === 'timeOut' && typeof c.seat === 'string') return { ok: true, value: { type: 'timeOut', seat: c.seat } };
-  return { ok: false, reason: 'the service submits only { type: "timeOut", seat }' };
+  if (c && c.type === 'timeOut' && Array.isArray(c.seats) && c.seats.length > 0 && c.seats.every((x) => typeof x === 'string')) return { ok: true, value: { type: 'timeOut', seats: [...c.seats] } };
+  return { ok: false, reason: 'the service submits only { type: "timeOut", seat } or { type: "timeOut", seats }' };
 }
 
 export class Commands {

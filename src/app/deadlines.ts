@@ -9,8 +9,11 @@
  * The time-out is the match command `timeOut { seat }`, submitted through the same
  * Commands.execute as any command, as the system actor, at the version at which the
  * deadline was set: a command of that seat that lands first moves the game on, and the
- * time-out is then refused and dropped quietly. Exactly one of the two is stored.
+ * time-out is then refused and dropped quietly. Exactly one of the two is stored. Every
+ * other awaited seat whose deadline has passed too is timed out in the same command
+ * (timeOutCommand), so that which job runs first never decides who wins.
  */
+import { timeOutCommand } from '../domain/kernel/index.ts';
 import { SYSTEM_ACTOR } from './actors.ts';
 import type { Commands } from './commands.ts';
 import { AppError } from './errors.ts';
@@ -71,8 +74,17 @@ export class Deadlines {
     // The game moved on between the two reads: the caller looks again.
     if (read.version !== d.gameVersion) return { moved: true as const };
     if (read.status === 'FINISHED') return null;
-    const deciding = (await read.progress()).awaiting.some((p) => p.seat === job.seat && p.kind !== 'ANSWER_DRAW');
-    return deciding ? { moved: false as const, deadline: d.deadline, passed: d.passed, version: d.gameVersion } : null;
+    const awaited = new Set((await read.progress()).awaiting.filter((p) => p.kind !== 'ANSWER_DRAW').map((p) => p.seat));
+    const others = [...awaited].filter((s) => s !== job.seat);
+    const players = read.players.map((p) => p.seat);
+    return awaited.has(job.seat) ? { moved: false as const, deadline: d.deadline, passed: d.passed, version: d.gameVersion, others, players } : null;
+  }
+
+  /** The other awaited seats whose deadlines have passed as well, by the database's clock. */
+  private async passedWith(job: DeadlineJob, others: string[]): Promise<string[]> {
+    const passed: string[] = [];
+    for (const seat of others) if ((await this.clocks.deadline(job.gameId, seat))?.passed) passed.push(seat);
+    return passed;
   }
 
   /** The job `deadline_passed`: times the seat out, unless it acted first. */
@@ -85,7 +97,9 @@ export class Deadlines {
       // Usually the version at which the deadline was set. Later only when other seats have
       // acted since (several seats awaited at once) and this seat has not: its time still runs.
       try {
-        await this.commands.execute(SYSTEM_ACTOR, job.gameId, { type: 'timeOut', seat: job.seat }, { expectedVersion: now.version });
+        // Every other awaited seat whose deadline has passed too goes out with it (API.md, Clocks).
+        const command = timeOutCommand(now.players, [job.seat, ...(await this.passedWith(job, now.others))]);
+        await this.commands.execute(SYSTEM_ACTOR, job.gameId, command, { expectedVersion: now.version });
         this.stats.timedOut++;
         return 'timed-out';
       } catch (error) {

@@ -3,7 +3,7 @@
  * memoised (a GraphQL query asking only for `status` folds nothing). What the actor may
  * see is the kernel's visibleTo, for the view, the events and the seed alike.
  */
-import { matchLegalCommands, matchStatus, visibleTo, type Command, type GameModule, type Json, type MatchState, type Recorded, type Status } from '../domain/kernel/index.ts';
+import { botSeed, matchLegalCommands, matchStatus, visibleTo, type Command, type GameModule, type Json, type MatchState, type Recorded, type Status } from '../domain/kernel/index.ts';
 import { seatIn, seatsHeld, type Actor } from './actors.ts';
 import type { ClockInput } from './clock.ts';
 import { AppError } from './errors.ts';
@@ -62,10 +62,14 @@ export class GameRead {
     this.#record = record;
     this.#state = state ? Promise.resolve(state) : null;
     this.yourSeat = seatIn(actor, record);
+    this.#bot = actor.kind === 'bot' ? actor.seat : null;
     this.#held = seatsHeld(actor, record);
   }
 
   readonly #held: string[];
+  readonly #bot: string | null;
+  /** The bot's own seed for its decision at this version (botSeed): only the bot playing the seat gets it. */
+  get botSeed(): string | null { return this.#bot ? botSeed(this.#record.seed, this.#record.version, this.#bot) : null; }
   /** Not set up yet: every seat's holder must be known first. */
   get #unstarted() { return this.#record.version === 0; }
   get visibility() { return this.#record.visibility; }

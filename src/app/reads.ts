@@ -115,7 +115,7 @@ export class Reads {
     return {
       format: 'wargame-service/export@1',
       game: {
-        id: game.id, type: game.type, options: game.options, players: game.players, status: game.status, version: game.version,
+        id: game.id, type: game.type, options: game.options, players: game.players.map((p) => ({ ...p, bot: game.seats.find((s) => s.seat === p.seat && s.kind === 'bot')?.bot ?? null })), status: game.status, version: game.version,
         result: game.result, seedCommitment: game.seedCommitment, seed: visible.seed ? game.seed : null, rules: game.rules,
         createdAt: game.createdAt.toISOString(),
       },

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
-import { matchStatus, replay, type Command, type GameRegistry, type MatchState, type Recorded, type StoredCommand } from '../domain/kernel/index.ts';
+import { isBotKind, matchStatus, replay, type BotKind, type Command, type GameRegistry, type MatchState, type Recorded, type StoredCommand } from '../domain/kernel/index.ts';
 import { assertExportShape } from './export-schema.ts';
 import type { EventOut } from './game-read.ts';
 
@@ -17,7 +17,8 @@ export interface ExportDocument {
     id: string;
     type: string;
     options: unknown;
-    players: { seat: string; name: string }[];
+    /** bot: the bot kind the service played the seat with (verify checks its commands). */
+    players: { seat: string; name: string; bot?: string | null }[];
     status: string;
     version: number;
     result: unknown;
@@ -81,7 +82,7 @@ function check(doc: ExportDocument, registry: GameRegistry): VerifyReport {
   const commands = doc.commands;
   let state: MatchState | undefined;
   try {
-    const run = replay(module, { options: g.options, players: g.players.map((p) => p.seat) }, g.seed, commands.map((c): StoredCommand => ({ seat: c.seat, command: c.command as Command })));
+    const run = replay(module, { options: g.options, players: g.players.map((p) => p.seat) }, g.seed, commands.map((c): StoredCommand => ({ seat: c.seat, command: c.command as Command })), botsOf(g.players));
     for (let next = run.next(); ; next = run.next()) {
       if (next.done) {
         state = next.value;
@@ -109,4 +110,9 @@ function check(doc: ExportDocument, registry: GameRegistry): VerifyReport {
     return { valid: false, reason: 'the result differs from the one the log produces', expected: status.result, found: g.result };
   }
   return { valid: true, events: events.length, commands: commands.length, rolls };
+}
+
+/** The seats an export says the service played, with their bot kinds. */
+function botsOf(players: ExportDocument['game']['players']): Record<string, BotKind> {
+  return Object.fromEntries(players.filter((p) => isBotKind(p.bot)).map((p) => [p.seat, p.bot as BotKind]));
 }

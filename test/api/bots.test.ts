@@ -140,6 +140,8 @@ describe('bots', () => {
       const exported = (await b.rest('GET', `/api/games/${id}/export`)).body;
       expect(exported.commands).toHaveLength(commands);
       expect(exported.commands.every((c: { seat: string }) => c.seat === human || c.seat === bot)).toBe(true);
+      // The export names the seats the service played: verify re-derives their commands from the published seed.
+      expect(exported.game.players.map((p: { bot: string | null }) => p.bot)).toEqual(['random', 'random']);
       await expectVerifiableExport(b, id);
     });
   }

@@ -3,7 +3,8 @@
  * own; never a resignation or a draw offer; a draw offer waiting for its answer is declined.
  */
 import { describe, expect, it } from 'vitest';
-import { BOT_KINDS, botCommand, uniformIndex } from '../../src/domain/kernel/index.ts';
+import { BOT_KINDS, botCommand, botMove, botSeed, replay, start, step, uniformIndex, type MatchState } from '../../src/domain/kernel/index.ts';
+import { guessingGame } from '../support/guessing-game.ts';
 
 const moves = [{ type: 'move', to: 'A' }, { type: 'move', to: 'B' }, { type: 'move', to: 'C' }, { type: 'pass' }];
 
@@ -45,5 +46,45 @@ describe('bots', () => {
     }
     expect(seen.size).toBe(7);
     expect(() => uniformIndex('s', 0)).toThrow();
+  });
+
+  // Issue 21.1: "A bot's choices must be unpredictable to everyone but the service until
+  // they are revealed: derive its generator from the game's secret seed ... so that verify
+  // can still re-derive and check them once the game is over and the seed is published."
+  it('derives its generator from the game\'s secret seed, the version and the seat: public facts alone do not give it', () => {
+    const a = botSeed('secret-seed-1', 4, 'north');
+    expect(botSeed('secret-seed-1', 4, 'north')).toBe(a);
+    expect(new Set([a, botSeed('secret-seed-2', 4, 'north'), botSeed('secret-seed-1', 5, 'north'), botSeed('secret-seed-1', 4, 'east')]).size).toBe(4);
+    // What anyone could compute from the public game id, version and seat is not it.
+    for (const guess of ['g1:4:north', 'secret-seed-1:4:north', '4:north']) expect(a).not.toBe(guess);
+    // Different secret seeds give different secret numbers for the same public position.
+    const numbers = new Set(Array.from({ length: 40 }, (_, i) => JSON.stringify(botCommand('random', moves, botSeed(`seed-${i}`, 4, 'north')))));
+    expect(numbers.size).toBeGreaterThan(1);
+  });
+
+  it('can be re-derived once the seed is published: replay accepts the bot\'s own choices and refuses any other', () => {
+    const input = { options: { target: 12 }, players: ['north', 'east'] };
+    const seed = 'published-seed';
+    const begun = start(guessingGame, input, seed);
+    let state: MatchState = begun.state;
+    let version = begun.recorded.length;
+    const commands: { seat: string; command: { type: string; [k: string]: unknown } }[] = [];
+    for (let i = 0; i < 30 && state.result === null; i++) {
+      for (const seat of ['north', 'east']) {
+        const c = botMove(guessingGame, state, seat, 'random', seed, version);
+        if (!c || state.result) continue;
+        const s = step(guessingGame, state, c, { kind: 'seat', seat }, { seed });
+        if (!s.ok) throw new Error(s.reason);
+        commands.push({ seat, command: c });
+        state = s.state;
+        version += s.recorded.length;
+      }
+    }
+    expect(commands.length).toBeGreaterThan(2);
+    const outcomes = (cmds: typeof commands) => [...replay(guessingGame, input, seed, cmds, { north: 'random', east: 'random' })].filter((r) => r.kind === 'command').map((r) => (r.kind === 'command' ? r.outcome.ok : null));
+    expect(outcomes(commands).every(Boolean)).toBe(true);
+    // The same game with one bot guess changed is not the bots' game.
+    const changed = commands.map((c, i) => (i === 1 ? { ...c, command: { type: 'guess', number: ((c.command.number as number) % 6) + 1 } } : c));
+    expect(outcomes(changed)).toContain(false);
   });
 });

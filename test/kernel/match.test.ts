@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asSeat, decideMatch, evolveMatch, initialMatch, matchLegalCommands, matchStatus, SeededRandom, drawDie, start as startGame, step, SYSTEM, visibleTo, type MatchState } from '../../src/domain/kernel/index.ts';
+import { asSeat, decideMatch, evolveMatch, initialMatch, matchLegalCommands, matchStatus, SeededRandom, drawDie, start as startGame, step, SYSTEM, timeOutCommand, visibleTo, type MatchState } from '../../src/domain/kernel/index.ts';
 import { guessingGame, type GuessState } from '../support/guessing-game.ts';
 
 const input = { options: { target: 5 }, players: ['north', 'east'] };
@@ -111,7 +111,7 @@ describe('players the rules put out', () => {
     s = { ...s, game: { ...s.game, out: ['south'] } };
     const resigned = step(withOut, s, { type: 'resign' }, { kind: 'seat', seat: 'east' }, { seed: 's' });
     if (!resigned.ok) throw new Error(resigned.reason);
-    expect(resigned.recorded.map((r) => r.event)).toEqual([{ type: 'PlayerResigned', seat: 'east' }, { type: 'GameEnded', winners: ['north'], reason: 'east resigned' }]);
+    expect(resigned.recorded.map((r) => r.event)).toEqual([{ type: 'PlayerResigned', seat: 'east' }, { type: 'PlayerOut', seat: 'east' }, { type: 'GameEnded', winners: ['north'], reason: 'east resigned' }]);
     expect(matchStatus(withOut, resigned.state).result).toEqual({ winners: ['north'], reason: 'east resigned' });
   });
 });
@@ -161,9 +161,25 @@ describe('the turn stores every consequence', () => {
     if (!timed.ok) throw new Error(timed.reason);
     expect(timed.recorded).toEqual([
       { event: { type: 'TimedOut', seat: 'east' }, seat: null },
+      // The module marks the player out even when that ends the game; the match gives the reason.
+      { event: { type: 'PlayerOut', seat: 'east' }, seat: null },
       { event: { type: 'GameEnded', winners: ['north'], reason: 'time out' }, seat: null },
     ]);
     expect(step(guessingGame, timed.state, { type: 'timeOut', seat: 'north' }, SYSTEM, { seed: 'seed' })).toMatchObject({ ok: false, code: 'GAME_OVER' });
+  });
+
+  it('times out every seat whose deadline passed at once in one command: both out, no winner, whichever seat is named first', () => {
+    const s = start();
+    const both = matchStatus(guessingGame, s).awaiting.map((p) => p.seat);
+    expect(both).toEqual(['north', 'east']);
+    for (const order of [both, [...both].reverse()]) {
+      const command = timeOutCommand(s.players, order);
+      expect(command).toEqual({ type: 'timeOut', seats: s.players.filter((p) => both.includes(p)) });
+      const timed = step(guessingGame, s, command, SYSTEM, { seed: 'seed' });
+      if (!timed.ok) throw new Error(timed.reason);
+      expect(timed.recorded.at(-1)!.event).toEqual({ type: 'GameEnded', winners: [], reason: 'time out' });
+    }
+    expect(timeOutCommand(s.players, ['east'])).toEqual({ type: 'timeOut', seat: 'east' });
   });
 
   it('a seat the game does not wait for cannot time out', () => {

@@ -35,6 +35,7 @@ export function deepFreeze<T>(value: T): T {
 export interface Played<S> {
   module: GameModule<S>;
   seed: string;
+  options: unknown;
   state: MatchState<S>;
   log: Recorded[];
 }
@@ -42,7 +43,7 @@ export interface Played<S> {
 export function newGame<S>(module: GameModule<S>, options: unknown, players: string[], seed = 'test-seed'): Played<S> {
   const started = start(module, { options, players }, seed);
   const log = started.recorded.map((r) => deepFreeze(r));
-  return { module, seed, state: deepFreeze(started.state), log };
+  return { module, seed, options, state: deepFreeze(started.state), log };
 }
 
 /** Submit a command as `seat`; throws with the refusal's reason if the rules refuse it. */

@@ -14,7 +14,8 @@ export type WarlordsCommand =
   | { type: 'endCombat' }
   | { type: 'loseUnit'; unit: string }
   | { type: 'retreat'; to: string }
-  | { type: 'beginTurn' };
+  | { type: 'beginTurn' }
+  | { type: 'chooseVillage'; hex: string };
 
 const hex = { type: 'string', pattern: '^-?[0-9]+,-?[0-9]+$', description: 'a hex id "col,row" (odd-r offset coordinates)' };
 const unit = { type: 'string', minLength: 1, maxLength: 40 };
@@ -36,5 +37,6 @@ export const commandSchema: JsonSchema = {
     command('loseUnit', { unit }, 'Choose a unit to lose (upkeep unpaid, combat losses, or instead of retreating)'),
     command('retreat', { to: hex }, 'Retreat the attacked stack 1 space'),
     command('beginTurn', {}, 'Roll initiative for the next turn (only after a player left at the end of a turn)'),
+    command('chooseVillage', { hex }, 'Ability 4, Nearby Village: the village within 3 hexes of your stronghold that you control from the start'),
   ],
 };

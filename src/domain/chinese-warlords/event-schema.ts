@@ -50,6 +50,7 @@ const events: EventProperties<WarlordsEvent> = {
   CombatEnded: { seat: string },
   PlayerDefeated: { seat: string, reason: string },
   GameEnded: { winners: strings, reason: string },
+  NearbyVillageTaken: { seat: string, hex: nullable(string) },
   TurnLimitReached: { turn: integer },
 };
 

@@ -11,12 +11,14 @@ export interface SetupPlayer {
   /** 2D6 extra income (ability 9-0), else null. */
   extraIncomeRolls: number[] | null;
   treasury: number;
-  /** Ability 4: the nearby village controlled from the start, else null. */
+  /** Ability 4: the nearby village controlled from the start, else null (it is then chosen: NearbyVillageTaken). */
   village: string | null;
 }
 
 export type WarlordsEvent =
   | { type: 'GameSetUp'; map: MapData; turnLimit: number | null; players: SetupPlayer[]; units: { id: string; type: UnitType; owner: string; hex: string }[] }
+  /** Ability 4: the village within 3 hexes of the stronghold the player chose (or the only one); null: none was free. */
+  | { type: 'NearbyVillageTaken'; seat: string; hex: string | null }
   | { type: 'TurnBegan'; turn: number; initiativeRolls: Record<string, number>[]; order: string[] }
   | { type: 'IncomeCollected'; incomes: { seat: string; villages: number; strongholds: number; bonus: number; total: number; treasury: number }[] }
   | { type: 'UpkeepSettled'; upkeep: { seat: string; unitCost: number; due: number; paid: boolean; lossRoll: number | null; treasury: number }[] }

@@ -20,9 +20,12 @@ export function evolve(s: WarlordsState, e: WarlordsEvent): WarlordsState {
         control[p.stronghold] = p.seat;
         if (p.village) control[p.village] = p.seat;
       }
+      const villageToChoose = e.players.filter((p) => abilityEffect(p.abilityRoll) === 'village' && !p.village).map((p) => p.seat);
       const units = e.units.map((u) => ({ ...u, carriedBy: null, mpUsed: 0, rode: false, attackedTurn: 0, targetedTurn: 0, previousTargetedTurn: 0, retreatedTurn: 0 }));
-      return { ...s, map: e.map, turnLimit: e.turnLimit, players, control, units, nextUnit: units.length + 1 };
+      return { ...s, map: e.map, turnLimit: e.turnLimit, players, control, units, nextUnit: units.length + 1, villageToChoose };
     }
+    case 'NearbyVillageTaken':
+      return { ...s, control: e.hex ? { ...s.control, [e.hex]: e.seat } : s.control, villageToChoose: s.villageToChoose.filter((p) => p !== e.seat) };
     case 'TurnBegan': {
       const players = Object.fromEntries(Object.entries(s.players).map(([k, p]) => [k, { ...p, exhausted: [] }]));
       const units = s.units.map((u) => ({ ...u, mpUsed: 0, rode: false }));
@@ -105,8 +108,8 @@ export function evolve(s: WarlordsState, e: WarlordsEvent): WarlordsState {
     case 'PlayerDefeated':
       return removePlayer(s, e.seat, e.reason);
     case 'GameEnded':
-      // A resignation, an agreed draw or a time-out: nothing is pending any more.
-      return { ...s, result: { winners: [...e.winners], reason: e.reason }, attack: null, defense: null, upkeepLosses: {} };
+      // Every ending closes with it: the game is over, nobody's phase, nothing pending.
+      return { ...s, phase: 'over', seat: null, stepDone: false, result: { winners: [...e.winners], reason: e.reason }, attack: null, defense: null, upkeepLosses: {}, villageToChoose: [] };
     case 'TurnLimitReached':
       return { ...s, result: { winners: [], reason: `turn limit reached after turn ${e.turn} (draw)` } };
   }

@@ -9,6 +9,7 @@ import type { WarlordsEvent } from './events.ts';
 import { evolve } from './evolve.ts';
 import { loseUnit, defenseOptions, passengersFirst } from './combat.ts';
 import { activeSeats, unitById, unitsAt, type Phase, type WarlordsState } from './state.ts';
+import { choosingVillage, nearbyVillages } from './setup.ts';
 import { beginTurn } from './turn.ts';
 import { warlordsKilled } from './victory.ts';
 
@@ -39,8 +40,15 @@ export function nextStep(s: WarlordsState, random: Random | null): WarlordsEvent
   const killed = warlordsKilled(s);
   if (killed.length && s.phase !== 'setup') return [{ type: 'PlayerDefeated', seat: killed[0]!, reason: `${killed[0]}'s Warlord was killed` }];
   switch (s.phase) {
-    case 'setup':
+    case 'setup': {
+      // Ability 4: one nearby village is taken without asking, none grants nothing; more: the player chooses.
+      const chooser = choosingVillage(s);
+      if (chooser) {
+        const villages = nearbyVillages(s, chooser);
+        return villages.length <= 1 ? [{ type: 'NearbyVillageTaken', seat: chooser, hex: villages[0] ?? null }] : [];
+      }
       return random ? beginTurn(s, random) : [];
+    }
     case 'turnEnd':
       // The player asked to roll initiative has resigned: the next one in line is asked.
       if (s.seat && s.players[s.seat]!.out) return [{ type: 'PhaseBegan', phase: 'turnEnd', seat: firstActive(s, activeSeats(s)) }];

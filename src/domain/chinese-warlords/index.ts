@@ -12,7 +12,7 @@ import { loseUnitEvents, retreatEvents, settle, upkeepCandidates } from './flow.
 import { terrainAt } from './map.ts';
 import { boardRefusal, canMove, destinations, moveRefusal, reachable, strongholdOwnerAt, unloadRefusal } from './movement.ts';
 import { recruit, recruitCommands, recruitRefusal } from './recruitment.ts';
-import { gameSetUp, initialState, optionsSchema, type WarlordsOptions } from './setup.ts';
+import { choosingVillage, gameSetUp, initialState, nearbyVillages, optionsSchema, type WarlordsOptions } from './setup.ts';
 import { activeSeats, passengersOf, unitById, unitsAt, type WarlordsState } from './state.ts';
 import { beginTurn } from './turn.ts';
 import { view } from './view.ts';
@@ -25,10 +25,14 @@ export type { WarlordsEvent } from './events.ts';
 export type { WarlordsCommand } from './commands.ts';
 export type { WarlordsOptions } from './setup.ts';
 
-const PHASE_NAMES = { setup: 'Setup', upkeep: 'Upkeep', recruitment: 'Recruitment', movement: 'Movement', combat: 'Combat', turnEnd: 'Initiative' } as const;
+const PHASE_NAMES = { setup: 'Setup', upkeep: 'Upkeep', recruitment: 'Recruitment', movement: 'Movement', combat: 'Combat', turnEnd: 'Initiative', over: 'Game over' } as const;
 
 function prompts(s: WarlordsState): Prompt[] {
   if (s.result) return [];
+  if (s.phase === 'setup') {
+    const seat = choosingVillage(s);
+    return seat ? [{ seat, kind: 'CHOOSE_VILLAGE', prompt: `Nearby Village: choose the village you control, ${nearbyVillages(s, seat).join(', ')}` }] : [];
+  }
   if (s.phase === 'upkeep') {
     return s.order
       .filter((p) => !s.players[p]!.out && (s.upkeepLosses[p] ?? 0) > 0)
@@ -76,13 +80,12 @@ function decideRules(s: WarlordsState, c: WarlordsCommand, seat: string, random:
       const reach = reachable(s, u!).get(c.to)!;
       const events: WarlordsEvent[] = [{ type: 'UnitMoved', seat, unit: u!.id, path: reach.path, cost: reach.cost, passengers: passengersOf(s, u!.id).map((p) => p.id) }];
       const owner = strongholdOwnerAt(s, c.to, seat);
-      if (owner) {
-        // "capture his stronghold": the owner is defeated; the stronghold becomes the captor's.
-        events.push({ type: 'StrongholdCaptured', seat, hex: c.to, owner, unit: u!.id });
-        events.push({ type: 'PlayerDefeated', seat: owner, reason: `${seat} captured ${owner}'s stronghold` });
-      }
+      // "capture his stronghold": the stronghold becomes the captor's, then its owner is
+      // defeated: the capture's own facts come before the ending, nothing after it.
+      if (owner) events.push({ type: 'StrongholdCaptured', seat, hex: c.to, owner, unit: u!.id });
       const t = terrainAt(s.map, c.to);
       if ((t === 'village' || t === 'stronghold') && s.control[c.to] !== seat) events.push({ type: 'ControlTaken', seat, hex: c.to, from: s.control[c.to] ?? null });
+      if (owner) events.push({ type: 'PlayerDefeated', seat: owner, reason: `${seat} captured ${owner}'s stronghold` });
       return events;
     }
     case 'board': {
@@ -134,6 +137,12 @@ function decideRules(s: WarlordsState, c: WarlordsCommand, seat: string, random:
       if (!retreat.includes(c.to)) return retreat.length ? `The stack in ${s.defense.hex} cannot retreat to ${c.to}; it may go to ${retreat.join(', ')}` : `The stack in ${s.defense.hex} cannot retreat (no free adjacent hex, or it already retreated this turn): lose a unit instead`;
       return retreatEvents(s, c.to);
     }
+    case 'chooseVillage': {
+      if (choosingVillage(s) !== seat) return 'You have no village to choose';
+      const villages = nearbyVillages(s, seat);
+      if (!villages.includes(c.hex)) return `${c.hex} is not a free village within 3 hexes of your stronghold: choose ${villages.join(', ')}`;
+      return [{ type: 'NearbyVillageTaken', seat, hex: c.hex }];
+    }
     case 'beginTurn':
       if (s.phase !== 'turnEnd' || s.seat !== seat) return 'The turn is not over';
       return beginTurn(s, random);
@@ -143,6 +152,7 @@ function decideRules(s: WarlordsState, c: WarlordsCommand, seat: string, random:
 
 function legalCommands(s: WarlordsState, seat: string): WarlordsCommand[] {
   if (s.result || !s.players[seat] || s.players[seat]!.out) return [];
+  if (s.phase === 'setup') return choosingVillage(s) === seat ? nearbyVillages(s, seat).map((hex) => ({ type: 'chooseVillage', hex })) : [];
   if (s.phase === 'upkeep') return (s.upkeepLosses[seat] ?? 0) > 0 ? upkeepCandidates(s, seat).map((unit) => ({ type: 'loseUnit', unit })) : [];
   if (s.phase === 'turnEnd') return s.seat === seat ? [{ type: 'beginTurn' }] : [];
   if (s.defense) {
@@ -186,9 +196,8 @@ export const chineseWarlords: GameModule<WarlordsState, WarlordsCommand, Warlord
     return settle(initialState(input), [gameSetUp(input, random)], random).events;
   },
 
+  // The kernel has already checked that the game runs and waits for this seat.
   decide(state, command, seat, random): Decision<WarlordsEvent> {
-    if (state.result) return refuse('The game is over', 'GAME_OVER');
-    if (!state.players[seat] || state.players[seat]!.out) return refuse(`${seat} is not playing in this game`, 'FORBIDDEN');
     const outcome = decideRules(state, command, seat, random);
     if (typeof outcome === 'string') return refuse(outcome);
     return accept(...settle(state, outcome, random).events);

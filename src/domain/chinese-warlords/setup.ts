@@ -81,6 +81,7 @@ export function initialState({ options, players }: SetupInput<WarlordsOptions>):
     nextUnit: 1,
     control: {},
     upkeepLosses: {},
+    villageToChoose: [],
     attack: null,
     defense: null,
     result: null,
@@ -93,25 +94,32 @@ export function chooseMap(options: WarlordsOptions, players: number, random: Ran
   return DEFAULT_MAP;
 }
 
+/** RULINGS, ability 4: "nearby" is within this many hexes of the Warlord's stronghold. */
+export const NEARBY_VILLAGE_RANGE = 3;
+
+/** Ability 4, "Control of one nearby village": the villages no player controls within 3 hexes of the stronghold. */
+export function nearbyVillages(s: WarlordsState, seat: string): string[] {
+  const stronghold = s.players[seat]!.stronghold;
+  return s.map.hexes.filter((h) => h.terrain === 'village' && !s.control[h.id] && distance(h.id, stronghold) <= NEARBY_VILLAGE_RANGE).map((h) => h.id);
+}
+
+/** The player whose ability 4 village is still to be chosen, in seat order. */
+export function choosingVillage(s: WarlordsState): string | null {
+  return s.villageToChoose[0] ?? null;
+}
+
 export function gameSetUp(input: SetupInput<WarlordsOptions>, random: Random): WarlordsEvent {
   const map = chooseMap(input.options, input.players.length, random);
   const players: SetupPlayer[] = [];
   const units: { id: string; type: UnitType; owner: string; hex: string }[] = [];
-  const taken = new Set<string>();
   let next = 1;
   input.players.forEach((seat, i) => {
     const stronghold = map.strongholds[i]!;
     const abilityRoll = random.die(10);
     const effect = ABILITIES[abilityRoll]!.effect;
     const extraIncomeRolls = effect === 'extraIncome' ? [random.die(6), random.die(6)] : null;
-    let village: string | null = null;
-    if (effect === 'village') {
-      // "Begin game with Control of one nearby village": the nearest free one (ties: map order).
-      const free = map.hexes.filter((h) => h.terrain === 'village' && !taken.has(h.id));
-      free.sort((a, b) => distance(a.id, stronghold) - distance(b.id, stronghold));
-      village = free[0]?.id ?? null;
-      if (village) taken.add(village);
-    }
+    // Ability 4's village is the player's choice, made once everyone is set up (NearbyVillageTaken).
+    const village: string | null = null;
     const forces: UnitType[] = [...STARTING_FORCES, ...(effect === 'bodyguards' ? (['bodyguards', 'bodyguards', 'bodyguards'] as UnitType[]) : [])];
     for (const type of forces) units.push({ id: `${seat}-${next++}`, type, owner: seat, hex: stronghold });
     players.push({ seat, stronghold, abilityRoll, extraIncomeRolls, treasury: extraIncomeRolls ? extraIncomeRolls[0]! + extraIncomeRolls[1]! : 0, village });

@@ -56,7 +56,8 @@ export interface Defense {
   result: 'K2' | 'K' | 'R';
 }
 
-export type Phase = 'setup' | 'upkeep' | 'recruitment' | 'movement' | 'combat' | 'turnEnd';
+/** `over`: the game has ended (GameEnded), whatever ended it. */
+export type Phase = 'setup' | 'upkeep' | 'recruitment' | 'movement' | 'combat' | 'turnEnd' | 'over';
 
 export interface WarlordsState {
   seats: string[];
@@ -77,6 +78,8 @@ export interface WarlordsState {
   control: Record<string, string>;
   /** Upkeep unpaid: units each player still has to choose to lose. */
   upkeepLosses: Record<string, number>;
+  /** Ability 4 at setup: players still to choose their nearby village, in seat order. */
+  villageToChoose: string[];
   attack: Attack | null;
   defense: Defense | null;
   result: Result | null;

@@ -9,11 +9,13 @@ export function removePlayer(s: WarlordsState, seat: string, reason: string): Wa
   const players = { ...s.players, [seat]: { ...s.players[seat]!, out: true } };
   const control = Object.fromEntries(Object.entries(s.control).filter(([, who]) => who !== seat));
   const { [seat]: _gone, ...upkeepLosses } = s.upkeepLosses;
+  const villageToChoose = s.villageToChoose.filter((p) => p !== seat);
   let next: WarlordsState = {
     ...s,
     players,
     control,
     upkeepLosses,
+    villageToChoose,
     units: s.units.filter((u) => u.owner !== seat),
     // A rolled result stands when its attacker goes out: the defender still chooses its losses
     // and retreats or loses another unit (ruling). An attack not yet rolled is dropped.

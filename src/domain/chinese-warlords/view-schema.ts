@@ -74,7 +74,7 @@ const result = viewObject('Result', {
 
 const view = viewObject('View', {
   turn: integer,
-  phase: described('upkeep, recruitment, movement, combat, turnEnd', oneOf('upkeep', 'recruitment', 'movement', 'combat', 'turnEnd')),
+  phase: described('setup (an ability 4 village to choose), upkeep, recruitment, movement, combat, turnEnd, over (the game has ended)', oneOf('setup', 'upkeep', 'recruitment', 'movement', 'combat', 'turnEnd', 'over')),
   activeSeat: described('Whose recruitment, movement or combat it is', nullable(seat)),
   initiativeOrder: array(seat),
   turnLimit: nullable(integer),

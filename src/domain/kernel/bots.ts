@@ -1,9 +1,11 @@
 /**
  * Bots: the service plays a seat by choosing among that seat's legal commands. Pure: the
- * choice depends only on the commands and a seed of the bot's own (never the game's dice
- * seed, which would tell the bot the rolls to come).
+ * choice depends only on the commands and a seed of the bot's own, derived from the game's
+ * secret seed (botSeed): nobody but the service can predict a bot's secret choices (a
+ * Warchon number, a hidden placement) before they are revealed, and anyone can re-derive
+ * and check them once the game is over and the seed is published.
  */
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { MATCH_COMMANDS } from './match.ts';
 import type { Command } from './types.ts';
 
@@ -13,6 +15,15 @@ export type BotKind = (typeof BOT_KINDS)[number];
 
 export function isBotKind(kind: unknown): kind is BotKind {
   return (BOT_KINDS as readonly unknown[]).includes(kind);
+}
+
+/**
+ * The bot's own seed for one decision: HMAC-SHA256 keyed with the game's secret seed over
+ * the version it decides at and its seat. It tells nothing of the dice (other messages,
+ * and HMAC does not give its key away) and cannot be computed without the seed.
+ */
+export function botSeed(gameSeed: string, version: number, seat: string): string {
+  return createHmac('sha256', gameSeed).update(`bot:${version}:${seat}`).digest('hex');
 }
 
 /** A whole number from 0 to n - 1, uniform, derived from `seed` (rejection sampling on sha256). */

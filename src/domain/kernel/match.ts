@@ -43,8 +43,11 @@ export const asSeat = (seat: string): Actor => ({ kind: 'seat', seat });
 /** Commands every game accepts from a seat, whatever its rules. */
 export type MatchCommand = { type: 'resign' } | { type: 'offerDraw' } | { type: 'acceptDraw' } | { type: 'declineDraw' };
 export const MATCH_COMMANDS = ['resign', 'offerDraw', 'acceptDraw', 'declineDraw'] as const;
-/** Commands only the service itself submits. */
-export type SystemCommand = { type: 'timeOut'; seat: string };
+/**
+ * Commands only the service itself submits: a time-out of one seat, or of several whose
+ * deadlines passed at once (timeOutCommand).
+ */
+export type SystemCommand = { type: 'timeOut'; seat: string } | { type: 'timeOut'; seats: string[] };
 export const SYSTEM_COMMANDS = ['timeOut'] as const;
 export const MATCH_EVENTS = ['PlayerResigned', 'TimedOut', 'DrawOffered', 'DrawAccepted', 'DrawDeclined', 'DrawOfferLapsed', 'GameEnded'] as const;
 
@@ -98,6 +101,23 @@ export function evolveMatch<S>(module: GameModule<S>, state: MatchState<S>, rec:
   return { ...state, draws };
 }
 
+function timedOutSeats(c: SystemCommand): string[] {
+  return 'seats' in c ? (Array.isArray(c.seats) ? c.seats : []) : [c.seat];
+}
+
+/**
+ * API.md, Clocks: a time-out ends the part of every seat whose deadline has passed. The
+ * seat whose deadline job runs and every other awaited seat whose deadline has passed too
+ * go out in one command, in seat order, so that which job runs first changes nothing
+ * (both secret numbers of a Warchon battle let run out: no winner).
+ */
+export function timeOutCommand(players: readonly string[], passed: Iterable<string>): SystemCommand {
+  const set = new Set(passed);
+  const seats = players.filter((p) => set.has(p));
+  if (seats.length === 0) throw new Error('a time-out needs a seat');
+  return seats.length === 1 ? { type: 'timeOut', seat: seats[0]! } : { type: 'timeOut', seats };
+}
+
 /** Players still in the game: neither resigned, timed out nor put out by the rules. */
 export function activePlayers<S>(module: GameModule<S>, state: MatchState<S>): string[] {
   const out = new Set([...state.out, ...(module.status(state.game).out ?? [])]);
@@ -135,10 +155,13 @@ export function decideMatch<S>(module: GameModule<S>, state: MatchState<S>, comm
   if (who.kind === 'system') {
     if (command.type !== 'timeOut') return { ok: false, code: 'FORBIDDEN', reason: `The service does not submit ${command.type} commands` };
     if (status.stage === 'FINISHED') return { ok: false, code: 'GAME_OVER', reason: `The game is over: ${status.result?.reason}` };
-    const seat = (command as SystemCommand).seat;
-    if (!activePlayers(module, state).includes(seat)) return { ok: false, code: 'ILLEGAL_COMMAND', reason: `${seatName(module, seat)} is not in the game` };
-    if (!status.awaiting.some((p) => p.seat === seat)) return { ok: false, code: 'ILLEGAL_COMMAND', reason: `The game does not wait for ${seatName(module, seat)}` };
-    return { ok: true, events: [{ type: 'TimedOut', seat }] };
+    const seats = timedOutSeats(command as SystemCommand);
+    if (seats.length === 0 || new Set(seats).size !== seats.length) return { ok: false, code: 'BAD_REQUEST', reason: 'A time-out names each seat once' };
+    for (const seat of seats) {
+      if (!activePlayers(module, state).includes(seat)) return { ok: false, code: 'ILLEGAL_COMMAND', reason: `${seatName(module, seat)} is not in the game` };
+      if (!status.awaiting.some((p) => p.seat === seat)) return { ok: false, code: 'ILLEGAL_COMMAND', reason: `The game does not wait for ${seatName(module, seat)}` };
+    }
+    return { ok: true, events: seats.map((seat) => ({ type: 'TimedOut', seat })) };
   }
   const seat = who.seat;
   if (!state.players.includes(seat)) return { ok: false, code: 'FORBIDDEN', reason: `${seatName(module, seat)} does not play in this game` };

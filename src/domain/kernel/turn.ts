@@ -4,10 +4,11 @@
  * everything that follows from it, `replay` re-runs a stored game for verification, and
  * `visibleTo` is the one rule for what a viewer may see.
  */
-import { activePlayers, evolveMatch, decideMatch, initialMatch, isMatchEvent, matchStatus, moduleView, seatName, type Actor, type GameEnded, type MatchState, type Recorded } from './match.ts';
+import { botCommand, botSeed, type BotKind } from './bots.ts';
+import { activePlayers, evolveMatch, decideMatch, initialMatch, isMatchEvent, matchLegalCommands, matchStatus, moduleView, seatName, type Actor, type GameEnded, type MatchState, type Recorded } from './match.ts';
 import { SeededRandom, type Roll } from './random.ts';
 import { SETTLE_LIMIT, SettleError } from './recorder.ts';
-import type { Command, GameEvent, GameModule, Json, Refusal, SetupInput, Status, Viewer } from './types.ts';
+import type { Command, GameEvent, GameModule, Json, Random, Refusal, SetupInput, Status, Viewer } from './types.ts';
 
 export interface Started<S = unknown> {
   recorded: Recorded[];
@@ -61,16 +62,18 @@ export function start<S>(module: GameModule<S>, input: SetupInput, seed: string)
  * game ends when one player is left; a draw offer lapses when its author is out, and
  * ends the game once everyone still in has accepted it.
  */
-function consequences<S>(module: GameModule<S>, rec: MatchRecorder<S>, decided: GameEvent[], random: SeededRandom) {
+function consequences<S>(module: GameModule<S>, rec: MatchRecorder<S>, decided: GameEvent[], random: Random) {
   const finished = () => matchStatus(module, rec.state).stage === 'FINISHED';
   for (const e of decided) {
-    if (finished()) return;
+    if (finished()) break;
     if (e.type !== 'PlayerResigned' && e.type !== 'TimedOut') continue;
     const seat = e.seat as string;
-    const remaining = activePlayers(module, rec.state);
     const reason = e.type === 'TimedOut' ? 'time out' : `${seatName(module, seat)} resigned`;
-    if (remaining.length <= 1) rec.emit({ type: 'GameEnded', winners: remaining, reason } satisfies GameEnded);
-    else if (module.eliminate) rec.emit(...module.eliminate(rec.state.game, seat, random, reason));
+    // The player is out in the module's own terms too (marked out, pieces removed), even
+    // when that ends the game; the match's words then give the reason.
+    if (module.eliminate) rec.emit(...module.eliminate(rec.state.game, seat, random, reason));
+    const remaining = activePlayers(module, rec.state);
+    if (remaining.length <= 1 && !rec.state.result) rec.emit({ type: 'GameEnded', winners: remaining, reason } satisfies GameEnded);
   }
   for (let guard = 0; !finished() && rec.state.drawOffer; guard++) {
     if (guard > SETTLE_LIMIT) throw new SettleError('draw offer did not settle');
@@ -80,17 +83,32 @@ function consequences<S>(module: GameModule<S>, rec: MatchRecorder<S>, decided: 
     else if (active.every((p) => offer.accepted.includes(p))) rec.emit({ type: 'GameEnded', winners: [], reason: 'draw agreed' } satisfies GameEnded);
     else break;
   }
+  close(module, rec);
 }
 
-/** Decides one command by `actor` and records everything that follows from it. */
-export function step<S>(module: GameModule<S>, state: MatchState<S>, command: Command, actor: Actor, opts: { seed: string }): StepOutcome<S> {
-  const random = new SeededRandom(opts.seed, state.draws);
+/**
+ * Every ending closes the log the same way: one GameEnded { winners, reason } as the last
+ * event. A module's rules may end the game with their own events (a Warlord killed, Cao Cao
+ * destroyed); the kernel then records the result they reached, and nothing follows it.
+ */
+function close<S>(module: GameModule<S>, rec: MatchRecorder<S>) {
+  if (rec.state.result) return;
+  const ended = module.status(rec.state.game).result;
+  if (ended) rec.emit({ type: 'GameEnded', winners: [...ended.winners], reason: ended.reason } satisfies GameEnded);
+}
+
+/**
+ * Decides one command by `actor` and records everything that follows from it. The dice are
+ * the game's seed; a rule test may pass dice of its own (`random`), which are not recorded.
+ */
+export function step<S>(module: GameModule<S>, state: MatchState<S>, command: Command, actor: Actor, opts: { seed: string } | { random: Random }): StepOutcome<S> {
+  const random = 'seed' in opts ? new SeededRandom(opts.seed, state.draws) : opts.random;
   const decision = decideMatch(module, state, command, actor, random);
   if (!decision.ok) return decision;
   const rec = new MatchRecorder(module, state, actor.kind === 'seat' ? actor.seat : null);
   rec.emit(...decision.events);
   consequences(module, rec, decision.events, random);
-  const next = rec.close(random.rolls, state.draws);
+  const next = rec.close(random instanceof SeededRandom ? random.rolls : [], state.draws);
   return { ok: true, recorded: rec.recorded, state: next, status: matchStatus(module, next) };
 }
 
@@ -111,20 +129,41 @@ export type ReplayStep<S> =
   | { kind: 'setup'; recorded: Recorded[]; state: MatchState<S> }
   | { kind: 'command'; index: number; outcome: StepOutcome<S> };
 
-/** Re-runs a game from its seed and its commands: what verify compares with the stored log. */
-export function* replay<S>(module: GameModule<S>, input: SetupInput, seed: string, commands: Iterable<StoredCommand>): Generator<ReplayStep<S>, MatchState<S>> {
+/**
+ * Re-runs a game from its seed and its commands: what verify compares with the stored log.
+ * `bots` names the seats the service played: each of their commands must be the one the
+ * bot's generator (botSeed, from the now published seed) chooses at that version.
+ */
+export function* replay<S>(module: GameModule<S>, input: SetupInput, seed: string, commands: Iterable<StoredCommand>, bots: Record<string, BotKind> = {}): Generator<ReplayStep<S>, MatchState<S>> {
   const setup = start(module, input, seed);
   let state = setup.state;
+  let version = setup.recorded.length;
   yield { kind: 'setup', recorded: setup.recorded, state };
   let index = 0;
   for (const c of commands) {
     const actor: Actor = c.seat === null ? { kind: 'system' } : { kind: 'seat', seat: c.seat };
-    const outcome = step(module, state, c.command, actor, { seed });
+    const kind = c.seat === null ? undefined : bots[c.seat];
+    const chosen = kind === undefined ? null : botMove(module, state, c.seat!, kind, seed, version);
+    const outcome: StepOutcome<S> =
+      kind !== undefined && canonical(chosen) !== canonical(c.command)
+        ? { ok: false, code: 'ILLEGAL_COMMAND', reason: `the ${kind} bot of ${seatName(module, c.seat!)} would have chosen ${JSON.stringify(chosen)} at version ${version}` }
+        : step(module, state, c.command, actor, { seed });
     yield { kind: 'command', index: index++, outcome };
     if (!outcome.ok) return state;
     state = outcome.state;
+    version += outcome.recorded.length;
   }
   return state;
+}
+
+/** JSON with sorted keys: a stored command (its keys reordered by the database) compares equal to the one chosen. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v));
+}
+
+/** The command the service's bot submits for `seat` at `version` (null: nothing to do). */
+export function botMove<S>(module: GameModule<S>, state: MatchState<S>, seat: string, kind: BotKind, gameSeed: string, version: number): Command | null {
+  return botCommand(kind, matchLegalCommands(module, state, seat), botSeed(gameSeed, version, seat));
 }
 
 /** What a viewer may see of a game in a given state. */

@@ -176,10 +176,12 @@ export interface GameModule<S = any, C extends Command = any, E extends GameEven
   legalCommands(state: S, seat: string): C[];
   status(state: S): Status;
   /**
-   * With three or more players, a player who resigns or runs out of time is out: the
-   * events that follow (the player out, their pieces removed, a pending choice of theirs
-   * dropped, the next player's turn). Only needed when maxPlayers > 2. `reason` is the
-   * match's words ("north resigned", "time out").
+   * A player who resigns or runs out of time is out: the events that follow (the player
+   * out, their pieces removed, a pending choice of theirs dropped, the next player's turn).
+   * Called for every such player, also the one whose leaving ends the game: then only mark
+   * them out and remove their pieces, and leave the ending to the match (its GameEnded
+   * follows with the match's reason). `reason` is the match's words ("north resigned",
+   * "time out").
    */
   eliminate?(state: S, seat: string, random: Random, reason: string): E[];
 }

@@ -12,7 +12,7 @@ import { evolve } from './evolve.ts';
 import { legalMoves, move, stackingPrompt, stepBack, stepBackCandidates } from './movement.ts';
 import { optionsSchema, type WuchaoOptions } from './options.ts';
 import { proceed } from './sequence.ts';
-import { legalPlacements, placementRefusal, setupDone, setupEvents, unplacedYuan, yuanSetupSpaces } from './setup.ts';
+import { legalPlacements, placementRefusal, setupEvents, unplacedYuan, yuanSetupSpaces } from './setup.ts';
 import { activeSide, initialState, type WuchaoState } from './state.ts';
 import { tape, type Tape } from './tape.ts';
 import { view } from './view.ts';
@@ -105,8 +105,8 @@ export const raidOnWuchao: GameModule<WuchaoState, WuchaoCommand, WuchaoEvent, W
   },
 
   decide(state, command, seat, random) {
-    const prompt = awaited(state);
-    if (!prompt || prompt.seat !== seat) return refuse(prompt ? `The game waits for ${SIDE_NAME[prompt.seat as Side]}` : 'The game waits for nobody', 'NOT_YOUR_TURN');
+    // The kernel has already checked that the game waits for this seat.
+    const prompt = awaited(state)!;
     if (!EXPECTED[prompt.kind]!.includes(command.type)) {
       return refuse(`${prompt.prompt} (${EXPECTED[prompt.kind]!.join(' or ')}), not ${command.type}`);
     }
@@ -117,7 +117,6 @@ export const raidOnWuchao: GameModule<WuchaoState, WuchaoCommand, WuchaoEvent, W
           const why = placementRefusal(t.state, command.unit, command.space);
           if (why) return why;
           t.emit({ type: 'UnitPlaced', unit: command.unit, space: command.space });
-          t.emit(...setupDone(t.state));
           return null;
         });
       case 'deploy':
@@ -129,7 +128,6 @@ export const raidOnWuchao: GameModule<WuchaoState, WuchaoCommand, WuchaoEvent, W
             t.emit({ type: 'UnitPlaced', unit: p.unit, space: p.space });
           }
           if (missing.length) return `Place every unit: ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} missing`;
-          t.emit(...setupDone(t.state));
           return null;
         });
       case 'move':

@@ -11,6 +11,7 @@ import { forcedStepBack, movableUnits, overstacked, stepBack, stepBackCandidates
 import { activeSide, specialUnit, unitsIn, type WuchaoState } from './state.ts';
 import type { Tape } from './tape.ts';
 import { victoryCheck } from './victory.ts';
+import { setupSteps } from './setup.ts';
 
 /** An automatic choice is one of the legal options, so its rule cannot refuse it. */
 function certain(e: WuchaoEvent | string): WuchaoEvent {
@@ -22,11 +23,20 @@ export function proceed(t: Tape, random: Random): void {
   // The kernel's loop: each step returns whether there may be more; its guard throws if the steps never settle.
   settleSteps(t, () => {
     const s: WuchaoState = t.state;
-    if (s.result || s.phase === 'setup' || s.phase === 'over') return false;
-    // §8 Combat results: if Cao Cao is destroyed, Yuan Shao wins instantly.
+    if (s.result || s.phase === 'over') return false;
+    if (s.phase === 'setup') {
+      const next = setupSteps(s);
+      t.emit(...next);
+      return next.length > 0;
+    }
+    // §8 Combat results: if Cao Cao is destroyed, Yuan Shao wins instantly; but an assault
+    // that destroyed every defender first occupies the space, and "Control shifts
+    // immediately" (§9), so the final board shows both.
     const special = specialUnit(s);
     if (special && s.units[special]!.destroyed) {
-      t.emit({ type: 'CaoCaoDestroyed', unit: special, space: s.combat?.space ?? '' });
+      const c = s.combat;
+      if (c && c.allocated && assaultSucceeded(s)) t.emit(endCombat(s));
+      t.emit({ type: 'CaoCaoDestroyed', unit: special, space: c?.space ?? '' });
       return true;
     }
     if (s.phase === 'victoryCheck') {

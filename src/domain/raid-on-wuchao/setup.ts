@@ -1,5 +1,6 @@
 /** §11 Setup: Cao's four units at A1; Yuan places its nine units outside zones A–C. */
-import type { SetupInput } from '../kernel/index.ts';
+import { settle, type SetupInput } from '../kernel/index.ts';
+import { tape } from './tape.ts';
 import { STACKING_LIMIT, zoneOf } from './data.ts';
 import type { WuchaoCommand } from './commands.ts';
 import type { WuchaoEvent } from './events.ts';
@@ -12,9 +13,10 @@ export function setupEvents(input: SetupInput<WuchaoOptions>): WuchaoEvent[] {
   const problems = scenarioProblems(s.map, s.tokens);
   if (problems.length) throw new Error(problems.join('; '));
   const cao = s.tokens.filter((t) => t.side === 'cao').map((t) => t.id);
-  const events: WuchaoEvent[] = [{ type: 'CaoForcesPlaced', space: s.map.camp, units: cao }];
-  if (unplacedYuan(s).length === 0) events.push({ type: 'SetupCompleted', round: 1 });
-  return events;
+  const t = tape(s);
+  t.emit({ type: 'CaoForcesPlaced', space: s.map.camp, units: cao });
+  settle(t, setupSteps);
+  return t.events;
 }
 
 export function unplacedYuan(s: WuchaoState): string[] {
@@ -44,8 +46,16 @@ export function legalPlacements(s: WuchaoState): WuchaoCommand[] {
   return out;
 }
 
-/** Setup is over once every Yuan unit is on the map. */
-export function setupDone(s: WuchaoState): WuchaoEvent[] {
-  return unplacedYuan(s).length === 0 ? [{ type: 'SetupCompleted', round: 1 }] : [];
+/**
+ * Setup is over once every Yuan unit is on the map. A placement that is the only legal one
+ * (a last unit with one space left for it, on a map given in the options) is made without
+ * asking (RULINGS, General: "A choice with exactly one legal option is taken automatically").
+ */
+export function setupSteps(s: WuchaoState): WuchaoEvent[] {
+  if (s.phase !== 'setup') return [];
+  if (unplacedYuan(s).length === 0) return [{ type: 'SetupCompleted', round: 1 }];
+  const options = legalPlacements(s);
+  const only = options.length === 1 ? options[0]! : null;
+  return only?.type === 'placeUnit' ? [{ type: 'UnitPlaced', unit: only.unit, space: only.space }] : [];
 }
 

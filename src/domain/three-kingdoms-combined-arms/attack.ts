@@ -5,10 +5,8 @@
  */
 import { distance } from './board.ts';
 import { UNIT_LIST } from './data.ts';
-import type { Batch } from './evolve.ts';
+import type { TkEvent } from './events.ts';
 import { defenseOf, unitById, unitName, type TkState, type Unit } from './state.ts';
-import { checkRetreats } from './retreat.ts';
-import { endTurn, endTurnIfNoAttacks } from './turns.ts';
 import type { TkCommand } from './commands.ts';
 
 export function inRange(attacker: Unit, target: Unit): boolean {
@@ -24,8 +22,7 @@ export function anyAttack(state: TkState, seat: string): boolean {
   return state.units.some((u) => u.seat === seat && !state.attacked.includes(u.id) && targets(state, u).length > 0);
 }
 
-export function attack(batch: Batch, seat: string, unitId: string, targetId: string): string | null {
-  const state = batch.state;
+export function attack(state: TkState, seat: string, unitId: string, targetId: string): TkEvent[] | string {
   const unit = unitById(state, unitId);
   if (!unit) return `There is no unit ${unitId} on the board`;
   if (unit.seat !== seat) return `${unitName(unit)} is not yours`;
@@ -40,14 +37,8 @@ export function attack(batch: Batch, seat: string, unitId: string, targetId: str
   const damage = UNIT_LIST[unit.kind].damage;
   const damageThisPhase = (state.damage[target.id] ?? 0) + damage;
   const defense = defenseOf(state, target);
-  batch.emit({ type: 'UnitAttacked', seat, unit: unit.id, target: target.id, damage, damageThisPhase, defense });
-  checkRetreats(batch);
-  endTurnIfNoAttacks(batch);
-  return null;
-}
-
-export function finishAttacks(batch: Batch): void {
-  endTurn(batch);
+  // A retreat it forces, and the end of a phase with nothing left to attack, follow by themselves (turns.ts flow).
+  return [{ type: 'UnitAttacked', seat, unit: unit.id, target: target.id, damage, damageThisPhase, defense }];
 }
 
 export function attackCommands(state: TkState, seat: string): TkCommand[] {

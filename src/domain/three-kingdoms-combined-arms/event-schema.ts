@@ -19,7 +19,7 @@ const events: EventProperties<TkEvent> = {
   RetreatForced: { seat: string, unit: string, from: string, options: squares },
   UnitRetreated: { seat: string, unit: string, from: string, to: string, direction: oneOf('back', 'lateral') },
   UnitDestroyed: { seat: string, unit: string, kind, square: string, reason: oneOf('DOUBLE_WHAMMY', 'OFF_BOARD', 'NO_RETREAT') },
-  PlayerOut: { seat: string, reason: string },
+  PlayerOut: { seat: string, reason: string, cause: oneOf('generals', 'left') },
   TurnEnded: { seat: string, round: integer },
   GameEnded: { winners: array(string), reason: string },
 };

@@ -20,8 +20,8 @@ export type TkEvent =
   | { type: 'RetreatForced'; seat: string; unit: string; from: string; options: string[] }
   | { type: 'UnitRetreated'; seat: string; unit: string; from: string; to: string; direction: 'back' | 'lateral' }
   | { type: 'UnitDestroyed'; seat: string; unit: string; kind: UnitKind; square: string; reason: 'DOUBLE_WHAMMY' | 'OFF_BOARD' | 'NO_RETREAT' }
-  /** A player who has lost both Generals is out; their units leave the board. */
-  | { type: 'PlayerOut'; seat: string; reason: string }
+  /** A player who has lost both Generals (or left: resigned, ran out of time) is out; their units leave the board. */
+  | { type: 'PlayerOut'; seat: string; reason: string; cause?: 'generals' | 'left' }
   | { type: 'TurnEnded'; seat: string; round: number }
   | { type: 'GameEnded'; winners: string[]; reason: string };
 

@@ -1,9 +1,9 @@
 /**
- * Folding events into the state. Events are facts: nothing is checked here. Rules that
- * chain (an attack forcing a retreat destroying a General putting a player out) are
- * decided with a Batch, which folds each event as it is emitted so the next rule sees it.
+ * Folding events into the state. Events are facts: nothing is checked or decided here (who
+ * places next is a rule, setup.ts placerOf, asked of the state). Rules that chain (an
+ * attack forcing a retreat destroying a General putting a player out) are decided with a
+ * Batch, which folds each event as it is emitted so the next rule sees it.
  */
-import { nextPlacer } from './setup.ts';
 import { activePlayers, type TkState } from './state.ts';
 import type { TkEvent } from './events.ts';
 import { Recorder } from '../kernel/index.ts';
@@ -16,22 +16,21 @@ export function evolve(state: TkState, event: TkEvent): TkState {
       for (const s of event.forests) terrain[s] = 'forest';
       for (const s of event.cities) terrain[s] = 'city';
       const cities = Object.fromEntries(event.cities.map((s) => [s, null]));
-      const next = { ...state, terrain, cities };
-      return { ...next, placer: nextPlacer(next, null) };
+      return { ...state, terrain, cities, terrainPlaced: true };
     }
     case 'UnitPlaced': {
       const reserve = { ...state.reserves[event.seat]! };
       reserve[event.kind] -= 1;
-      const next = {
+      return {
         ...state,
         reserves: { ...state.reserves, [event.seat]: reserve },
         units: [...state.units, { id: event.unit, seat: event.seat, kind: event.kind, square: event.square }],
+        lastPlacer: event.seat,
       };
-      return { ...next, placer: nextPlacer(next, event.seat) };
     }
     case 'SetupCompleted': {
       const reserves = Object.fromEntries(Object.entries(state.reserves).map(([seat, r]) => [seat, Object.fromEntries(Object.keys(r).map((k) => [k, 0]))]));
-      return { ...state, stage: 'ACTIVE', placer: null, reserves: reserves as TkState['reserves'] };
+      return { ...state, stage: 'ACTIVE', reserves: reserves as TkState['reserves'] };
     }
     case 'TurnStarted':
       return { ...state, active: event.seat, round: event.round, phase: 'move', moved: [], attacked: [], damage: {}, retreated: [], pendingRetreat: null };
@@ -63,12 +62,15 @@ export function evolve(state: TkState, event: TkEvent): TkState {
         pendingRetreat: state.pendingRetreat?.unit === event.unit ? null : state.pendingRetreat,
       };
     }
-    case 'PlayerOut':
-      return removePlayer(state, event.seat);
+    case 'PlayerOut': {
+      const next = removePlayer(state, event.seat);
+      return event.cause === 'left' ? { ...next, left: [...next.left, event.seat] } : next;
+    }
     case 'TurnEnded':
       return { ...state, phase: null, damage: {}, retreated: [], pendingRetreat: null };
     case 'GameEnded':
-      return { ...state, stage: 'FINISHED', placer: null, pendingRetreat: null, damage: {}, result: { winners: event.winners, reason: event.reason } };
+      // Every ending: nobody's turn, nothing pending.
+      return { ...state, stage: 'FINISHED', active: null, phase: null, pendingRetreat: null, damage: {}, result: { winners: event.winners, reason: event.reason } };
   }
 }
 
@@ -78,7 +80,7 @@ export function removePlayer(state: TkState, seat: string): TkState {
   const damage = Object.fromEntries(Object.entries(state.damage).filter(([id]) => !gone.has(id)));
   const cities = Object.fromEntries(Object.entries(state.cities).map(([s, c]) => [s, c === seat ? null : c]));
   const reserve = state.reserves[seat] ? Object.fromEntries(Object.keys(state.reserves[seat]!).map((k) => [k, 0])) : undefined;
-  const next: TkState = {
+  return {
     ...state,
     out: [...state.out, seat],
     units: state.units.filter((u) => u.seat !== seat),
@@ -87,8 +89,6 @@ export function removePlayer(state: TkState, seat: string): TkState {
     reserves: reserve ? { ...state.reserves, [seat]: reserve as TkState['reserves'][string] } : state.reserves,
     pendingRetreat: state.pendingRetreat?.seat === seat ? null : state.pendingRetreat,
   };
-  if (next.stage === 'SETUP' && next.placer === seat) return { ...next, placer: nextPlacer(next, seat) };
-  return next;
 }
 
 /** Decides a chain of rules with the kernel's recorder: every event is folded as soon as it is emitted. */

@@ -4,16 +4,17 @@
  * (ATTACK PHASE), retreat.ts (retreat, DOUBLE WHAMMY RULE), turns.ts (TURN SEQUENCE),
  * victory.ts (VICTORY), data.ts (UNIT LIST).
  */
-import { accept, refuse, type GameModule, type Prompt, type Status } from '../kernel/index.ts';
+import { accept, refuse, settle, type GameModule, type Prompt, type Status } from '../kernel/index.ts';
 import { cornerLabel, SQUARE_PATTERN } from './board.ts';
 import { SEATS, UNIT_LIST } from './data.ts';
 import { Batch, evolve } from './evolve.ts';
 import type { TkEvent } from './events.ts';
 import { commandSchema, type TkCommand } from './commands.ts';
-import { initialState, placeUnit, placementCommands, setupEvents, type TkOptions } from './setup.ts';
-import { endMovement, move, moveCommands } from './movement.ts';
-import { attack, attackCommands, finishAttacks } from './attack.ts';
+import { initialState, placeUnit, placementCommands, placerOf, terrainEvent, type TkOptions } from './setup.ts';
+import { move, moveCommands } from './movement.ts';
+import { attack, attackCommands } from './attack.ts';
 import { retreat, retreatCommands } from './retreat.ts';
+import { flow } from './turns.ts';
 import { eliminate } from './victory.ts';
 import { faction, unitById, unitName, type TkState } from './state.ts';
 import { view } from './view.ts';
@@ -50,9 +51,10 @@ const optionsSchema = {
 function awaiting(state: TkState): Prompt[] {
   if (state.stage === 'FINISHED') return [];
   if (state.stage === 'SETUP') {
-    if (!state.placer) return [];
-    const left = Object.values(state.reserves[state.placer]!).reduce((a, b) => a + b, 0);
-    return [{ seat: state.placer, kind: 'SETUP', prompt: `Place a unit in your ${cornerLabel(state.corners[state.placer]!)}: ${left} left to place` }];
+    const placer = placerOf(state);
+    if (!placer) return [];
+    const left = Object.values(state.reserves[placer]!).reduce((a, b) => a + b, 0);
+    return [{ seat: placer, kind: 'SETUP', prompt: `Place a unit in your ${cornerLabel(state.corners[placer]!)}: ${left} left to place` }];
   }
   if (state.pendingRetreat) {
     const unit = unitById(state, state.pendingRetreat.unit)!;
@@ -60,6 +62,33 @@ function awaiting(state: TkState): Prompt[] {
   }
   if (state.phase === 'move') return [{ seat: state.active!, kind: 'MOVE', prompt: 'Move any of your units, then end movement' }];
   return [{ seat: state.active!, kind: 'ATTACK', prompt: 'Attack with any of your units, then end your turn' }];
+}
+
+function decideRule(state: TkState, command: TkCommand, seat: string): TkEvent[] | string {
+  const pending = state.pendingRetreat;
+  switch (command.type) {
+    case 'placeUnit':
+      if (state.stage !== 'SETUP') return 'Setup is over: units are placed only during setup';
+      if (!UNIT_LIST[command.kind]) return `There is no unit type ${command.kind}`;
+      return placeUnit(state, seat, command.kind, command.square);
+    case 'retreat':
+      return retreat(state, seat, command.unit, command.to);
+    case 'move':
+    case 'endMovement':
+    case 'attack':
+    case 'endTurn': {
+      if (state.stage === 'SETUP') return 'Setup is not over: place your units first';
+      if (pending) return `Waiting for ${faction(pending.seat)} to choose where ${unitName(unitById(state, pending.unit)!)} retreats`;
+      const phase = state.phase === 'move' ? 'Move Phase' : 'Attack Phase';
+      if (command.type === 'move' || command.type === 'endMovement') {
+        if (state.phase !== 'move') return `It is the ${phase}: movement is over for this turn`;
+        return command.type === 'move' ? move(state, seat, command.unit, command.to) : [{ type: 'MovementEnded', seat }];
+      }
+      if (state.phase !== 'attack') return `It is the ${phase}: end movement before attacking`;
+      return command.type === 'attack' ? attack(state, seat, command.unit, command.target) : [{ type: 'TurnEnded', seat, round: state.round }];
+    }
+  }
+  return `Unknown command ${(command as { type: string }).type}`;
 }
 
 function awaits(state: TkState, seat: string): boolean {
@@ -83,47 +112,20 @@ export const threeKingdoms: GameModule<TkState, TkCommand, TkEvent, TkOptions> =
 
   setup(input, random) {
     const batch = new Batch(initialState(input));
-    setupEvents(batch, input.options, random);
+    batch.emit(terrainEvent(input.options, random));
+    settle(batch, flow);
     return batch.events;
   },
 
+  // The kernel has already checked that the game runs and waits for this seat: here, which
+  // command fits the decision, and the rule's own refusal. What follows by itself is `flow`.
   decide(state, command, seat) {
-    if (state.stage === 'FINISHED') return refuse('The game is over', 'GAME_OVER');
-    if (!awaits(state, seat)) return refuse('Not your turn', 'NOT_YOUR_TURN');
+    const events = decideRule(state, command, seat);
+    if (typeof events === 'string') return refuse(events);
     const batch = new Batch(state);
-    let refusal: string | null = null;
-    const pending = state.pendingRetreat;
-    switch (command.type) {
-      case 'placeUnit':
-        if (state.stage !== 'SETUP') return refuse('Setup is over: units are placed only during setup');
-        if (!UNIT_LIST[command.kind]) return refuse(`There is no unit type ${command.kind}`);
-        refusal = placeUnit(batch, seat, command.kind, command.square);
-        break;
-      case 'retreat':
-        refusal = retreat(batch, seat, command.unit, command.to);
-        break;
-      case 'move':
-      case 'endMovement':
-      case 'attack':
-      case 'endTurn': {
-        if (state.stage === 'SETUP') return refuse('Setup is not over: place your units first');
-        if (pending) return refuse(`Waiting for ${faction(pending.seat)} to choose where ${unitName(unitById(state, pending.unit)!)} retreats`);
-        const phase = state.phase === 'move' ? 'Move Phase' : 'Attack Phase';
-        if (command.type === 'move' || command.type === 'endMovement') {
-          if (state.phase !== 'move') return refuse(`It is the ${phase}: movement is over for this turn`);
-          if (command.type === 'move') refusal = move(batch, seat, command.unit, command.to);
-          else endMovement(batch, seat);
-        } else {
-          if (state.phase !== 'attack') return refuse(`It is the ${phase}: end movement before attacking`);
-          if (command.type === 'attack') refusal = attack(batch, seat, command.unit, command.target);
-          else finishAttacks(batch);
-        }
-        break;
-      }
-      default:
-        return refuse(`Unknown command ${(command as { type: string }).type}`, 'BAD_REQUEST');
-    }
-    return refusal ? refuse(refusal) : accept(...batch.events);
+    batch.emit(...events);
+    settle(batch, flow);
+    return accept(...batch.events);
   },
 
   evolve,

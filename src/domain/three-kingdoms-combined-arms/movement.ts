@@ -5,9 +5,8 @@
  */
 import { neighbours } from './board.ts';
 import { UNIT_LIST } from './data.ts';
-import type { Batch } from './evolve.ts';
+import type { TkEvent } from './events.ts';
 import { unitAt, unitById, unitName, type TkState, type Unit } from './state.ts';
-import { endTurnIfNoAttacks } from './turns.ts';
 import type { TkCommand } from './commands.ts';
 
 /** Fewest steps to every square the unit could reach (unbounded), and the way there. */
@@ -41,8 +40,7 @@ function pathTo(found: Map<string, { steps: number; previous: string | null }>, 
   return path;
 }
 
-export function move(batch: Batch, seat: string, unitId: string, to: string): string | null {
-  const state = batch.state;
+export function move(state: TkState, seat: string, unitId: string, to: string): TkEvent[] | string {
   const unit = unitById(state, unitId);
   if (!unit) return `There is no unit ${unitId} on the board`;
   if (unit.seat !== seat) return `${unitName(unit)} is not yours`;
@@ -57,11 +55,8 @@ export function move(batch: Batch, seat: string, unitId: string, to: string): st
   if (!way) return `${unitName(unit)} cannot reach ${to}: units, mountains or forests are in the way`;
   if (way.steps > allowance) return `${unitName(unit)} has ${allowance} move${allowance === 1 ? '' : 's'}; ${to} needs ${way.steps}`;
   const path = pathTo(found, to);
-  batch.emit({ type: 'UnitMoved', seat, unit: unit.id, from: unit.square, to, path });
-  occupy(batch, seat, to);
-  // Once no unit is left that can move, ending the phase is the only option: taken automatically (ruling).
-  if (!canMove(batch.state, seat)) endMovement(batch, seat);
-  return null;
+  // Once no unit is left that can move, the phase ends by itself (turns.ts flow).
+  return [{ type: 'UnitMoved', seat, unit: unit.id, from: unit.square, to, path }, ...occupy(state, seat, to)];
 }
 
 /** Whether any of the player's units that has not moved this phase has a square to move to. */
@@ -70,16 +65,8 @@ export function canMove(state: TkState, seat: string): boolean {
 }
 
 /** TERRAIN: the last player to have occupied a city controls it. */
-export function occupy(batch: Batch, seat: string, square: string): void {
-  const s = batch.state;
-  if (s.terrain[square] === 'city' && s.cities[square] !== seat) {
-    batch.emit({ type: 'CityOccupied', square, seat, previous: s.cities[square] ?? null });
-  }
-}
-
-export function endMovement(batch: Batch, seat: string): void {
-  batch.emit({ type: 'MovementEnded', seat });
-  endTurnIfNoAttacks(batch);
+export function occupy(s: TkState, seat: string, square: string): TkEvent[] {
+  return s.terrain[square] === 'city' && s.cities[square] !== seat ? [{ type: 'CityOccupied', square, seat, previous: s.cities[square] ?? null }] : [];
 }
 
 export function moveCommands(state: TkState, seat: string): TkCommand[] {

@@ -7,11 +7,9 @@
  */
 import { coordinates, neighbours, onBoard, squareName } from './board.ts';
 import { CORNERS } from './data.ts';
-import type { Batch } from './evolve.ts';
+import type { TkEvent } from './events.ts';
 import { defenseOf, unitAt, unitById, unitName, type TkState, type Unit } from './state.ts';
-import { afterDestruction } from './victory.ts';
 import { occupy } from './movement.ts';
-import { endTurnIfNoAttacks } from './turns.ts';
 import type { TkCommand } from './commands.ts';
 
 export type Direction = 'back' | 'lateral';
@@ -55,56 +53,45 @@ export function retreatOptions(state: TkState, unit: Unit): { options: { square:
  * a unit's defense drops to its damage (its General retreated or was destroyed). Several
  * units caught at once retreat one after another, in the order of the unit list, each from
  * the squares open when its turn comes (a pending choice is made before the next is forced).
+ * One step of turns.ts flow: the first such unit retreats, or is destroyed.
  */
-export function checkRetreats(batch: Batch): void {
-  for (;;) {
-    const s = batch.state;
-    if (s.stage !== 'ACTIVE' || s.phase !== 'attack' || s.pendingRetreat) return;
-    const unit = s.units.find((u) => (s.damage[u.id] ?? 0) > 0 && s.damage[u.id]! >= defenseOf(s, u));
-    if (!unit) return;
-    forceRetreat(batch, unit);
-  }
+export function forcedRetreat(s: TkState): TkEvent[] {
+  if (s.stage !== 'ACTIVE' || s.phase !== 'attack' || s.pendingRetreat) return [];
+  const unit = s.units.find((u) => (s.damage[u.id] ?? 0) > 0 && s.damage[u.id]! >= defenseOf(s, u));
+  if (!unit) return [];
+  if (s.retreated.includes(unit.id)) return [destroyed(unit, 'DOUBLE_WHAMMY')];
+  const { options, allOffBoard } = retreatOptions(s, unit);
+  if (options.length === 0) return [destroyed(unit, allOffBoard ? 'OFF_BOARD' : 'NO_RETREAT')];
+  return [{ type: 'RetreatForced', seat: unit.seat, unit: unit.id, from: unit.square, options: options.map((o) => o.square) }];
 }
 
-export function forceRetreat(batch: Batch, unit: Unit): void {
-  const state = batch.state;
-  if (state.retreated.includes(unit.id)) {
-    destroy(batch, unit, 'DOUBLE_WHAMMY');
-    return;
-  }
-  const { options, allOffBoard } = retreatOptions(state, unit);
-  if (options.length === 0) {
-    destroy(batch, unit, allOffBoard ? 'OFF_BOARD' : 'NO_RETREAT');
-    return;
-  }
-  batch.emit({ type: 'RetreatForced', seat: unit.seat, unit: unit.id, from: unit.square, options: options.map((o) => o.square) });
-  // A choice with exactly one legal option is taken automatically (ruling).
-  if (options.length === 1) retreatTo(batch, unit, options[0]!.square, options[0]!.direction);
+/** A forced retreat with exactly one square open is taken automatically (ruling); otherwise its owner chooses. */
+export function onlyRetreat(s: TkState): TkEvent[] {
+  const pending = s.pendingRetreat;
+  if (!pending || pending.options.length !== 1) return [];
+  return retreatTo(s, unitById(s, pending.unit)!, pending.options[0]!);
 }
 
-function retreatTo(batch: Batch, unit: Unit, to: string, direction: Direction): void {
-  batch.emit({ type: 'UnitRetreated', seat: unit.seat, unit: unit.id, from: unit.square, to, direction });
-  occupy(batch, unit.seat, to);
+function retreatTo(s: TkState, unit: Unit, to: string): TkEvent[] {
+  const step = retreatSteps(s, unit).find((st) => onBoard(st.x, st.y) && squareName(st.x, st.y) === to)!;
+  return [{ type: 'UnitRetreated', seat: unit.seat, unit: unit.id, from: unit.square, to, direction: step.direction }, ...occupy(s, unit.seat, to)];
 }
 
-function destroy(batch: Batch, unit: Unit, reason: 'DOUBLE_WHAMMY' | 'OFF_BOARD' | 'NO_RETREAT'): void {
-  batch.emit({ type: 'UnitDestroyed', seat: unit.seat, unit: unit.id, kind: unit.kind, square: unit.square, reason });
-  afterDestruction(batch, unit);
+function destroyed(unit: Unit, reason: 'DOUBLE_WHAMMY' | 'OFF_BOARD' | 'NO_RETREAT'): TkEvent {
+  // A player left without Generals is out: turns.ts flow, next step.
+  return { type: 'UnitDestroyed', seat: unit.seat, unit: unit.id, kind: unit.kind, square: unit.square, reason };
 }
 
 /** The owner's choice of retreat square. */
-export function retreat(batch: Batch, seat: string, unitId: string, to: string): string | null {
-  const pending = batch.state.pendingRetreat;
+export function retreat(s: TkState, seat: string, unitId: string, to: string): TkEvent[] | string {
+  const pending = s.pendingRetreat;
   if (!pending || pending.seat !== seat) return 'None of your units has to retreat';
-  const unit = unitById(batch.state, pending.unit)!;
+  const unit = unitById(s, pending.unit)!;
   if (unitId !== pending.unit) return `${unitName(unit)} is the unit that must retreat, not ${unitId}`;
   // The squares offered when the retreat was forced (a player resigning since then frees squares, never takes them).
-  const step = retreatSteps(batch.state, unit).find((st) => onBoard(st.x, st.y) && squareName(st.x, st.y) === to);
+  const step = retreatSteps(s, unit).find((st) => onBoard(st.x, st.y) && squareName(st.x, st.y) === to);
   if (!pending.options.includes(to) || !step) return `${unitName(unit)} cannot retreat to ${to}; it may go to ${pending.options.join(' or ')}`;
-  retreatTo(batch, unit, to, step.direction);
-  checkRetreats(batch);
-  endTurnIfNoAttacks(batch);
-  return null;
+  return retreatTo(s, unit, to);
 }
 
 export function retreatCommands(state: TkState, seat: string): TkCommand[] {

@@ -6,12 +6,9 @@
 import type { Random, SetupInput } from '../kernel/index.ts';
 import { ALL_SQUARES, cornerLabel, cornerOf, cornerSquares } from './board.ts';
 import { CORNER_BY_SEAT_ORDER, CORNER_SIZE, TERRAIN_COUNTS, UNIT_KINDS, UNIT_LIST, type UnitKind } from './data.ts';
-import type { TerrainLayout } from './events.ts';
+import type { TerrainLayout, TkEvent } from './events.ts';
 import type { TkCommand } from './commands.ts';
 import { faction, unitAt, type TkState } from './state.ts';
-import type { Batch } from './evolve.ts';
-import { startTurn } from './turns.ts';
-import { declareLastStanding, outWithoutGenerals } from './victory.ts';
 
 export interface TkOptions {
   /** A layout to use instead of the seed's. A square listed twice keeps its first kind (mountains, forests, cities). */
@@ -32,7 +29,8 @@ export function initialState({ options, players }: SetupInput<TkOptions>): TkSta
     reserves: armies as TkState['reserves'],
     units: [],
     destroyed: [],
-    placer: null,
+    terrainPlaced: false,
+    lastPlacer: null,
     round: 0,
     active: null,
     phase: null,
@@ -42,6 +40,7 @@ export function initialState({ options, players }: SetupInput<TkOptions>): TkSta
     retreated: [],
     pendingRetreat: null,
     out: [],
+    left: [],
     result: null,
   };
 }
@@ -94,40 +93,35 @@ export function givenTerrain(layout: TerrainLayout): TerrainLayout {
   return { cities, forests, mountains };
 }
 
-export function setupEvents(batch: Batch, options: TkOptions | undefined, random: Random): void {
+/** TERRAIN: the battlefield, from the options or the seed. Placement follows (turns.ts flow). */
+export function terrainEvent(options: TkOptions | undefined, random: Random): TkEvent {
   const given = options?.terrain ?? null;
   const layout = given ? givenTerrain(given) : rollTerrain(random);
-  batch.emit({ type: 'TerrainPlaced', source: given ? 'options' : 'seed', ...layout });
-  settleSetup(batch);
+  return { type: 'TerrainPlaced', source: given ? 'options' : 'seed', ...layout };
 }
 
 /**
- * After each placement: setup ends once nobody can place; a placer whose only option is
- * one unit kind on one square places it without being asked (ruling: a choice with exactly
- * one legal option is taken automatically).
+ * The step of setup nobody chooses (turns.ts flow loops it): setup ends once nobody can
+ * place; a placer whose only option is one unit kind on one square places it without being
+ * asked (ruling: a choice with exactly one legal option is taken automatically).
  */
-export function settleSetup(batch: Batch): void {
-  for (;;) {
-    const s = batch.state;
-    if (s.stage !== 'SETUP') return;
-    if (s.placer === null) {
-      completeSetup(batch);
-      return;
-    }
-    const options = placementCommands(s, s.placer);
-    if (options.length !== 1) return;
-    const only = options[0] as Extract<TkCommand, { type: 'placeUnit' }>;
-    emitPlacement(batch, s.placer, only.kind, only.square);
-  }
+export function setupStep(s: TkState): TkEvent[] {
+  if (!s.terrainPlaced) return [];
+  const placer = placerOf(s);
+  if (placer === null) return [completion(s)];
+  const options = placementCommands(s, placer);
+  if (options.length !== 1) return [];
+  const only = options[0] as Extract<TkCommand, { type: 'placeUnit' }>;
+  return placement(s, placer, only.kind, only.square);
 }
 
-function emitPlacement(batch: Batch, seat: string, kind: UnitKind, square: string): void {
-  const state = batch.state;
+function placement(state: TkState, seat: string, kind: UnitKind, square: string): TkEvent[] {
   const n = UNIT_LIST[kind].count - state.reserves[seat]![kind] + 1;
-  batch.emit({ type: 'UnitPlaced', seat, unit: `${seat}-${kind}-${n}`, kind, square });
+  const events: TkEvent[] = [{ type: 'UnitPlaced', seat, unit: `${seat}-${kind}-${n}`, kind, square }];
   if (state.terrain[square] === 'city' && state.cities[square] !== seat) {
-    batch.emit({ type: 'CityOccupied', square, seat, previous: state.cities[square] ?? null });
+    events.push({ type: 'CityOccupied', square, seat, previous: state.cities[square] ?? null });
   }
+  return events;
 }
 
 /** Free squares of a seat's corner: no mountain, no unit (units may not stack). */
@@ -144,6 +138,11 @@ export function canPlace(state: TkState, seat: string): boolean {
   return !state.out.includes(seat) && unitsLeft(state, seat) > 0 && freeCornerSquares(state, seat).length > 0;
 }
 
+/** Whose placement it is: players take turns, in seat order, each after the last one who placed. */
+export function placerOf(state: TkState): string | null {
+  return state.stage === 'SETUP' && state.terrainPlaced ? nextPlacer(state, state.lastPlacer) : null;
+}
+
 /** Players take turns placing: the next seat after `after` (in seat order) that still can. */
 export function nextPlacer(state: TkState, after: string | null): string | null {
   const n = state.players.length;
@@ -155,34 +154,26 @@ export function nextPlacer(state: TkState, after: string | null): string | null 
   return null;
 }
 
-export function completeSetup(batch: Batch): void {
+/** Setup is over: units that found no free square in their corner stay out. */
+function completion(state: TkState): TkEvent {
   const unplaced: { seat: string; kind: UnitKind; count: number }[] = [];
-  for (const seat of batch.state.players) {
+  for (const seat of state.players) {
     for (const kind of UNIT_KINDS) {
-      const count = batch.state.reserves[seat]?.[kind] ?? 0;
+      const count = state.reserves[seat]?.[kind] ?? 0;
       if (count > 0) unplaced.push({ seat, kind, count });
     }
   }
-  batch.emit({ type: 'SetupCompleted', unplaced });
-  // A player whose Generals found no square has no General on the board: out (ruling).
-  for (const seat of batch.state.players) outWithoutGenerals(batch, seat, `${faction(seat)} has no General on the board`);
-  const left = batch.state.players.filter((p) => !batch.state.out.includes(p)).length;
-  declareLastStanding(batch, left === 0 ? 'no player has a General on the board (draw)' : 'no other player has a General on the board');
-  if (batch.over) return;
-  startTurn(batch, batch.state.players.find((p) => !batch.state.out.includes(p))!, 1);
+  return { type: 'SetupCompleted', unplaced };
 }
 
-export function placeUnit(batch: Batch, seat: string, kind: UnitKind, square: string): string | null {
-  const state = batch.state;
+export function placeUnit(state: TkState, seat: string, kind: UnitKind, square: string): TkEvent[] | string {
   const reserve = state.reserves[seat]!;
   if (reserve[kind] <= 0) return `All your ${UNIT_LIST[kind].plural} are already on the board`;
   if (!cornerSquares(state.corners[seat]!).includes(square)) return `${square} is outside your ${cornerLabel(state.corners[seat]!)}`;
   if (state.terrain[square] === 'mountain') return `${square} is a mountain: no unit may stand there`;
   const there = unitAt(state, square);
   if (there) return `${square} is taken by ${faction(there.seat)}'s unit: units may not stack`;
-  emitPlacement(batch, seat, kind, square);
-  settleSetup(batch);
-  return null;
+  return placement(state, seat, kind, square);
 }
 
 export function placementCommands(state: TkState, seat: string): TkCommand[] {

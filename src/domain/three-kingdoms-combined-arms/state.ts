@@ -32,8 +32,10 @@ export interface TkState {
   /** Units on the board. */
   units: Unit[];
   destroyed: { id: string; seat: string; kind: UnitKind }[];
-  /** Whose placement it is during setup. */
-  placer: string | null;
+  /** The terrain is on the board: placement has begun. */
+  terrainPlaced: boolean;
+  /** Who placed the last unit during setup (the next placer follows in seat order: placerOf). */
+  lastPlacer: string | null;
   round: number;
   active: string | null;
   phase: 'move' | 'attack' | null;
@@ -48,6 +50,8 @@ export interface TkState {
   pendingRetreat: PendingRetreat | null;
   /** Players out of the game (lost both Generals, or resigned). */
   out: string[];
+  /** Those of them who left (resigned or ran out of time) rather than lost their Generals. */
+  left: string[];
   result: Result | null;
 }
 

@@ -3,6 +3,7 @@ import type { Json } from '../kernel/index.ts';
 import { ALL_SQUARES } from './board.ts';
 import { BOARD_SIZE, UNIT_KINDS, UNIT_LIST } from './data.ts';
 import { defenseOf, faction, unitName, type TkState } from './state.ts';
+import { placerOf } from './setup.ts';
 
 export function view(state: TkState): Json {
   const terrain = ALL_SQUARES.filter((s) => state.terrain[s]).map((square) => ({
@@ -16,7 +17,7 @@ export function view(state: TkState): Json {
     round: state.stage === 'SETUP' ? null : state.round,
     activeSeat: state.active,
     phase: state.stage === 'SETUP' ? 'SETUP' : state.stage === 'FINISHED' ? 'OVER' : state.phase === 'attack' ? 'ATTACK' : 'MOVE',
-    placer: state.placer,
+    placer: placerOf(state),
     turnLimit: state.turnLimit,
     players: state.players.map((seat) => ({
       seat,

@@ -49,39 +49,20 @@ export function distance(state: WarchonState, from: number, to: number, canPass:
 }
 
 /**
- * The spreads an Aerial flight is logged through, one step per spread (the destination last):
- * a shortest route, and where one exists a route a walking unit could have taken too (no
- * enemy units, Capacity left in the spreads between), so that the opponent learns where the
- * unit went, not that it flies (ruling). A flight that can only pass over enemy units shows it.
+ * Spreads a walking unit goes through to reach `to`: the fewest, entering only spreads with
+ * no enemy unit and Capacity left on the way (it would stop, or could not enter), the
+ * destination excepted. Infinity: no walk gets there.
  */
-export function flightRoute(state: WarchonState, unit: Unit, from: number, to: number): number[] {
-  // Steps left to the destination from every spread.
-  const toGo = new Map<number, number>([[to, 0]]);
-  const queue = [to];
+export function walkDistance(state: WarchonState, unit: Unit, from: number, to: number): number {
+  const seen = new Map<number, number>([[from, 0]]);
+  const queue = [from];
   while (queue.length) {
     const at = queue.shift()!;
-    for (const n of neighbours(state, at)) if (!toGo.has(n)) (toGo.set(n, toGo.get(at)! + 1), queue.push(n));
+    if (at === to) return seen.get(at)!;
+    if (at !== from && (hasEnemy(state, at, unit.army) || !fitsCapacity(state, unit, at))) continue;
+    for (const n of neighbours(state, at)) if (!seen.has(n)) (seen.set(n, seen.get(at)! + 1), queue.push(n));
   }
-  const walkable = [
-    (n: number) => !hasEnemy(state, n, unit.army) && fitsCapacity(state, unit, n),
-    (n: number) => !hasEnemy(state, n, unit.army),
-    () => true,
-  ];
-  for (const canPass of walkable) {
-    const route = [from];
-    const extend = (at: number): boolean => {
-      if (at === to) return true;
-      for (const n of neighbours(state, at)) {
-        if (toGo.get(n) !== toGo.get(at)! - 1 || (n !== to && !canPass(n))) continue;
-        route.push(n);
-        if (extend(n)) return true;
-        route.pop();
-      }
-      return false;
-    };
-    if (toGo.has(from) && extend(from)) return route.slice(1);
-  }
-  return [to];
+  return Infinity;
 }
 
 /**

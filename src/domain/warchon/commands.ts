@@ -112,9 +112,11 @@ const WAITING_FOR: Record<Pending['kind'], string> = {
   DESTROY_UNIT: 'to destroy units over Capacity',
 };
 
-/** The refusal reason, or null when the command is legal now. */
+/**
+ * The refusal reason, or null when the command is legal now. The kernel has already checked
+ * that the game runs and waits for this seat: here, whether the command answers what it waits for.
+ */
 export function validate(state: WarchonState, seat: Army, cmd: WarchonCommand): string | null {
-  if (state.result) return 'The game is over';
   const mine = state.pending.filter((p) => p.seat === seat);
   const kind = ANSWERS[cmd.type];
   const candidates = mine.filter((p) => p.kind === kind);

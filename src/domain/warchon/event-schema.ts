@@ -19,7 +19,7 @@ const events: EventProperties<WarchonEvent> = {
   SetupFinished: { army },
   TurnBegan: { turn: integer, army },
   UnitShifted: { unit: string },
-  UnitMoved: { army, unit: string, from: integer, to: integer, stopped: boolean, leftBattle: boolean },
+  UnitMoved: { army, unit: string, from: integer, to: integer, moves: nullable(integer), stopped: boolean, leftBattle: boolean },
   MovementEnded: { army },
   BattleBegan: { spread: integer, attacker: army, defender: army, units: array(revealed) },
   StrategyRoundBegan: { spread: integer, armies: array(army) },

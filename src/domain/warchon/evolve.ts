@@ -92,7 +92,7 @@ export function evolve(state: WarchonState, event: WarchonEvent): WarchonState {
       const u = s.units[event.unit]!;
       u.spread = event.to;
       // Aerial units fly straight to their destination; others spend one Movement per spread.
-      u.movesLeft = isAerial(s, u) ? 0 : u.movesLeft - 1;
+      u.movesLeft = isAerial(s, u) ? 0 : u.movesLeft - (event.moves ?? 1);
       if (event.leftBattle) s.leftBattle.push(event.from);
       if (event.stopped) {
         u.movesLeft = 0;
@@ -303,8 +303,12 @@ export function evolve(state: WarchonState, event: WarchonEvent): WarchonState {
       for (const u of Object.values(s.units)) u.reserve = false;
       return s;
     case 'GameEnded':
+      // Every ending: no battle, number call or move is left open (a call ended by a
+      // resignation or a time-out no longer shows its committed number to its owner only).
       s.phase = 'over';
       s.pending = [];
+      s.battle = null;
+      s.moving = null;
       s.result = { winners: event.winners, reason: event.reason };
       return s;
   }

@@ -212,7 +212,6 @@ export const warchon: GameModule<WarchonState, WarchonCommand, WarchonEvent, Par
   },
 
   decide(state, command, seat, random) {
-    if (seat !== 'azuthkan' && seat !== 'celestine') return refuse(`${seat} does not play Warchon`, 'FORBIDDEN');
     const reason = validate(state, seat as Army, command);
     if (reason) return refuse(reason);
     const run = newRun(state);

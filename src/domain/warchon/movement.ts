@@ -3,8 +3,13 @@
  * (Aerial units fly straight to their destination), stopping on entering a spread with an
  * enemy, within Capacity; Engaged units cannot leave; Erdon Pass lets one unit per army
  * out of battle each turn. A unit is "shifted" once it finishes moving.
+ *
+ * A move names its destination, walked or flown, and is one event (ruling: the opponent
+ * sees where a hidden unit went, never how): a walk may go several spreads at once, or in
+ * parts, as the player likes, so neither the number of commands nor their timing tells a
+ * flight from a walk.
  */
-import { distance, fitsCapacity, flightRoute, hasEnemy, isAerial, isEngaged, label, neighbours, spreadName, spreadOf } from './battlefield.ts';
+import { distance, fitsCapacity, hasEnemy, isAerial, isEngaged, label, spreadName, spreadOf, walkDistance } from './battlefield.ts';
 import type { Army, WarchonCommand, WarchonEvent, WarchonState } from './types.ts';
 
 type MoveUnit = Extract<WarchonCommand, { type: 'moveUnit' }>;
@@ -25,12 +30,9 @@ export function checkMoveUnit(state: WarchonState, army: Army, cmd: MoveUnit): s
       return `Only ${limit} unit per army may move out of battle at ${spreadName(state, from)} each turn`;
     }
   }
-  if (isAerial(state, unit)) {
-    const d = distance(state, from, cmd.to);
-    if (d > unit.movesLeft) return `${name} has ${unit.movesLeft} Movement; ${spreadName(state, cmd.to)} is ${d} spreads away`;
-  } else if (!neighbours(state, from).includes(cmd.to)) {
-    return `${name} can only move to the next spread or along a path (from ${spreadName(state, from)}: ${neighbours(state, from).join(', ')})`;
-  }
+  const d = isAerial(state, unit) ? distance(state, from, cmd.to) : walkDistance(state, unit, from, cmd.to);
+  if (d === Infinity) return `${name} cannot walk to ${spreadName(state, cmd.to)}: enemy units or full spreads are in the way`;
+  if (d > unit.movesLeft) return `${name} has ${unit.movesLeft} Movement; ${spreadName(state, cmd.to)} is ${d} spreads away`;
   if (!fitsCapacity(state, unit, cmd.to)) return `${spreadName(state, cmd.to)} has no Capacity left for ${name}`;
   return null;
 }
@@ -41,24 +43,20 @@ export function moveUnit(state: WarchonState, army: Army, cmd: MoveUnit): Warcho
   // Moving another unit means the one in motion has finished: shift it.
   if (state.moving && state.moving !== unit.id) events.push({ type: 'UnitShifted', unit: state.moving });
   const from = unit.spread!;
-  // A flight is logged one spread at a time, like a walk along the same spreads: the opponent
-  // sees where a hidden unit went, never whether it flew (ruling).
-  const route = isAerial(state, unit) ? flightRoute(state, unit, from, cmd.to) : [cmd.to];
-  let at = from;
-  for (const next of route) {
-    events.push({
-      type: 'UnitMoved',
-      army,
-      unit: unit.id,
-      from: at,
-      to: next,
-      // Stop moving a unit the instant it comes into a spread containing at least one enemy unit
-      // (a flight ignores the spreads it passes over).
-      stopped: next === cmd.to && hasEnemy(state, next, army),
-      leftBattle: at === from && hasEnemy(state, from, army),
-    });
-    at = next;
-  }
+  const aerial = isAerial(state, unit);
+  events.push({
+    type: 'UnitMoved',
+    army,
+    unit: unit.id,
+    from,
+    to: cmd.to,
+    // The Movement a walk spends (a flight spends it all); hidden from the opponent (view.ts).
+    moves: aerial ? unit.movesLeft : walkDistance(state, unit, from, cmd.to),
+    // Stop moving a unit the instant it comes into a spread containing at least one enemy unit
+    // (a walk goes round them on its way, a flight ignores the spreads it passes over).
+    stopped: hasEnemy(state, cmd.to, army),
+    leftBattle: hasEnemy(state, from, army),
+  });
   return events;
 }
 

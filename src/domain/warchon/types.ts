@@ -235,7 +235,8 @@ export type WarchonEvent =
   | { type: 'SetupFinished'; army: Army }
   | { type: 'TurnBegan'; turn: number; army: Army }
   | { type: 'UnitShifted'; unit: string }
-  | { type: 'UnitMoved'; army: Army; unit: string; from: number; to: number; stopped: boolean; leftBattle: boolean }
+  /** `moves`: the Movement spent (null: hidden from this viewer; absent in older games: 1). */
+  | { type: 'UnitMoved'; army: Army; unit: string; from: number; to: number; moves?: number | null; stopped: boolean; leftBattle: boolean }
   | { type: 'MovementEnded'; army: Army }
   | { type: 'BattleBegan'; spread: number; attacker: Army; defender: Army; units: RevealedUnit[] }
   | { type: 'StrategyRoundBegan'; spread: number; armies: Army[] }

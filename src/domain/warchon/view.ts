@@ -48,7 +48,7 @@ export function view(state: WarchonState, viewer: Viewer): Json {
   return {
     turn: state.turn,
     phase: phaseName(state),
-    activeArmy: state.turn > 0 ? state.active : null,
+    activeArmy: state.turn > 0 && !state.result ? state.active : null,
     numbers: state.numbers,
     turnLimit: state.turnLimit,
     viewer,
@@ -115,6 +115,10 @@ export function redact(event: WarchonEvent, viewer: Viewer, current: WarchonStat
       if (event.choices.some((c) => c.seat !== viewer)) {
         return { ...event, choices: event.choices.map((c) => (c.seat === viewer ? c : { ...c, options: [] })) };
       }
+      return event;
+    case 'UnitMoved':
+      // Where a hidden unit went, never how: the Movement spent would tell a flight from a walk.
+      if (event.army !== viewer && !current.units[event.unit]?.revealed) return { ...event, moves: null };
       return event;
     case 'CapacityExceeded':
       // Which class overflowed says something about units the opponent may not know.

@@ -1,5 +1,5 @@
 /** Test helpers: build a Chinese Warlords position from a short description, and act with chosen dice. */
-import { evolveMatch, type Command, type GameEvent, type Random } from '../../../src/domain/kernel/index.ts';
+import { step, type Command, type GameEvent, type Random } from '../../../src/domain/kernel/index.ts';
 import { chineseWarlords, type WarlordsState } from '../../../src/domain/chinese-warlords/index.ts';
 import type { UnitType } from '../../../src/domain/chinese-warlords/data.ts';
 import { DEFAULT_MAP, mapFromRows, type MapData } from '../../../src/domain/chinese-warlords/map.ts';
@@ -94,6 +94,7 @@ export function position(p: Position): Game {
       nextUnit: 100,
       control: { ...control, ...(p.control ?? {}) },
       upkeepLosses: p.upkeepLosses ?? {},
+      villageToChoose: [],
       attack: null,
       defense: null,
       result: null,
@@ -102,19 +103,23 @@ export function position(p: Position): Game {
   return game;
 }
 
-/** Decide a command with the given dice (all of them must be used) and apply its events. */
+/**
+ * Decide a command with the given dice (all of them must be used) through the kernel's
+ * turn, as the service does, and apply its events (the kernel's GameEnded included).
+ */
 export function act(game: Game, seat: string, command: Command, rolls: number[] = []): GameEvent[] {
   const random = dice(...rolls);
-  const d = chineseWarlords.decide(game.state.game, command as never, seat, random);
+  const d = step(chineseWarlords, game.state, command, { kind: 'seat', seat }, { random });
   if (!d.ok) throw new Error(`${seat} ${JSON.stringify(command)} refused: ${d.reason}`);
   if (random.used.length !== rolls.length) throw new Error(`only ${random.used.length} of ${rolls.length} scripted dice were rolled`);
-  for (const event of d.events) game.state = evolveMatch(chineseWarlords, game.state, { event, seat });
-  return d.events;
+  game.log.push(...d.recorded);
+  game.state = d.state;
+  return d.recorded.map((r) => r.event);
 }
 
 /** The refusal reason, or fails when accepted. */
 export function refusal(game: Game, seat: string, command: Command, rolls: number[] = [1, 1, 1, 1, 1, 1]): string {
-  const d = chineseWarlords.decide(game.state.game, command as never, seat, dice(...rolls));
+  const d = step(chineseWarlords, game.state, command, { kind: 'seat', seat }, { random: dice(...rolls) });
   if (d.ok) throw new Error(`${JSON.stringify(command)} was accepted`);
   return d.reason;
 }

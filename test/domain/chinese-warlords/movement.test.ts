@@ -110,7 +110,7 @@ describe('MOVEMENT: terrain costs', () => {
   it('a player moves only in its own movement, and ends it', () => {
     const g = moving(['red-2 thugs 2,0']);
     expect(legalOf(g, 'blue')).toEqual([]);
-    expect(refusal(g, 'blue', { type: 'endMovement' })).toMatch(/not your movement/);
+    expect(refusal(g, 'blue', { type: 'endMovement' })).toMatch(/Not your turn: the game waits for (red|blue)/);
     act(g, 'red', { type: 'endMovement' });
     expect(state(g).seat).toBe('blue');
   });

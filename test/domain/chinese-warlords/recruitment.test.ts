@@ -142,6 +142,6 @@ describe('RECRUITMENT', () => {
   it('only the player whose recruitment it is recruits', () => {
     const g = recruiting();
     expect(legalOf(g, 'blue')).toEqual([]);
-    expect(refusal(g, 'blue', { type: 'recruit', unitType: 'thugs', hex: '10,4' })).toMatch(/not your recruitment/);
+    expect(refusal(g, 'blue', { type: 'recruit', unitType: 'thugs', hex: '10,4' })).toMatch(/Not your turn: the game waits for red/);
   });
 });

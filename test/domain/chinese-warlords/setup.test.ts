@@ -4,8 +4,8 @@ import { chineseWarlords } from '../../../src/domain/chinese-warlords/index.ts';
 import { ABILITIES } from '../../../src/domain/chinese-warlords/data.ts';
 import { DEFAULT_MAP, distance } from '../../../src/domain/chinese-warlords/map.ts';
 import { gameSetUp } from '../../../src/domain/chinese-warlords/setup.ts';
-import { newGame, status } from '../../support/play.ts';
-import { dice, type Game } from './helpers.ts';
+import { legal, newGame, status } from '../../support/play.ts';
+import { act, dice, mapInput, refusal, rows, type Game } from './helpers.ts';
 
 const input = (players = ['red', 'blue']) => ({ options: { map: null, mapGenerator: null, turnLimit: null }, players });
 
@@ -14,7 +14,7 @@ function setUpWith(rolls: number[], players = ['red', 'blue']): Game {
   const events = chineseWarlords.setup(input(players), dice(...rolls));
   let state = initialMatch(chineseWarlords, input(players));
   for (const event of events) state = evolveMatch(chineseWarlords, state, { event, seat: null });
-  return { module: chineseWarlords, seed: 'x', state, log: events.map((event) => ({ event, seat: null })) };
+  return { module: chineseWarlords, seed: 'x', options: input(players).options, state, log: events.map((event) => ({ event, seat: null })) };
 }
 
 function count(g: Game, seat: string) {
@@ -54,17 +54,54 @@ describe('STARTING FORCES', () => {
 });
 
 describe('WARLORD SPECIAL ABILITIES at setup', () => {
-  it('4: begins the game with control of the nearest village', () => {
+  // RULINGS: "Ability 4, 'Control of one nearby village': a village no player controls
+  // within 3 hexes of the Warlord's stronghold, chosen by that player (one such village:
+  // taken automatically; none: the ability grants nothing)."
+  it('4: one free village within 3 hexes of the stronghold is taken automatically', () => {
     const g = setUpWith([4, 4, 6, 1]);
-    const villages = DEFAULT_MAP.hexes.filter((h) => h.terrain === 'village').map((h) => h.id);
-    const redVillage = (g.log[0]!.event as any).players[0].village as string;
-    const nearest = Math.min(...villages.map((v) => distance(v, '1,4')));
-    expect(distance(redVillage, '1,4')).toBe(nearest);
-    expect(g.state.game.control[redVillage]).toBe('red');
-    const blueVillage = (g.log[0]!.event as any).players[1].village as string;
-    expect(distance(blueVillage, '11,4')).toBe(Math.min(...villages.map((v) => distance(v, '11,4'))));
+    // On the default map red has only 3,2 within 3 hexes of 1,4, blue only 9,6 of 11,4.
+    expect(g.log.filter((r) => r.event.type === 'NearbyVillageTaken').map((r) => r.event)).toEqual([
+      { type: 'NearbyVillageTaken', seat: 'red', hex: '3,2' },
+      { type: 'NearbyVillageTaken', seat: 'blue', hex: '9,6' },
+    ]);
+    expect(g.state.game.control['3,2']).toBe('red');
+    expect(g.state.game.control['9,6']).toBe('blue');
     // The village pays at once: stronghold 4 + village 1 - upkeep 1.
     expect(g.state.game.players.red!.treasury).toBe(4);
+  });
+
+  // Red's stronghold 0,0 with villages 1, 2, 3 and 5 hexes away; blue's 20,0 with one next to it.
+  const line = rows(['S', 'V', 'V', 'V', '.', 'V', ...Array<string>(13).fill('.'), 'V', 'S'].join(' '));
+  const onLine = (rolls: number[]): Game => {
+    const options = { map: mapInput(line), mapGenerator: null, turnLimit: null };
+    const players = ['red', 'blue'];
+    const events = chineseWarlords.setup({ options, players }, dice(...rolls));
+    let state = initialMatch(chineseWarlords, { options, players });
+    for (const event of events) state = evolveMatch(chineseWarlords, state, { event, seat: null });
+    return { module: chineseWarlords, seed: 'x', options, state, log: events.map((event) => ({ event, seat: null })) };
+  };
+
+  it('4: with several free villages within 3 hexes the player chooses one; a farther one is never offered', () => {
+    const g = onLine([4, 5]);
+    expect(status(g)).toMatchObject({ stage: 'SETUP', awaiting: [{ seat: 'red', kind: 'CHOOSE_VILLAGE' }] });
+    expect(legal(g, 'red')).toEqual([{ type: 'chooseVillage', hex: '1,0' }, { type: 'chooseVillage', hex: '2,0' }, { type: 'chooseVillage', hex: '3,0' }]);
+    expect(legal(g, 'blue')).toEqual([]);
+    expect(refusal(g, 'red', { type: 'chooseVillage', hex: '5,0' })).toMatch(/not a free village within 3 hexes/);
+    const events = act(g, 'red', { type: 'chooseVillage', hex: '3,0' }, [6, 1]);
+    expect(events.slice(0, 2).map((e) => e.type)).toEqual(['NearbyVillageTaken', 'TurnBegan']);
+    expect(g.state.game.control['3,0']).toBe('red');
+    expect(g.state.game.control['1,0']).toBeUndefined();
+    expect(status(g).stage).toBe('ACTIVE');
+  });
+
+  it('4: no free village within 3 hexes grants nothing, however near the next one is', () => {
+    // Blue's stronghold 20,0 has only 19,0 within 3 hexes: taken without asking.
+    const g = onLine([5, 4, 6, 1]);
+    expect(g.log.filter((r) => r.event.type === 'NearbyVillageTaken').map((r) => r.event)).toEqual([{ type: 'NearbyVillageTaken', seat: 'blue', hex: '19,0' }]);
+    const far = rows('S . . . . V . . . . . . . . . . . . . . . S');
+    const options = { map: mapInput(far), mapGenerator: null, turnLimit: null };
+    const events = chineseWarlords.setup({ options, players: ['red', 'blue'] }, dice(4, 5, 6, 1));
+    expect(events.find((e) => e.type === 'NearbyVillageTaken')).toEqual({ type: 'NearbyVillageTaken', seat: 'red', hex: null });
   });
 
   it('7: begins the game with 3 extra Bodyguard units', () => {

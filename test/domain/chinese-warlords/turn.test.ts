@@ -30,7 +30,7 @@ describe('INITIATIVE', () => {
     expect(state(g)).toMatchObject({ phase: 'recruitment', seat: 'red' });
     act(g, 'red', { type: 'endRecruitment' });
     expect(state(g)).toMatchObject({ phase: 'movement', seat: 'blue' });
-    expect(refusal(g, 'red', { type: 'endMovement' })).toMatch(/not your movement/);
+    expect(refusal(g, 'red', { type: 'endMovement' })).toMatch(/Not your turn: the game waits for (red|blue)/);
     act(g, 'blue', { type: 'endMovement' });
     act(g, 'red', { type: 'endMovement' });
     expect(state(g)).toMatchObject({ phase: 'combat', seat: 'blue' });

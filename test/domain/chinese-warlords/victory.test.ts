@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { chineseWarlords } from '../../../src/domain/chinese-warlords/index.ts';
 import { newGame, status, submit, legal } from '../../support/play.ts';
 import { act, legalOf, position, refusal, rows, state } from './helpers.ts';
+import { expectFinished } from '../../support/finished.ts';
 
 const three = rows('S . . . . S', ' . . . . . .', '. . V . . .', ' . . S . . .');
 
@@ -9,16 +10,20 @@ describe('VICTORY CONDITIONS', () => {
   it('killing the opponent\'s Warlord wins', () => {
     const g = position({ phase: 'combat', seat: 'red', units: ['red-1 warlord 5,4', 'red-2 machineGun 5,4', 'red-3 bodyguards 5,4', 'blue-1 warlord 6,4'] });
     const events = act(g, 'red', { type: 'attack', stack: '5,4', target: '6,4' }).concat(act(g, 'red', { type: 'resolveAttack' }, [1])); // 21 : 9 road -> 2:1, roll 1 -> K
-    expect(events.map((e) => e.type)).toEqual(['AttackDeclared', 'CombatResolved', 'UnitLost', 'PlayerDefeated']);
+    expect(events.map((e) => e.type)).toEqual(['AttackDeclared', 'CombatResolved', 'UnitLost', 'PlayerDefeated', 'GameEnded']);
     expect(status(g)).toMatchObject({ stage: 'FINISHED', awaiting: [], result: { winners: ['red'], reason: "blue's Warlord was killed" } });
     expect(legalOf(g, 'red')).toEqual([]);
-    expect(refusal(g, 'red', { type: 'endCombat' })).toBe('The game is over');
+    expect(refusal(g, 'red', { type: 'endCombat' })).toMatch(/^The game is over/);
+    expectFinished(g, { winners: ['red'], reason: "blue's Warlord was killed" }, { folded: false });
   });
 
   it('capturing his stronghold wins: a unit ends its move in it', () => {
     const g = position({ phase: 'movement', seat: 'red', units: ['red-1 warlord 1,4', 'red-2 thugs 10,4', 'blue-1 warlord 9,6'] });
     const events = act(g, 'red', { type: 'move', unit: 'red-2', to: '11,4' });
-    expect(events.map((e) => e.type)).toEqual(['UnitMoved', 'StrongholdCaptured', 'PlayerDefeated', 'ControlTaken']);
+    // Issue 21.5: the capture's facts first, then the ending, and the log closes with GameEnded.
+    expect(events.map((e) => e.type)).toEqual(['UnitMoved', 'StrongholdCaptured', 'ControlTaken', 'PlayerDefeated', 'GameEnded']);
+    expect(events.at(-1)).toEqual({ type: 'GameEnded', winners: ['red'], reason: "red captured blue's stronghold" });
+    expectFinished(g, undefined, { folded: false });
     expect(status(g).result).toEqual({ winners: ['red'], reason: "red captured blue's stronghold" });
   });
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { attempt } from '../../support/play.ts';
 import { raidOnWuchao } from '../../../src/domain/raid-on-wuchao/index.ts';
 import { awaiting, dice, g, legal, position, space, status, submit, walk } from './helpers.ts';
+import { expectFinished } from '../../support/finished.ts';
 
 const events = (game: ReturnType<typeof position>, type: string) => game.log.map((r) => r.event).filter((e) => e.type === type);
 
@@ -253,6 +254,23 @@ describe('§8 Combat', () => {
     expect(v.pendingCombats).toEqual([]);
     expect(v.combat).toBeNull();
     expect(v.result).toEqual({ winners: ['yuan'], reason: 'Cao Cao destroyed' });
+  });
+
+  // §8 "All defenders eliminated: attackers occupy the space", §9 "Control shifts
+  // immediately"; §8 "If Cao Cao is destroyed, Yuan Shao wins instantly" (issue 21.6).
+  it('a lone Cao Cao destroyed by an assault: the attackers occupy the space and control it, then Yuan wins', () => {
+    const game = position({ at: { 'cao-cao': 'B1', 'zhang-he': 'C1', 'granary-guard-1': 'H1' }, reduced: ['cao-cao'], phase: 'yuanMovement' });
+    expect(g(game).control.B1).toBe('cao');
+    walk(game, 'yuan', 'zhang-he', 'B1');
+    dice(game, 6);
+    submit(game, 'yuan', { type: 'endMovement' });
+    const types = game.log.map((r) => r.event.type);
+    expect(types.slice(-3)).toEqual(['AssaultSucceeded', 'CaoCaoDestroyed', 'GameEnded']);
+    expect(space(game, 'zhang-he')).toBe('B1');
+    expect(g(game).control.B1).toBe('yuan');
+    expect((raidOnWuchao.view(g(game), null) as any).spaces.find((s: any) => s.id === 'B1')).toMatchObject({ control: 'yuan', units: ['zhang-he'] });
+    expect(status(game).result).toEqual({ winners: ['yuan'], reason: 'Cao Cao destroyed' });
+    expectFinished(game, undefined, { folded: false });
   });
 
   it('lets Cao allocate the damage when Yuan attacks', () => {

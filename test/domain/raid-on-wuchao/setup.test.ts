@@ -55,6 +55,24 @@ describe('§11 Setup', () => {
     expect(g(game).control).toMatchObject({ H1: 'yuan', H2: 'yuan', F3: 'yuan', E1: 'yuan', A1: 'cao', B1: null });
   });
 
+  // RULINGS, General: "A choice with exactly one legal option is taken automatically." (issue 21.6)
+  it('places Yuan\'s last unit by itself when exactly one space is left for it (a map given in the options)', () => {
+    const map = { spaces: ['A1', 'B1', 'H1', 'H2'], edges: [['A1', 'B1'], ['B1', 'H1'], ['H1', 'H2']] };
+    const game = newGame(raidOnWuchao, { map }, ['cao', 'yuan']);
+    const units = Object.keys(DEPLOYMENT);
+    for (const unit of units.slice(0, 5)) submit(game, 'yuan', { type: 'placeUnit', unit, space: 'H1' });
+    for (const unit of units.slice(5, 7)) submit(game, 'yuan', { type: 'placeUnit', unit, space: 'H2' });
+    // Two units left, one space (H2) with room: still two options (which unit goes first does not matter, but each is a command).
+    expect(status(game).stage).toBe('SETUP');
+    const events = submit(game, 'yuan', { type: 'placeUnit', unit: units[7]!, space: 'H2' });
+    expect(events).toEqual([
+      { type: 'UnitPlaced', unit: units[7], space: 'H2' },
+      { type: 'UnitPlaced', unit: units[8], space: 'H2' },
+      { type: 'SetupCompleted', round: 1 },
+    ]);
+    expect(status(game)).toMatchObject({ stage: 'ACTIVE', phase: 'Cao movement' });
+  });
+
   it('accepts the whole setup in one deploy command, and refuses an incomplete one storing nothing', () => {
     const game = fresh();
     const placements = Object.entries(DEPLOYMENT).map(([unit, space]) => ({ unit, space }));

@@ -53,5 +53,5 @@ export function scenario(d: Description): Played<TkState> {
     attacked: d.attacked ?? [],
     out: d.out ?? [],
   };
-  return { module: threeKingdoms, seed: 'scenario', state: { ...initialMatch(threeKingdoms, input), game }, log: [] };
+  return { module: threeKingdoms, seed: 'scenario', options: input.options, state: { ...initialMatch(threeKingdoms, input), game }, log: [] };
 }

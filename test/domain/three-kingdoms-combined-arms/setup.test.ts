@@ -217,7 +217,7 @@ describe('SETUP', () => {
     while (status(g).stage === 'SETUP') last = submit(g, 'shu', legal(g, 'shu')[0]!);
     expect(last.slice(-3)).toEqual([
       expect.objectContaining({ type: 'SetupCompleted' }),
-      { type: 'PlayerOut', seat: 'wei', reason: 'Wei has no General on the board' },
+      { type: 'PlayerOut', seat: 'wei', reason: 'Wei has no General on the board', cause: 'generals' },
       { type: 'GameEnded', winners: ['shu'], reason: 'no other player has a General on the board' },
     ]);
     expect(status(g)).toMatchObject({ stage: 'FINISHED', result: { winners: ['shu'] } });

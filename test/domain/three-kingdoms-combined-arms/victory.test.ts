@@ -17,7 +17,7 @@ describe('VICTORY: all enemy Generals destroyed', () => {
     expect(submit(g, 'wei', atk('wei-infantry-3', 'shu-general-1'))).toEqual([
       { type: 'UnitAttacked', seat: 'wei', unit: 'wei-infantry-3', target: 'shu-general-1', damage: 1, damageThisPhase: 3, defense: 3 },
       { type: 'UnitDestroyed', seat: 'shu', unit: 'shu-general-1', kind: 'general', square: 'L12', reason: 'OFF_BOARD' },
-      { type: 'PlayerOut', seat: 'shu', reason: 'Shu has lost both Generals' },
+      { type: 'PlayerOut', seat: 'shu', reason: 'Shu has lost both Generals', cause: 'generals' },
       { type: 'GameEnded', winners: ['wei'], reason: 'every enemy General destroyed' },
     ]);
     expect(status(g)).toMatchObject({ stage: 'FINISHED', awaiting: [], result: { winners: ['wei'] } });
@@ -55,6 +55,40 @@ describe('VICTORY: all enemy Generals destroyed', () => {
     submit(g, 'wei', atk('wei-infantry-1', 'shu-general-2'));
     submit(g, 'wei', atk('wei-infantry-2', 'shu-general-2'));
     expect(submit(g, 'wei', atk('wei-infantry-3', 'shu-general-2')).at(-1)).toEqual({ type: 'GameEnded', winners: ['wei'], reason: 'every enemy General destroyed' });
+  });
+
+  // Issue 21.7: the reason a player sees says what happened to every loser.
+  it('a win by conquest over one loser while the other resigned does not say every enemy General was destroyed', () => {
+    const g = scenario({ players: ['wei', 'shu', 'wu'], phase: 'attack', units: { 'wei-infantry-1': 'K11', 'wei-infantry-2': 'K12', 'wei-infantry-3': 'L11', 'shu-general-2': 'L12', 'wu-general-1': 'A12' } });
+    submit(g, 'wu', { type: 'resign' });
+    expect(g.state.game.out).toEqual(['wu']);
+    submit(g, 'wei', atk('wei-infantry-1', 'shu-general-2'));
+    submit(g, 'wei', atk('wei-infantry-2', 'shu-general-2'));
+    expect(submit(g, 'wei', atk('wei-infantry-3', 'shu-general-2')).at(-1)).toEqual({ type: 'GameEnded', winners: ['wei'], reason: 'every other player is out' });
+  });
+});
+
+// RULINGS: "A player who has lost both Generals is out; their remaining units leave the
+// board." A resigning player leaves the same way, also when that ends the game (issue 21.4).
+describe('resignation that ends the game', () => {
+  it('a two-player resigner is marked out and its units leave the board; the other wins', () => {
+    const g = scenario({ phase: 'move', units: { 'wei-general-1': 'B2', 'wei-infantry-1': 'C3', 'shu-general-1': 'K11' } });
+    const events = submit(g, 'wei', { type: 'resign' });
+    expect(events.map((e) => e.type)).toEqual(['PlayerResigned', 'PlayerOut', 'GameEnded']);
+    expect(events.at(-1)).toEqual({ type: 'GameEnded', winners: ['shu'], reason: 'Wei resigned' });
+    const view = threeKingdoms.view(g.state.game, null) as any;
+    expect(view.players.find((p: any) => p.seat === 'wei').out).toBe(true);
+    expect(view.units.filter((u: any) => u.seat === 'wei')).toEqual([]);
+    expect(view.activeSeat).toBeNull();
+  });
+
+  it('the loser whose resignation ends a game of three is marked out with its units removed too', () => {
+    const g = scenario({ players: ['wei', 'shu', 'wu'], phase: 'move', units: { 'wei-general-1': 'B2', 'shu-general-1': 'K11', 'shu-infantry-1': 'K10', 'wu-general-1': 'A12' } });
+    submit(g, 'wu', { type: 'resign' });
+    const events = submit(g, 'shu', { type: 'resign' });
+    expect(events.at(-1)).toEqual({ type: 'GameEnded', winners: ['wei'], reason: 'Shu resigned' });
+    expect(g.state.game.out).toEqual(['wu', 'shu']);
+    expect(g.state.game.units.map((u) => u.seat)).toEqual(['wei']);
   });
 });
 

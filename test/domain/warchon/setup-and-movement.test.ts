@@ -86,10 +86,16 @@ describe('Movement Round', () => {
       celestine: [{ type: 'celestine-paladins', at: 3 }, { type: 'celestine-war-angels', at: 1 }, { type: 'celestine-crusaders', at: 1 }],
     });
 
-  it('moves a unit one spread per Movement, in order or along a path', () => {
+  it('moves a unit one spread per Movement, in order or along a path, several spreads at once or in parts', () => {
+    const at = field();
+    const ogres = idOf(at, 'deathknoll-ogres');
+    // Deathknoll Ogres (Movement 2) from Kier-Zhadd: 7 -> 4 -> 1 in one move; 2 is three spreads away.
+    expect((attempt(at, 'azuthkan', { type: 'moveUnit', unit: ogres, to: 2 }) as any).reason).toMatch(/has 2 Movement; .* is 3 spreads away/);
+    submit(at, 'azuthkan', { type: 'moveUnit', unit: ogres, to: 1 });
+    expect(unit(at, ogres)).toMatchObject({ spread: 1, movesLeft: 0 });
+    expect(lastEvent(at, 'UnitMoved')).toMatchObject({ from: 7, to: 1, moves: 2 });
     const game = field();
     const swarm = idOf(game, 'baphite-swarm');
-    expect(attempt(game, 'azuthkan', { type: 'moveUnit', unit: swarm, to: 3 })).toMatchObject({ ok: false });
     submit(game, 'azuthkan', { type: 'moveUnit', unit: swarm, to: 4 });
     submit(game, 'azuthkan', { type: 'moveUnit', unit: swarm, to: 7 }); // path Akibatu - Kier-Zhadd
     expect(unit(game, swarm)).toMatchObject({ spread: 7, movesLeft: 1 });
@@ -148,11 +154,8 @@ describe('Movement Round', () => {
     expect(status(game).phase).toBe('Celestine Movement Round');
     expect(attempt(game, 'celestine', { type: 'moveUnit', unit: angels, to: 7 })).toMatchObject({ ok: true }); // 1 -> 4 -> 7: 2 spreads
     expect(unit(game, angels)).toMatchObject({ spread: 7, shifted: true });
-    // Logged one spread at a time, as a walk along the same spreads would be.
-    expect(events(game, 'UnitMoved').filter((e) => e.unit === angels)).toEqual([
-      expect.objectContaining({ from: 1, to: 4, stopped: false }),
-      expect.objectContaining({ from: 4, to: 7, stopped: true }),
-    ]);
+    // One event with where it went, as a walk to the same spread would be.
+    expect(events(game, 'UnitMoved').filter((e) => e.unit === angels)).toEqual([expect.objectContaining({ from: 1, to: 7, stopped: true })]);
   });
 
   it('a flight and a walk along the same spreads look the same to the opponent and spectators', () => {
@@ -169,9 +172,10 @@ describe('Movement Round', () => {
         awaiting: status(game).awaiting,
       }));
     };
+    // Issue 21.3: one event with the destination, in one command, for the flight and the walk alike.
     const flight = seen('celestine-war-angels', [3]);
-    expect(flight[0]!.events.filter((e: any) => e.type === 'UnitMoved').map((e: any) => [e.from, e.to])).toEqual([[1, 2], [2, 3], [1, 2]]);
-    expect(flight).toEqual(seen('celestine-paladins', [2, 3]));
+    expect(flight[0]!.events.filter((e: any) => e.type === 'UnitMoved').map((e: any) => [e.from, e.to, e.moves])).toEqual([[1, 3, null], [1, 2, null]]);
+    expect(flight).toEqual(seen('celestine-paladins', [3]));
   });
 
   it('refuses an Aerial flight beyond its Movement', () => {
@@ -199,11 +203,8 @@ describe('Movement Round', () => {
     });
     const angels = idOf(game, 'celestine-war-angels');
     submit(game, 'celestine', { type: 'moveUnit', unit: angels, to: 7 });
-    // 1 -> 4 -> 7 is the only route of two spreads: no walk could pass the Goblins, so this flight shows itself.
-    expect(events(game, 'UnitMoved').slice(-2)).toEqual([
-      expect.objectContaining({ from: 1, to: 4, stopped: false }),
-      expect.objectContaining({ from: 4, to: 7, stopped: false }),
-    ]);
+    // 1 -> 4 -> 7 passes over the Goblins: no stop, one event.
+    expect(events(game, 'UnitMoved').slice(-1)).toEqual([expect.objectContaining({ from: 1, to: 7, stopped: false })]);
     expect(unit(game, angels).spread).toBe(7);
     const paladins = idOf(game, 'celestine-paladins');
     submit(game, 'celestine', { type: 'moveUnit', unit: paladins, to: 4 });

@@ -234,13 +234,14 @@ describe("a multi-Hit unit's damaged face", () => {
   ];
 
   it('uses the traits above its present stats: Wyvern Knights fly at full strength and walk once hit', () => {
-    const fresh = arranged({ active: 'celestine', options: { roster: faces }, azuthkan: [{ type: 'baphite-swarm', at: 7 }], celestine: [{ type: 'wyvern-knights', at: 1 }] });
+    // Enemies in Dracosroar (2) and Akibatu (4): a walk from Erdon Pass (1) to 3 would stop in either, a flight passes over.
+    const fresh = arranged({ active: 'celestine', options: { roster: faces }, azuthkan: [{ type: 'baphite-swarm', at: 2 }, { type: 'goblin-assassins', at: 4 }], celestine: [{ type: 'wyvern-knights', at: 1 }] });
     submit(fresh, 'celestine', { type: 'moveUnit', unit: idOf(fresh, 'wyvern-knights'), to: 3 });
     expect(unit(fresh, idOf(fresh, 'wyvern-knights')).spread).toBe(3);
 
-    const hit = arranged({ active: 'celestine', options: { roster: faces }, azuthkan: [{ type: 'baphite-swarm', at: 7 }], celestine: [{ type: 'wyvern-knights', at: 1, hits: 1 }] });
+    const hit = arranged({ active: 'celestine', options: { roster: faces }, azuthkan: [{ type: 'baphite-swarm', at: 2 }, { type: 'goblin-assassins', at: 4 }], celestine: [{ type: 'wyvern-knights', at: 1, hits: 1 }] });
     const knights = idOf(hit, 'wyvern-knights');
-    expect(attempt(hit, 'celestine', { type: 'moveUnit', unit: knights, to: 3 })).toMatchObject({ ok: false, reason: expect.stringContaining('can only move to the next spread') });
+    expect(attempt(hit, 'celestine', { type: 'moveUnit', unit: knights, to: 3 })).toMatchObject({ ok: false, reason: expect.stringContaining('cannot walk to') });
     // The view shows the face's traits; the unit keeps its special abilities.
     expect((warchon.view(hit.state.game, 'celestine') as any).units.find((u: any) => u.id === knights)).toMatchObject({ traits: ['Purity'], as: 2, ds: 2 });
     expect(hit.state.game.types['wyvern-knights']!.special).toBe('Rides a wyvern.');
