@@ -1,9 +1,8 @@
 /**
- * Before the browser tests: build the web client (so the tests see the current web/ code)
- * and say loudly whether a Chromium was found. With CI=true and no browser, fail.
+ * Before the browser tests: build the web client (so the tests see the current web/ code,
+ * typed from the current schema) and say loudly whether a Chromium was found. With CI=true
+ * and no browser, fail.
  */
-import { fileURLToPath } from 'node:url';
-import { build } from 'vite';
 import { findChromium } from './browser.ts';
 
 export default async function setup() {
@@ -14,5 +13,6 @@ export default async function setup() {
     console.warn(`\n${'!'.repeat(100)}\n${message}\n${'!'.repeat(100)}\n`);
     return;
   }
-  await build({ configFile: fileURLToPath(new URL('../../web/vite.config.ts', import.meta.url)), logLevel: 'warn' });
+  const { buildWeb } = (await import(new URL('../../scripts/build-web.mjs', import.meta.url).href)) as { buildWeb(): Promise<boolean> };
+  if (!(await buildWeb())) throw new Error('the web client could not be built');
 }

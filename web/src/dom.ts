@@ -14,6 +14,8 @@ function setAttrs(el: Element, attrs: Attrs) {
   for (const [k, v] of Object.entries(attrs)) {
     if (v === null || v === undefined || v === false) continue;
     if (typeof v === 'function') el.addEventListener(k.replace(/^on/, '').toLowerCase(), v as EventListener);
+    // Through the CSSOM, not a style="" attribute: a strict Content-Security-Policy allows it.
+    else if (k === 'style') (el as HTMLElement | SVGElement).style.cssText = String(v);
     else el.setAttribute(k, v === true ? '' : String(v));
   }
 }
@@ -65,11 +67,3 @@ export function clear(el: Element) {
 export function pretty(key: string): string {
   return key.replace(/[-_]/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2').replace(/\b\w/g, (c) => c.toUpperCase());
 }
-
-export const SEAT_COLOURS: Record<string, string> = {
-  cao: '#2b6cb0', yuan: '#c05621',
-  wei: '#2b6cb0', shu: '#2f855a', wu: '#c53030', jin: '#6b46c1',
-  red: '#c53030', blue: '#2b6cb0', green: '#2f855a', yellow: '#b7791f',
-  azuthkan: '#9b2c2c', celestine: '#2c5282',
-};
-export const seatColour = (seat: string | null | undefined) => (seat && SEAT_COLOURS[seat]) || '#4a5568';

@@ -8,7 +8,8 @@ import type { Client } from 'graphql-ws';
 import { ApiError, GAME_EVENTS, gameType, gql, loadGame, loadViewAt, submit, wsClient, type Command, type GameData, type GameEvent, type SeatInfo } from './api.ts';
 import { boardFor } from './boards/index.ts';
 import type { Board, BoardContext } from './boards/types.ts';
-import { clear, h, pretty, seatColour } from './dom.ts';
+import { seatColour, typeName } from './catalogue.ts';
+import { clear, h, pretty } from './dom.ts';
 import { describeGeneric, formatEvent } from './log.ts';
 import { startDeadlineCountdowns } from './features.ts';
 import { playerToken, signedIn } from './player.ts';
@@ -488,7 +489,7 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
     if (v >= game.version) {
       replay = null;
     } else {
-      const view = await loadViewAt(gameId, game.type, v, token());
+      const view = await loadViewAt(gameId, v, token());
       replay = { version: v, view };
       selection = null;
       inspected = null;
@@ -533,7 +534,7 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
       const t = input.value.trim();
       if (!t) return;
       try {
-        const g = await loadGame(gameId, type!, t);
+        const g = await loadGame(gameId, t);
         if (!g.yourSeat) throw new Error('That token holds no seat in this game.');
         store.addSeat(gameId, type!, g.yourSeat, t);
         held = store.get(gameId)!.seats;
@@ -580,7 +581,7 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
     refreshing = (async () => {
       do {
         again = false;
-        game = await loadGame(gameId, type!, token());
+        game = await loadGame(gameId, token());
         if (seat === null) playerHolds = game.seats.filter((x) => x.isYou).map((x) => x.id);
         // Hot seat: when the seat shown is not awaited and exactly one other seat held here is, play it.
         const heldAwaited = game.seats.filter((x) => held[x.id] && x.mustAct).map((x) => x.id);
@@ -670,8 +671,4 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
     void client?.dispose();
     setConnection('', true);
   };
-}
-
-export function typeName(type: string) {
-  return ({ 'raid-on-wuchao': 'Raid on Wuchao', 'three-kingdoms-combined-arms': 'Three Kingdoms Combined Arms', 'chinese-warlords': 'Chinese Warlords', warchon: 'Warchon' } as Record<string, string>)[type] ?? pretty(type);
 }

@@ -1,5 +1,6 @@
 /** The play-by-web client: a tiny router over the lobby, game pages and invite links. */
 import { gql } from './api.ts';
+import { loadCatalogue } from './catalogue.ts';
 import { h } from './dom.ts';
 import { gamePage } from './game.ts';
 import { lobbyPage } from './lobby.ts';
@@ -23,6 +24,7 @@ async function route() {
   const game = /^\/games\/([^/]+)\/?$/.exec(path);
   const join = /^\/join\/([^/]+)\/?$/.exec(path);
   try {
+    await loadCatalogue();
     if (game) leave = await gamePage(app, decodeURIComponent(game[1]!), setConnection);
     else if (join) leave = await joinPage(app, decodeURIComponent(join[1]!), setConnection);
     else await lobbyPage(app, navigate);

@@ -1,5 +1,6 @@
 /** Chinese Warlords: the hex map (odd-r offset "col,row") with terrain, stacks and carriers. */
-import { pretty, s, seatColour, svgButton } from '../dom.ts';
+import { seatColour } from '../catalogue.ts';
+import { pretty, s, svgButton } from '../dom.ts';
 import type { Board, BoardContext } from './types.ts';
 
 const R = 26;

@@ -1,6 +1,7 @@
 /** Raid on Wuchao: the map of spaces and connections, each token full or reduced in its space. */
 import type { Command } from '../api.ts';
-import { pretty, s, seatColour, svgButton } from '../dom.ts';
+import { seatColour } from '../catalogue.ts';
+import { pretty, s, svgButton } from '../dom.ts';
 import type { Board, BoardContext } from './types.ts';
 
 const BOX_W = 136;

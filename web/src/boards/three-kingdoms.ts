@@ -1,5 +1,6 @@
 /** Three Kingdoms Combined Arms: the 12x12 grid (A1 south-west) with its terrain and units. */
-import { pretty, s, seatColour, svgButton } from '../dom.ts';
+import { seatColour } from '../catalogue.ts';
+import { pretty, s, svgButton } from '../dom.ts';
 import type { Board, BoardContext } from './types.ts';
 
 const CELL = 44;

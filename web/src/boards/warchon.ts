@@ -1,5 +1,6 @@
 /** Warchon: the seven spreads with their Capacity, and the units in them (hidden ones as markers). */
-import { pretty, s, seatColour, svgButton } from '../dom.ts';
+import { seatColour } from '../catalogue.ts';
+import { pretty, s, svgButton } from '../dom.ts';
 import type { Board, BoardContext } from './types.ts';
 
 const CARD_W = 176;
