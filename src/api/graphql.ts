@@ -35,6 +35,18 @@ const baseSchema = /* GraphQL */ `
     eventSchema: JSON!
     "the bot kinds a seat may be played by (createGame seats: { seat, bot })"
     bots: [String!]!
+    "one or two sentences for the lobby"
+    description: String!
+    "every seat, in seat order, as clients present it"
+    seatDetails: [SeatDetail!]!
+  }
+  "A seat of a game type as clients present it."
+  type SeatDetail {
+    id: String!
+    "the name players read, e.g. Wei"
+    name: String!
+    "a CSS hex colour, e.g. #2b6cb0"
+    colour: String!
   }
 
   "A player as others see them: never their email."

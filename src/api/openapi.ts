@@ -73,6 +73,8 @@ export const responses = {
         optionsSchema: { type: 'object', additionalProperties: true },
         commandSchema: { type: 'object', additionalProperties: true },
         eventSchema: { type: 'object', additionalProperties: true },
+        description: string,
+        seatDetails: array(object({ id: string, name: string, colour: { ...string, description: 'a CSS hex colour, e.g. #2b6cb0' } })),
       }),
     ),
   }),

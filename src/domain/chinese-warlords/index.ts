@@ -16,6 +16,8 @@ import { gameSetUp, initialState, optionsSchema, type WarlordsOptions } from './
 import { activeSeats, passengersOf, unitById, unitsAt, type WarlordsState } from './state.ts';
 import { beginTurn } from './turn.ts';
 import { view } from './view.ts';
+import { eventSchema } from './event-schema.ts';
+import { presentation } from './presentation.ts';
 
 export type { WarlordsState } from './state.ts';
 export type { WarlordsEvent } from './events.ts';
@@ -172,6 +174,8 @@ export const chineseWarlords: GameModule<WarlordsState, WarlordsCommand, Warlord
   maxPlayers: 4,
   optionsSchema,
   commandSchema,
+  eventSchema,
+  presentation,
 
   initialState,
 

@@ -4,7 +4,7 @@
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { Command, GameModule, JsonSchema } from './types.ts';
-import { matchCommandSchemas, MATCH_EVENTS } from './match.ts';
+import { matchCommandSchemas, MATCH_EVENTS, seatName } from './match.ts';
 import { matchEventSchemas } from './event-schema.ts';
 
 export interface GameType {
@@ -18,7 +18,20 @@ export interface GameType {
   commandSchema: JsonSchema;
   /** Every event of the game's log (its own and the match's), as a client receives it, discriminated by `type`. */
   eventSchema: JsonSchema;
+  /** The module's presentation: the lobby's one-liner ("" without one). */
+  description: string;
+  /** Every seat in seat order, with the name players read and its CSS hex colour. */
+  seatDetails: SeatDetail[];
 }
+
+export interface SeatDetail {
+  id: string;
+  name: string;
+  colour: string;
+}
+
+/** The colour of a seat whose module gives none. */
+export const NEUTRAL_COLOUR = '#4a5568';
 
 export type Validation<T> = { ok: true; value: T } | { ok: false; reason: string };
 
@@ -80,6 +93,11 @@ export class GameRegistry {
         optionsSchema: module.optionsSchema,
         commandSchema,
         eventSchema,
+        description: module.presentation?.description ?? '',
+        seatDetails: module.seats.map((id) => {
+          const shown = module.presentation?.seats[id];
+          return { id, name: shown?.name ?? seatName(module, id), colour: shown?.colour ?? NEUTRAL_COLOUR };
+        }),
       };
       this.entries.set(module.id, {
         module,

@@ -109,6 +109,14 @@ export interface SetupInput<O = unknown> {
   players: string[];
 }
 
+/** How clients present a game type (served by `gameTypes`): the lobby's one-liner, each seat's name and colour. */
+export interface Presentation {
+  /** One or two sentences for the lobby. */
+  description: string;
+  /** Every seat of the module's `seats`: the name players read ("Wei") and a CSS hex colour ("#2b6cb0"). */
+  seats: Record<string, { name: string; colour: string }>;
+}
+
 /** `null` is a spectator (no seat). */
 export type Viewer = string | null;
 
@@ -129,6 +137,14 @@ export interface GameModule<S = any, C extends Command = any, E extends GameEven
   commandSchema: JsonSchema;
   /** JSON Schema of this game's own events, one alternative per type (the kernel adds the match's events; see event-schema.ts). */
   eventSchema?: JsonSchema;
+  /**
+   * JSON Schema of what `view` returns (an object), from which the service generates the
+   * GraphQL type of the view (`<Name>View`, named after the id). Without one the view is
+   * served as GenericView { gameType, state }.
+   */
+  viewSchema?: JsonSchema;
+  /** Description, seat names and colours (without one: no description, seat ids, grey). */
+  presentation?: Presentation;
 
   /** The empty state before the setup events (no randomness here). */
   initialState(input: SetupInput<O>): S;

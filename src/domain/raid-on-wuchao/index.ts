@@ -17,6 +17,8 @@ import { activeSide, initialState, type WuchaoState } from './state.ts';
 import { tape, type Tape } from './tape.ts';
 import { view } from './view.ts';
 import { acceptRoll, reroll, rerollPrompt } from './xu-you.ts';
+import { eventSchema } from './event-schema.ts';
+import { presentation } from './presentation.ts';
 
 export type { WuchaoState } from './state.ts';
 export type { WuchaoEvent } from './events.ts';
@@ -91,6 +93,8 @@ export const raidOnWuchao: GameModule<WuchaoState, WuchaoCommand, WuchaoEvent, W
   maxPlayers: 2,
   optionsSchema,
   commandSchema,
+  eventSchema,
+  presentation,
 
   initialState,
 

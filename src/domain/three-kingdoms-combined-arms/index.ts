@@ -17,6 +17,8 @@ import { retreat, retreatCommands } from './retreat.ts';
 import { eliminate } from './victory.ts';
 import { faction, unitById, unitName, type TkState } from './state.ts';
 import { view } from './view.ts';
+import { eventSchema } from './event-schema.ts';
+import { presentation } from './presentation.ts';
 
 export type { TkState, TkCommand, TkEvent, TkOptions };
 
@@ -71,6 +73,8 @@ export const threeKingdoms: GameModule<TkState, TkCommand, TkEvent, TkOptions> =
   maxPlayers: 4,
   optionsSchema,
   commandSchema,
+  eventSchema,
+  presentation,
 
   initialState,
 

@@ -14,6 +14,8 @@ import { status } from './status.ts';
 import type { Army, UnitType, WarchonCommand, WarchonEvent, WarchonOptions, WarchonState } from './types.ts';
 import { ARMIES } from './types.ts';
 import { redact, view } from './view.ts';
+import { eventSchema } from './event-schema.ts';
+import { presentation } from './presentation.ts';
 
 const statLine = {
   type: 'object',
@@ -190,6 +192,8 @@ export const warchon: GameModule<WarchonState, WarchonCommand, WarchonEvent, Par
   maxPlayers: 2,
   optionsSchema,
   commandSchema,
+  eventSchema,
+  presentation,
 
   initialState,
 
