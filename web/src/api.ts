@@ -85,13 +85,18 @@ export function gameFields(f: Pick<Features, 'promptDeadline' | 'seatDeadline'>)
     awaiting { seat kind prompt${f.promptDeadline ? ' deadline' : ''} }`;
 }
 
-export async function loadGame(id: string, token: string | null): Promise<GameData> {
+/**
+ * `withView: false` for a game that has not started (it has no view yet): its seats and
+ * status only, and `view` is then null.
+ */
+export async function loadGame(id: string, token: string | null, withView = true): Promise<GameData> {
   const [feats, view] = await Promise.all([features(), viewSelection()]);
   const data = await gql<{ game: GameData | null }>(
-    `query($id: ID!) { game(id: $id) { ${gameFields(feats)} legalCommands view ${view} } }`,
-    { id },
+    `query($id: ID!, $withView: Boolean!) { game(id: $id) { ${gameFields(feats)} legalCommands view @include(if: $withView) ${view} } }`,
+    { id, withView },
     token,
   );
+  if (data.game && !withView) data.game.view = null as unknown as View;
   if (!data.game) throw new ApiError([{ message: 'No such game', extensions: { code: 'NOT_FOUND' } }]);
   return data.game;
 }
@@ -101,8 +106,8 @@ export async function loadViewAt(id: string, version: number, token: string | nu
   return data.game.view;
 }
 
-export async function gameType(id: string): Promise<{ type: string } | null> {
-  return (await gql<{ game: { type: string } | null }>(`query($id: ID!) { game(id: $id) { type } }`, { id })).game;
+export async function gameType(id: string): Promise<{ type: string; status: string } | null> {
+  return (await gql<{ game: { type: string; status: string } | null }>(`query($id: ID!) { game(id: $id) { type status } }`, { id })).game;
 }
 
 export async function loadEvents(id: string, after: number, token: string | null): Promise<GameEvent[]> {

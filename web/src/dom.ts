@@ -67,3 +67,32 @@ export function clear(el: Element) {
 export function pretty(key: string): string {
   return key.replace(/[-_]/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2').replace(/\b\w/g, (c) => c.toUpperCase());
 }
+
+/**
+ * After a board is drawn: each SVG button's accessible name starts with the text it shows
+ * (a speech-input user says what they see), its own text only, not that of buttons inside it.
+ * axe-core reads adjacent SVG texts as one word, hence the spaces added.
+ */
+/** The words axe-core compares: parentheticals dropped, then letters and digits only. */
+const words = (text: string) => text.replace(/\([^()]*\)/g, '').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+
+export function nameButtons(root: Element) {
+  for (const el of root.querySelectorAll('.hit[aria-label]')) {
+    const own: string[] = [];
+    const walk = (n: Node) => {
+      for (const c of n.childNodes) {
+        if (c instanceof Element && (c.classList.contains('hit') || c.tagName.toLowerCase() === 'title')) continue;
+        if (c.nodeType === Node.TEXT_NODE) {
+          // Separate texts read as separate words (SVG drops the trailing space when it draws).
+          if (c.textContent && !/\s$/.test(c.textContent)) c.textContent += ' ';
+          own.push(c.textContent ?? '');
+        }
+        else walk(c);
+      }
+    };
+    walk(el);
+    const visible = own.join(' ').replace(/\s+/g, ' ').trim();
+    const label = el.getAttribute('aria-label') ?? '';
+    if (visible && !` ${words(label)} `.includes(` ${words(visible)} `)) el.setAttribute('aria-label', `${visible}: ${label}`);
+  }
+}

@@ -8,8 +8,9 @@ import type { Client } from 'graphql-ws';
 import { ApiError, GAME_EVENTS, gameType, gql, loadGame, loadViewAt, submit, wsClient, type Command, type GameData, type GameEvent, type SeatInfo } from './api.ts';
 import { boardFor } from './boards/index.ts';
 import type { Board, BoardContext } from './boards/types.ts';
+import { refreshWaiting, setPage } from './attention.ts';
 import { seatColour, typeName } from './catalogue.ts';
-import { clear, h, pretty } from './dom.ts';
+import { clear, h, nameButtons, pretty } from './dom.ts';
 import { describeGeneric, formatEvent } from './log.ts';
 import { startDeadlineCountdowns } from './features.ts';
 import { playerToken, signedIn } from './player.ts';
@@ -25,8 +26,8 @@ const MATCH_LABELS: Record<string, string> = { resign: 'Resign', offerDraw: 'Off
 export async function gamePage(root: HTMLElement, gameId: string, setConnection: (text: string, ok: boolean) => void, opts: { inviteCode?: string } = {}): Promise<() => void> {
   // A seat handed over by link: /games/<id>#seat=<seat>&token=<token>.
   const hash = new URLSearchParams(location.hash.slice(1));
-  let type = store.get(gameId)?.type;
-  if (!type) type = (await gameType(gameId))?.type;
+  const found = await gameType(gameId);
+  const type = found?.type;
   if (!type) {
     root.append(h('h1', {}, 'No such game'), h('p', {}, h('a', { href: '/' }, 'Back to the lobby')));
     return () => {};
@@ -66,23 +67,29 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
   let playerHolds: string[] = []; // the seats the signed-in player holds here (known in player mode)
   let pollTimer: ReturnType<typeof setTimeout> | undefined;
 
-  // Layout: the board and, beside it (below on a phone), status, actions, log.
+  // Layout: the turn bar (what the game waits for, the reply to the last command, the main
+  // actions) stays in view at every size; below it the board and, beside it (below on a
+  // phone), the other actions, the log and the seats.
   const title = h('h1', { class: 'game-title' });
   const seatBar = h('div', { class: 'seat-bar', role: 'group', 'aria-label': 'Your seats in this game' });
   const status = h('section', { class: 'status', 'aria-live': 'polite', 'aria-label': 'What the game waits for' });
   const alertBox = h('div', { class: 'alert', role: 'alert' });
+  const actions = h('section', { class: 'actions', 'aria-label': 'Your actions' });
+  const turnBar = h('div', { class: 'turn-bar' }, status, alertBox, actions);
   const boardBox = h('div', { class: 'board', 'aria-label': 'Board' });
   const summary = h('div', { class: 'summary' });
-  const actions = h('section', { class: 'actions', 'aria-label': 'Your actions' });
+  const more = h('section', { class: 'more-actions', 'aria-label': 'More actions' });
   const replayBox = h('section', { class: 'replay', 'aria-label': 'Replay' });
-  const logList = h('ol', { class: 'log', 'aria-label': 'Log' });
+  // Focusable: a keyboard reaches the log and scrolls it.
+  const logList = h('ol', { class: 'log', 'aria-label': 'Log', tabindex: 0 });
   const seatsBox = h('section', { class: 'seats' });
   const openBox = h('section', { class: 'open-game', 'aria-label': 'Waiting for players', hidden: true });
   const grid = h('div', { class: 'game-grid' },
     h('div', { class: 'board-col' }, boardBox, summary, replayBox),
-    h('div', { class: 'side-col' }, status, alertBox, actions, h('h2', {}, 'Log'), logList, seatsBox),
+    h('div', { class: 'side-col' }, more, h('h2', {}, 'Log'), logList, seatsBox),
   );
-  root.append(h('div', { class: 'game-head' }, title, seatBar), openBox, grid);
+  const playing = h('div', { class: 'playing' }, turnBar, grid);
+  root.append(h('div', { class: 'game-head' }, title, seatBar), openBox, playing);
   const stopCountdowns = startDeadlineCountdowns(root);
 
   const seatName = (id: string) => {
@@ -183,9 +190,13 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
     if (!game || disposed) return;
     title.replaceChildren(`${typeName(game.type)} `, h('span', { class: 'muted' }, `· ${game.status.toLowerCase()} · version ${game.version}`));
     drawSeatBar();
+    const yourTurn = game.status !== 'FINISHED' && game.seats.some((x) => x.mustAct && isMine(x.id));
+    const awaited = [...new Set(game.awaiting.map((p) => p.seat))].filter((x) => !isMine(x)).map(seatName);
+    const state = game.status === 'FINISHED' ? 'game over' : game.status === 'OPEN' ? 'waiting for players' : !yourTurn && awaited.length ? `waiting for ${awaited.join(', ')}` : game.status.toLowerCase();
+    setPage(yourTurn ? typeName(game.type) : `${typeName(game.type)} · ${state}`, yourTurn);
     const waiting = game.status === 'OPEN' || game.status === 'ABANDONED';
     openBox.hidden = !waiting;
-    grid.hidden = waiting;
+    playing.hidden = waiting;
     if (waiting) return drawOpen();
     const ctx = buildContext();
 
@@ -207,6 +218,7 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
 
     // The board.
     boardBox.replaceChildren(board.render(ctx));
+    nameButtons(boardBox);
     boardBox.classList.toggle('replaying', !!replay);
     summary.replaceChildren(...(board.summary?.(ctx.view, game) ?? []).map((x) => h('p', {}, x)));
     drawActions(ctx);
@@ -390,6 +402,7 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
 
   function drawActions(ctx: BoardContext) {
     clear(actions);
+    clear(more);
     if (!game) return;
     if (replay) {
       actions.append(h('p', { class: 'muted' }, 'Replaying an earlier version: go back to the live game to act.'));
@@ -416,7 +429,7 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
     } else if (inspected) {
       const here = board.piecesAt(view, inspected);
       const placeOnly = boardCmds.filter((c) => board.pieceOf(c, view) === null && board.placeOf(c, view) === inspected);
-      actions.append(h('div', { class: 'inspect' },
+      more.append(h('div', { class: 'inspect' },
         h('p', {}, h('strong', {}, board.placeLabel(view, inspected))),
         here.length ? h('ul', {}, here.map((p) => h('li', {}, ctx.selectable.has(p.key) ? button(p.label, () => ((selection = p.key), draw())) : p.label))) : h('p', { class: 'muted' }, 'Empty.'),
         ...placeOnly.map((c) => button(describe(c), () => run(c))),
@@ -433,7 +446,7 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
 
     const match = all.filter((c) => MATCH.has(c.type));
     if (match.length) {
-      actions.append(h('div', { class: 'match' }, ...match.map((c) =>
+      more.append(h('div', { class: 'match' }, ...match.map((c) =>
         c.type === 'resign'
           ? confirmResign
             ? h('span', {}, button('Really resign?', () => run(c), { class: 'danger' }), button('Keep playing', () => ((confirmResign = false), draw())))
@@ -447,7 +460,7 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
       h('ul', {}, all.map((c) => h('li', {}, button(describe(c), () => run(c)), ' ', h('code', {}, JSON.stringify(c))))),
       rawCommandForm(),
     );
-    actions.append(details);
+    more.append(details);
   }
 
   function rawCommandForm() {
@@ -581,7 +594,12 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
     refreshing = (async () => {
       do {
         again = false;
-        game = await loadGame(gameId, token());
+        const before = game?.version;
+        // A game not started has no view: ask for it once the game has started.
+        const started = (status: string) => status !== 'OPEN' && status !== 'ABANDONED';
+        game = await loadGame(gameId, token(), started(game?.status ?? found!.status));
+        if (!game.view && started(game.status)) game = await loadGame(gameId, token());
+        if (before !== undefined && before !== game.version) void refreshWaiting();
         if (seat === null) playerHolds = game.seats.filter((x) => x.isYou).map((x) => x.id);
         // Hot seat: when the seat shown is not awaited and exactly one other seat held here is, play it.
         const heldAwaited = game.seats.filter((x) => held[x.id] && x.mustAct).map((x) => x.id);

@@ -1,5 +1,6 @@
 /** The play-by-web client: a tiny router over the lobby, game pages and invite links. */
 import { gql } from './api.ts';
+import { refreshWaiting, setPage } from './attention.ts';
 import { loadCatalogue } from './catalogue.ts';
 import { h } from './dom.ts';
 import { gamePage } from './game.ts';
@@ -31,7 +32,9 @@ async function route() {
   } catch (e) {
     app.append(h('p', { class: 'alert error', role: 'alert' }, `Something went wrong: ${(e as Error).message}`));
   }
-  document.title = `${app.querySelector('h1')?.textContent ?? 'Wargames'} · Wargames`;
+  // A game page names its turn in the title itself (game.ts).
+  if (!leave) setPage(app.querySelector('h1')?.textContent ?? 'Lobby');
+  void refreshWaiting();
   showAccount();
   if (location.hash.length > 1 && !location.hash.includes('=')) document.getElementById(location.hash.slice(1))?.scrollIntoView();
 }

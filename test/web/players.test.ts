@@ -1,0 +1,177 @@
+/**
+ * What a new player meets, in a real Chromium at desktop (1280x800) and phone (390x844)
+ * sizes: whose turn it is from the tab's title and icon and from the turn bar that stays in
+ * view; a game the client has no drawing for (the tests' guessing game, hosted as a fifth
+ * game) played through the generic board with its name, description and seat colours
+ * from gameTypes; and no serious or critical axe-core finding on the lobby, the account
+ * settings and a game page of each type.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { startTestServer, type TestServer } from '../support/server.ts';
+import { findChromium, launchChromium } from './browser.ts';
+import { SHORT_RAID } from './fixtures.ts';
+
+const chromium = findChromium();
+if (!chromium) console.warn('test/web: NO CHROMIUM FOUND, the player browser tests are SKIPPED');
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const DESKTOP = { width: 1280, height: 800 };
+const PHONE = { width: 390, height: 844 };
+
+type Checked = Page & { errors: string[] };
+
+describe.skipIf(!chromium)('the client for players, at both sizes', () => {
+  let server: TestServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    server = await startTestServer({ rateLimit: 100_000, registrationsPerMinute: 10_000 });
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  async function newPage(viewport = DESKTOP): Promise<Checked> {
+    // bypassCSP: axe-core is injected by the test, not served by the service.
+    const context = await browser.newContext({ viewport, bypassCSP: true });
+    const page = (await context.newPage()) as Checked;
+    page.setDefaultTimeout(15_000);
+    page.errors = [];
+    page.on('pageerror', (e) => page.errors.push(e.message));
+    return page;
+  }
+
+  /** axe-core's serious and critical findings on the page as it is now. */
+  async function axeFindings(page: Page): Promise<string[]> {
+    await page.evaluate(AXE);
+    const violations = await page.evaluate(async () => {
+      const axe = (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: { id: string; impact: string; nodes: { target: string[]; html: string }[] }[] }> } }).axe;
+      return (await axe.run(document, { resultTypes: ['violations'] })).violations;
+    });
+    return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => `${n.target.join(' ')} ${n.html.slice(0, 200)}`).join(', ')}`);
+  }
+
+  async function createFromLobby(page: Page, type: string, names: Record<string, string>, options?: unknown) {
+    await page.goto(server.url + '/');
+    const card = page.locator(`.type-card[data-type="${type}"]`);
+    for (const [seat, name] of Object.entries(names)) await card.locator(`input[name="seat-${seat}"]`).fill(name);
+    if (options) {
+      await card.locator('summary').click();
+      await card.locator('textarea[name="options"]').fill(JSON.stringify(options));
+    }
+    await card.getByRole('button', { name: /^Create/ }).click();
+    await page.waitForURL(/\/games\/[0-9a-f-]+$/);
+    await page.locator('.turn-bar .status').waitFor();
+  }
+
+  const inView = async (page: Page, selector: string) => {
+    const box = await page.locator(selector).boundingBox();
+    const height = page.viewportSize()!.height;
+    return !!box && box.y >= 0 && box.y + Math.min(box.height, 40) <= height;
+  };
+
+  it('a fifth game (the guessing game) plays in the generic board, named, described and coloured by gameTypes', async () => {
+    const { data } = await server.gql('{ gameTypes { id name description seatDetails { id name colour } } }');
+    const guessing = data.gameTypes.find((t: { id: string }) => t.id === 'guessing-game');
+    expect(guessing).toBeTruthy();
+    for (const size of [DESKTOP, PHONE]) {
+      const page = await newPage(size);
+      await page.goto(server.url + '/');
+      const card = page.locator('.type-card[data-type="guessing-game"]');
+      await expect.poll(() => card.locator('h3').textContent()).toBe(guessing.name);
+      if (guessing.description) expect(await card.textContent()).toContain(guessing.description);
+      // The seat's dot has the colour gameTypes gives it.
+      const north = guessing.seatDetails.find((d: { id: string }) => d.id === 'north');
+      const dot = await card.locator('.seat-row .dot').first().evaluate((el) => getComputedStyle(el).backgroundColor);
+      const hex = north.colour.replace('#', '');
+      expect(dot).toBe(`rgb(${[0, 2, 4].map((i) => Number.parseInt(hex.slice(i, i + 2), 16)).join(', ')})`);
+
+      // Hot seat: both seats in this browser; each guesses by the turn bar's buttons.
+      await createFromLobby(page, 'guessing-game', { north: 'Nell', east: 'Ed' }, { target: 1 });
+      expect(await page.locator('.game-title').textContent()).toContain(guessing.name);
+      await expect.poll(() => page.locator('.board .generic-view').textContent()).toMatch(/Target\s*1/);
+      for (let i = 0; i < 6; i++) {
+        if ((await page.locator('.status').textContent())?.includes('Game over')) break;
+        const button = page.locator('.turn-bar .actions .general button', { hasText: /number 1\b/i });
+        await button.first().click();
+        await expect.poll(async () => (await page.locator('.alert').textContent()) ?? '').not.toContain('Sending');
+      }
+      await expect.poll(() => page.locator('.status').textContent()).toContain('Game over');
+      await expect.poll(() => page.locator('ol.log li').count()).toBeGreaterThan(2);
+      expect(await axeFindings(page)).toEqual([]);
+      expect(page.errors).toEqual([]);
+    }
+  });
+
+  it('says whose turn it is in the tab title and icon, and keeps the prompt and the main action in view', async () => {
+    const ann = await newPage(DESKTOP);
+    await createFromLobby(ann, 'raid-on-wuchao', { cao: 'Ann', yuan: 'Bo' }, SHORT_RAID);
+    await ann.locator('.seats summary').click();
+    const link = await ann.locator('input[aria-label="Link for yuan"]').inputValue();
+    await ann.locator('button.hand-over[data-seat="yuan"]').click();
+    await expect.poll(() => ann.locator('.seat-bar').textContent()).toContain('Ann (Cao)');
+
+    const bo = await newPage(PHONE);
+    await bo.goto(link);
+    await bo.locator('.board svg').waitFor();
+    // Setup: Yuan places first. Bo's tab says it is his turn; Ann's names whom she waits for.
+    await expect.poll(() => bo.title()).toMatch(/^Your turn · Raid on Wuchao/);
+    await expect.poll(() => ann.title()).toMatch(/Raid on Wuchao · waiting for Bo \(Yuan\)/);
+    const icon = (page: Page) => page.locator('link[rel=icon]').getAttribute('href');
+    expect(decodeURIComponent((await icon(bo)) ?? '')).toContain('#2f855a');
+    expect(decodeURIComponent((await icon(ann)) ?? '')).not.toContain('#2f855a');
+
+    // On the phone the prompt is on the first screen, and stays in view down at the log.
+    expect(await inView(bo, '.turn-bar .status')).toBe(true);
+    await bo.locator('ol.log').scrollIntoViewIfNeeded();
+    await bo.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    await expect.poll(() => inView(bo, '.turn-bar .status')).toBe(true);
+    expect(await bo.locator('.turn-bar .status').textContent()).toContain('You (setup)');
+
+    await bo.evaluate(() => window.scrollTo(0, 0));
+    await bo.locator('[data-piece="zhang-he"]').click();
+    await bo.locator('[data-place="H2"].dest').click();
+    // The turn passes: the titles swap.
+    await expect.poll(() => ann.title()).toMatch(/^Your turn · Raid on Wuchao/);
+    await expect.poll(() => bo.title()).toMatch(/waiting for Ann \(Cao\)/);
+    // Ann's main action (End movement) sits in the turn bar, in view after a scroll to the log.
+    await ann.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    await expect.poll(() => inView(ann, '.turn-bar .actions .general')).toBe(true);
+    for (const page of [ann, bo]) expect(page.errors).toEqual([]);
+  });
+
+  it('no serious or critical axe finding on the lobby, the account settings and a game page of each type', async () => {
+    for (const size of [DESKTOP, PHONE]) {
+      const page = await newPage(size);
+      await page.goto(server.url + '/');
+      await page.locator('.type-card').first().waitFor();
+      expect(await axeFindings(page), 'lobby, signed out').toEqual([]);
+      await page.getByLabel('Name', { exact: true }).fill(`Axe ${size.width}`);
+      await page.getByRole('button', { name: 'Register' }).click();
+      await expect.poll(() => page.locator('.account .signed-in').textContent()).toContain('Signed in as');
+      await page.goto(server.url + '/#account');
+      await page.locator('.account .signed-in').waitFor();
+      expect(await axeFindings(page), 'account settings').toEqual([]);
+      const types = ['raid-on-wuchao', 'three-kingdoms-combined-arms', 'chinese-warlords', 'warchon', 'guessing-game'];
+      for (const type of types) {
+        await page.goto(server.url + '/');
+        const card = page.locator(`.type-card[data-type="${type}"]`);
+        // Every seat a named player: the game starts at once, in this browser.
+        await card.locator('select[name^="kind-"]').first().waitFor();
+        for (const select of await card.locator('select[name^="kind-"]').all()) await select.selectOption('named');
+        await card.getByRole('button', { name: /^Create/ }).click();
+        await page.waitForURL(/\/games\/[0-9a-f-]+$/);
+        await page.locator('.board > *').first().waitFor().catch(async (e) => {
+          throw new Error(`${type}: no board on ${page.url()}: ${await page.locator('main').textContent()}`, { cause: e });
+        });
+        expect(await axeFindings(page), `${type} at ${size.width}px`).toEqual([]);
+      }
+      expect(page.errors).toEqual([]);
+    }
+  });
+});
