@@ -142,7 +142,39 @@ describe.skipIf(!chromium)('the client for players, at both sizes', () => {
     // Ann's main action (End movement) sits in the turn bar, in view after a scroll to the log.
     await ann.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
     await expect.poll(() => inView(ann, '.turn-bar .actions .general')).toBe(true);
+
+    // Refusals name players, not seat ids, and show no schema paths.
+    const send = async (page: Page, json: string) => {
+      if (!(await page.locator('.all-commands').getAttribute('open'))) await page.locator('.all-commands > summary').click();
+      await page.getByRole('textbox', { name: 'A command as JSON' }).fill(json);
+      await page.getByRole('button', { name: 'Send', exact: true }).click();
+    };
+    await send(bo, '{"type":"endMovement"}');
+    await expect.poll(() => bo.locator('.turn-bar .alert').textContent()).toMatch(/Refused \(NOT_YOUR_TURN\): .*Ann \(Cao\)/);
+    await send(ann, '{"type":"fly"}');
+    await expect.poll(() => ann.locator('.turn-bar .alert').textContent()).toContain('Refused (BAD_REQUEST)');
+    expect(await ann.locator('.turn-bar .alert').textContent()).not.toMatch(/\(root\)|command\//);
     for (const page of [ann, bo]) expect(page.errors).toEqual([]);
+  });
+
+  it('an invite link shows what the game is and its clock before the seat is taken', async () => {
+    const ann = await newPage(DESKTOP);
+    await ann.goto(server.url + '/');
+    await ann.getByLabel('Name', { exact: true }).fill('Clocked Ann');
+    await ann.getByRole('button', { name: 'Register' }).click();
+    await expect.poll(() => ann.locator('.account .signed-in').textContent()).toContain('Signed in as');
+    const card = ann.locator('.type-card[data-type="warchon"]');
+    await card.locator('select[name="kind-celestine"]').selectOption('open');
+    await card.locator('select[name="clock"]').selectOption('86400');
+    await card.getByRole('button', { name: /^Create/ }).click();
+    const invite = await ann.getByLabel(/Invite link/).inputValue();
+    const guest = await newPage(PHONE);
+    await guest.goto(invite);
+    await expect.poll(() => guest.locator('.open-game .clock-note').textContent()).toContain('Clock: 1 day per move');
+    const { data } = await server.gql('{ gameTypes { id description } }');
+    expect(await guest.locator('.open-game .about-game').textContent()).toBe(data.gameTypes.find((t: { id: string }) => t.id === 'warchon').description);
+    expect(await guest.getByRole('button', { name: /^Join as/ }).count()).toBe(1);
+    expect(await axeFindings(guest)).toEqual([]);
   });
 
   it('no serious or critical axe finding on the lobby, the account settings and a game page of each type', async () => {

@@ -74,13 +74,15 @@ export type GameData = Pick<S.Game, 'id' | 'type' | 'status' | 'version' | 'phas
   awaiting: Prompt[];
   legalCommands: Command[];
   result: S.Result | null;
+  /** null: no deadlines (or a service without clocks) */
+  clock?: S.Clock | null;
   view: View;
 };
 export type Command = { type: string; [k: string]: unknown };
 
 /** A game's fields the pages show; the clocks' deadlines when the service has them. */
-export function gameFields(f: Pick<Features, 'promptDeadline' | 'seatDeadline'>) {
-  return `id type status version phase round visibility yourSeat isYourTurn result { winners reason }
+export function gameFields(f: Pick<Features, 'promptDeadline' | 'seatDeadline' | 'gameClock'>) {
+  return `id type status version phase round visibility yourSeat isYourTurn result { winners reason }${f.gameClock ? ' clock { perMove }' : ''}
     seats { id name isYou mustAct open bot player { id name }${f.seatDeadline ? ' deadline' : ''} }
     awaiting { seat kind prompt${f.promptDeadline ? ' deadline' : ''} }`;
 }

@@ -9,10 +9,11 @@ import { ApiError, GAME_EVENTS, gameType, gql, loadGame, loadViewAt, submit, wsC
 import { boardFor } from './boards/index.ts';
 import type { Board, BoardContext } from './boards/types.ts';
 import { refreshWaiting, setPage } from './attention.ts';
-import { seatColour, typeName } from './catalogue.ts';
+import { seatColour, seatTitle, typeDescription, typeName } from './catalogue.ts';
+import { refusalInWords } from './refusals.ts';
 import { clear, h, nameButtons, pretty } from './dom.ts';
 import { describeGeneric, formatEvent } from './log.ts';
-import { startDeadlineCountdowns } from './features.ts';
+import { perMoveInWords, startDeadlineCountdowns } from './features.ts';
 import { playerToken, signedIn } from './player.ts';
 import { inviteLink, seatLink, store } from './store.ts';
 
@@ -94,7 +95,7 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
 
   const seatName = (id: string) => {
     const s = game?.seats.find((x) => x.id === id);
-    return s ? `${s.name} (${pretty(id)})` : pretty(id);
+    return s ? `${s.name} (${seatTitle(id, type)})` : seatTitle(id, type);
   };
 
   function ctxCommands(): Command[] {
@@ -171,7 +172,8 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
       const err = e instanceof ApiError ? e : null;
       const code = err?.code ?? 'ERROR';
       const why = err?.reason ?? (e as Error).message;
-      message = { text: code === 'VERSION_CONFLICT' ? `Refused: the game moved on before your command arrived (${why}). The board is up to date again.` : `Refused (${code}): ${why}`, kind: 'error' };
+      const words = refusalInWords(why, game.seats, game.type);
+      message = { text: code === 'VERSION_CONFLICT' ? 'Refused: the game moved on before your command arrived. The board is up to date again.' : `Refused (${code}): ${words}`, kind: 'error' };
       await refresh().catch(() => {});
       draw();
     }
@@ -284,6 +286,9 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
     } else {
       parts.push(
         h('h2', {}, 'Waiting for players'),
+        // What the game is and how fast it is played, before anyone takes a seat.
+        h('p', { class: 'about-game' }, typeDescription(g.type)),
+        h('p', { class: 'clock-note' }, g.clock ? `Clock: ${perMoveInWords(g.clock.perMove)} per move; a seat whose time runs out is out of the game, as if it had resigned.` : 'No clock: take the time you need for each move.'),
         h('p', {}, `It starts as soon as the last seat is taken (${open.length} open). `,
           g.visibility === 'PUBLIC' ? 'It is public: listed among the open games in the lobby.' : 'It is private: only someone with its invite link can join.'),
         seatList(g.seats),
