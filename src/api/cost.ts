@@ -108,6 +108,7 @@ function listLength(parent: string, field: GraphQLField<unknown, unknown>, args:
     case 'Game.seats':
     case 'Game.awaiting':
     case 'GameType.seats':
+    case 'GameType.seatDetails':
       return SEATS;
   }
   let t: GraphQLOutputType = field.type;

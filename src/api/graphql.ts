@@ -12,7 +12,8 @@ import { AppError, isUnavailable } from '../app/errors.ts';
 import { actorFor } from './auth.ts';
 import { depthLimit } from './cost.ts';
 import type { Resolvers } from './resolvers.ts';
-import { viewTypes } from './views/index.ts';
+import type { GameModule } from '../domain/kernel/index.ts';
+import { viewTypes } from './view-types.ts';
 import { notificationResolvers, notificationSchema } from './graphql-notifications.ts';
 
 const baseSchema = /* GraphQL */ `
@@ -197,11 +198,13 @@ const baseSchema = /* GraphQL */ `
   }
 `;
 
-export function buildSchema(): string {
-  const members = ['GenericView', ...viewTypes.map((v) => v.typeName)];
+/** The schema's SDL, with a view type for each of the games that has a view schema (view-types.ts). */
+export function buildSchema(games: readonly GameModule[]): string {
+  const views = viewTypes(games);
+  const members = ['GenericView', ...views.map((v) => v.typeName)];
   // Each view type is what its game's view() returns; the API adds gameType, and View.
-  const common = viewTypes.map((v) => `extend type ${v.typeName} implements View { gameType: String! }`);
-  return [baseSchema, notificationSchema, ...viewTypes.map((v) => v.sdl), ...common, `union GameView = ${members.join(' | ')}`].join('\n');
+  const common = views.map((v) => `extend type ${v.typeName} implements View { gameType: String! }`);
+  return [baseSchema, notificationSchema, ...views.map((v) => v.sdl), ...common, `union GameView = ${members.join(' | ')}`].join('\n');
 }
 
 export interface Context {
@@ -228,6 +231,8 @@ export function graphqlOptions(app: Application, opts: { graphiql: boolean; quer
   const players = (): Players => app.players ?? missing('players');
   const lobby = () => app.lobby ?? missing('the lobby');
   const extra = notificationResolvers(app);
+  const games = app.registry.modules();
+  const viewTypeOf = new Map(viewTypes(games).map((v) => [v.gameType, v.typeName]));
   const resolvers = {
     Query: {
       gameTypes: () => app.registry.types(),
@@ -257,9 +262,9 @@ export function graphqlOptions(app: Application, opts: { graphiql: boolean; quer
       round: async (g: GameRead) => (await g.progress()).round,
       view: async (g: GameRead, args: { atVersion?: number | null }) => {
         const { view } = await g.view(args.atVersion);
-        const typed = view === null ? undefined : viewTypes.find((v) => v.gameType === g.type);
+        const typed = view === null ? undefined : viewTypeOf.get(g.type);
         const out = typed ? { ...(view as object), gameType: g.type } : { gameType: g.type, state: view };
-        Object.defineProperty(out, VIEW_TYPE, { value: typed?.typeName ?? 'GenericView' });
+        Object.defineProperty(out, VIEW_TYPE, { value: typed ?? 'GenericView' });
         return out;
       },
       legalCommands: (g: GameRead) => g.legalCommands(),
@@ -300,7 +305,7 @@ export function graphqlOptions(app: Application, opts: { graphiql: boolean; quer
   Object.assign(resolvers.Player, extra.Player);
   Object.assign(resolvers.Mutation, extra.Mutation);
   return {
-    schema: buildSchema(),
+    schema: buildSchema(games),
     resolvers,
     graphiql: opts.graphiql,
     // Our own depth limit, not mercurius' queryDepth: that one counts introspection too,

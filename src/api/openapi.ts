@@ -6,6 +6,7 @@
  * returns is dropped by the serializer.
  */
 import type { GameType } from '../domain/kernel/index.ts';
+import { pascal } from './view-types.ts';
 
 type Schema = Record<string, unknown>;
 
@@ -125,8 +126,6 @@ export const playerResponses = {
   game: object({ game }),
   openGames: gamesPage,
 } satisfies Record<string, Schema>;
-
-const pascal = (id: string) => id.replace(/(^|-)([a-z0-9])/g, (_, _dash, c: string) => c.toUpperCase());
 
 /**
  * Every game type's command and event schemas, named `<GameType>Command` and

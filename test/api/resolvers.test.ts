@@ -7,8 +7,10 @@ import { buildSchema as parseSdl, isInterfaceType, isObjectType, isUnionType, ty
 import { describe, expect, it } from 'vitest';
 import { buildSchema, graphqlOptions } from '../../src/api/graphql.ts';
 import { FIELD_ARGS } from '../../src/api/resolvers.ts';
+import { games } from '../../src/domain/games.ts';
+import { GameRegistry } from '../../src/domain/kernel/index.ts';
 
-const schema = parseSdl(buildSchema());
+const schema = parseSdl(buildSchema(games));
 
 describe('the typed resolver map', () => {
   it('FIELD_ARGS lists every field that takes arguments, with the SDL\'s argument types', () => {
@@ -24,7 +26,7 @@ describe('the typed resolver map', () => {
   });
 
   it('every resolver is a field (or the type resolver of a union or interface) of the schema', () => {
-    const { resolvers } = graphqlOptions({} as never, { graphiql: false, queryDepth: 12 });
+    const { resolvers } = graphqlOptions({ registry: new GameRegistry(games) } as never, { graphiql: false, queryDepth: 12 });
     for (const [typeName, fields] of Object.entries(resolvers)) {
       const type = schema.getType(typeName);
       expect(type, typeName).toBeDefined();

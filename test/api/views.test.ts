@@ -2,8 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSchema as parseSdl, GraphQLObjectType } from 'graphql';
 import { buildSchema } from '../../src/api/graphql.ts';
 import { games } from '../../src/domain/games.ts';
-import { viewTypes } from '../../src/api/views/index.ts';
+import { viewTypes as viewTypesOf } from '../../src/api/view-types.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
+
+const viewTypes = viewTypesOf(games);
 
 let server: TestServer;
 beforeAll(async () => {
@@ -35,7 +37,7 @@ describe('typed views', () => {
       const seats = type.seats.slice(0, type.minPlayers).map((seat: string) => ({ seat, name: seat }));
       const created = await server.gql(`mutation($i: CreateGameInput!) { createGame(input: $i) { game { id } } }`, { i: { type: v.gameType, seats } });
       expect(created.errors).toBeUndefined();
-      const schema = parseSdl(buildSchema());
+      const schema = parseSdl(buildSchema(games));
       const q = await server.gql(`query($id: ID!) { game(id: $id) { view { __typename ... on ${v.typeName} ${selection(schema, v.typeName)} } } }`, { id: created.data.createGame.game.id });
       expect(q.errors).toBeUndefined();
       expect(q.data.game.view.__typename).toBe(v.typeName);
@@ -45,7 +47,7 @@ describe('typed views', () => {
 
 describe('the GameView union as a generated client queries it', () => {
   it('one query may select every field of every member at once: same name, same type', async () => {
-    const schema = parseSdl(buildSchema());
+    const schema = parseSdl(buildSchema(games));
     const members = ['GenericView', ...viewTypes.map((v) => v.typeName)];
     const all = `view { __typename ${members.map((m) => `... on ${m} ${selection(schema, m)}`).join(' ')} }`;
     for (const v of viewTypes) {
@@ -64,7 +66,7 @@ describe('the GameView union as a generated client queries it', () => {
   });
 
   it('every typed view implements View', () => {
-    const schema = parseSdl(buildSchema());
+    const schema = parseSdl(buildSchema(games));
     for (const v of viewTypes) expect((schema.getType(v.typeName) as GraphQLObjectType).getInterfaces().map((i) => i.name)).toEqual(['View']);
   });
 });

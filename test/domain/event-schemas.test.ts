@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { games } from '../../src/domain/games.ts';
 import { matchEventSchemas } from '../../src/domain/kernel/event-schema.ts';
 import { GameRegistry, MATCH_EVENTS, visibleTo } from '../../src/domain/kernel/index.ts';
-import { OPTIONS, randomGame } from '../support/random-game.ts';
+import { randomGameOf } from '../support/random-game.ts';
 
 const registry = new GameRegistry(games);
 const ajv = new Ajv({ discriminator: true, allErrors: true });
@@ -32,7 +32,7 @@ describe('event schemas', () => {
       expect(validate({ type: 'GameEnded', winners: [], reason: 'x', extra: 1 })).toBe(false);
       const seen = new Set<string>();
       const fail = (e: unknown, who: string) => `${who} ${JSON.stringify(e)}: ${ajv.errorsText(validate.errors)}`;
-      const check: Parameters<typeof randomGame>[4] = (game, fresh) => {
+      const check: Parameters<typeof randomGameOf>[2] = (game, fresh) => {
         for (const e of fresh) {
           expect(validate(e), fail(e, 'stored')).toBe(true);
           seen.add(e.type);
@@ -46,9 +46,7 @@ describe('event schemas', () => {
       let commands = 0;
       let seed = 1;
       for (; commands < 1000 || seed <= 6; seed++) {
-        const options = OPTIONS[module.id]![seed % OPTIONS[module.id]!.length];
-        const count = module.minPlayers + (seed % (module.maxPlayers - module.minPlayers + 1));
-        commands += randomGame(module, options, module.seats.slice(0, count) as string[], seed, check);
+        commands += randomGameOf(module, seed, check);
       }
       expect(seed).toBeGreaterThan(5);
       // The walk reaches the match's events too.

@@ -23,4 +23,13 @@ describe('registry', () => {
     expect(registry.validateOptions('guessing-game', {})).toEqual({ ok: true, value: { target: 10 } });
     expect(registry.validateOptions('guessing-game', { target: 0 })).toMatchObject({ ok: false });
   });
+
+  it('refuses a presentation that does not name and colour exactly the seats', () => {
+    const presentation = { description: 'd', seats: { north: { name: 'North', colour: '#2b6cb0' }, east: { name: 'East', colour: '#2f855a' }, south: { name: 'South', colour: '#c53030' } } };
+    expect(new GameRegistry([{ ...guessingGame, presentation }]).type('guessing-game')!.seatDetails[0]).toEqual({ id: 'north', name: 'North', colour: '#2b6cb0' });
+    const { south: _south, ...two } = presentation.seats;
+    expect(() => new GameRegistry([{ ...guessingGame, presentation: { ...presentation, seats: two } }])).toThrow(/missing south, unknown none/);
+    expect(() => new GameRegistry([{ ...guessingGame, presentation: { ...presentation, seats: { ...presentation.seats, west: { name: 'West', colour: '#000000' } } } }])).toThrow(/unknown west/);
+    expect(() => new GameRegistry([{ ...guessingGame, presentation: { ...presentation, seats: { ...presentation.seats, south: { name: 'South', colour: 'red' } } } }])).toThrow(/south is not a CSS hex colour/);
+  });
 });

@@ -7,14 +7,6 @@ import { expect } from 'vitest';
 import { activePlayers, matchLegalCommands, SYSTEM, type GameEvent, type GameModule } from '../../src/domain/kernel/index.ts';
 import { attempt, chooser, legal, newGame, status, type Played } from './play.ts';
 
-/** Options as the games' property tests use them. */
-export const OPTIONS: Record<string, unknown[]> = {
-  'raid-on-wuchao': [{}],
-  'three-kingdoms-combined-arms': [{ turnLimit: 8 }],
-  'chinese-warlords': [{ turnLimit: 10 }],
-  warchon: [{ numbers: 'players', turnLimit: 30 }, { numbers: 'server', turnLimit: 30 }],
-};
-
 /**
  * Play one game, at most 400 commands and then resignations until it ends, calling `check`
  * after the setup and after each command with the events it recorded. Returns how many
@@ -68,3 +60,13 @@ export function randomGame<S>(module: GameModule<S>, options: unknown, players: 
   return commands;
 }
 
+
+/**
+ * Random game number `seed` of the module: its example options in turn (GameModule.exampleOptions),
+ * and every number of players from min to max in turn.
+ */
+export function randomGameOf<S>(module: GameModule<S>, seed: number, check: (game: Played<S>, fresh: GameEvent[]) => void): number {
+  const examples = module.exampleOptions ?? [{}];
+  const count = module.minPlayers + (seed % (module.maxPlayers - module.minPlayers + 1));
+  return randomGame(module, examples[seed % examples.length], module.seats.slice(0, count) as string[], seed, check);
+}

@@ -18,6 +18,7 @@ import { beginTurn } from './turn.ts';
 import { view } from './view.ts';
 import { eventSchema } from './event-schema.ts';
 import { presentation } from './presentation.ts';
+import { viewSchema } from './view-schema.ts';
 
 export type { WarlordsState } from './state.ts';
 export type { WarlordsEvent } from './events.ts';
@@ -175,7 +176,9 @@ export const chineseWarlords: GameModule<WarlordsState, WarlordsCommand, Warlord
   optionsSchema,
   commandSchema,
   eventSchema,
+  viewSchema,
   presentation,
+  exampleOptions: [{ turnLimit: 10 }],
 
   initialState,
 

@@ -59,6 +59,17 @@ function describe(errors: ErrorObject[] | null | undefined): string {
     .join('; ');
 }
 
+/** A presentation names and colours exactly the module's seats, each colour a CSS hex colour. */
+function checkPresentation(module: GameModule): void {
+  const shown = Object.keys(module.presentation!.seats);
+  const missing = module.seats.filter((s) => !shown.includes(s));
+  const extra = shown.filter((s) => !module.seats.includes(s));
+  if (missing.length || extra.length) throw new Error(`game type ${module.id}: its presentation must name every seat and no other (missing ${missing.join(', ') || 'none'}, unknown ${extra.join(', ') || 'none'})`);
+  for (const [seat, { colour }] of Object.entries(module.presentation!.seats)) {
+    if (!/^#[0-9a-fA-F]{6}$/.test(colour)) throw new Error(`game type ${module.id}: the colour of ${seat} is not a CSS hex colour like #2b6cb0: ${colour}`);
+  }
+}
+
 export class GameRegistry {
   private readonly entries = new Map<string, Entry>();
   private readonly ajv = new Ajv({ allErrors: false, discriminator: true, useDefaults: true, strict: false });
@@ -66,6 +77,7 @@ export class GameRegistry {
   constructor(modules: GameModule[]) {
     for (const module of modules) {
       if (this.entries.has(module.id)) throw new Error(`game type ${module.id} registered twice`);
+      if (module.presentation) checkPresentation(module);
       const commandSchema: JsonSchema = {
         title: `${module.name} command`,
         type: 'object',
@@ -110,6 +122,11 @@ export class GameRegistry {
 
   types(): GameType[] {
     return [...this.entries.values()].map((e) => e.type);
+  }
+
+  /** The modules, in the order they were registered. */
+  modules(): GameModule[] {
+    return [...this.entries.values()].map((e) => e.module);
   }
 
   type(id: string): GameType | undefined {

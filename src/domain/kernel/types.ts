@@ -145,6 +145,11 @@ export interface GameModule<S = any, C extends Command = any, E extends GameEven
   viewSchema?: JsonSchema;
   /** Description, seat names and colours (without one: no description, seat ids, grey). */
   presentation?: Presentation;
+  /**
+   * Creation options that give short games showing most of the rules, one game per entry:
+   * the property tests play random games with them (default: `[{}]`).
+   */
+  exampleOptions?: O[];
 
   /** The empty state before the setup events (no randomness here). */
   initialState(input: SetupInput<O>): S;

@@ -19,6 +19,7 @@ import { view } from './view.ts';
 import { acceptRoll, reroll, rerollPrompt } from './xu-you.ts';
 import { eventSchema } from './event-schema.ts';
 import { presentation } from './presentation.ts';
+import { viewSchema } from './view-schema.ts';
 
 export type { WuchaoState } from './state.ts';
 export type { WuchaoEvent } from './events.ts';
@@ -94,6 +95,7 @@ export const raidOnWuchao: GameModule<WuchaoState, WuchaoCommand, WuchaoEvent, W
   optionsSchema,
   commandSchema,
   eventSchema,
+  viewSchema,
   presentation,
 
   initialState,

@@ -19,6 +19,7 @@ import { faction, unitById, unitName, type TkState } from './state.ts';
 import { view } from './view.ts';
 import { eventSchema } from './event-schema.ts';
 import { presentation } from './presentation.ts';
+import { viewSchema } from './view-schema.ts';
 
 export type { TkState, TkCommand, TkEvent, TkOptions };
 
@@ -74,7 +75,9 @@ export const threeKingdoms: GameModule<TkState, TkCommand, TkEvent, TkOptions> =
   optionsSchema,
   commandSchema,
   eventSchema,
+  viewSchema,
   presentation,
+  exampleOptions: [{ turnLimit: 8 }],
 
   initialState,
 

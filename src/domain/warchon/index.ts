@@ -16,6 +16,7 @@ import { ARMIES } from './types.ts';
 import { redact, view } from './view.ts';
 import { eventSchema } from './event-schema.ts';
 import { presentation } from './presentation.ts';
+import { viewSchema } from './view-schema.ts';
 
 const statLine = {
   type: 'object',
@@ -193,7 +194,9 @@ export const warchon: GameModule<WarchonState, WarchonCommand, WarchonEvent, Par
   optionsSchema,
   commandSchema,
   eventSchema,
+  viewSchema,
   presentation,
+  exampleOptions: [{ numbers: 'players', turnLimit: 30 }, { numbers: 'server', turnLimit: 30 }],
 
   initialState,
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildSchema, getNamedType, isObjectType, type GraphQLObjectType } from 'graphql';
 import { threeKingdoms } from '../../../src/domain/three-kingdoms-combined-arms/index.ts';
-import { viewType } from '../../../src/api/views/three-kingdoms-combined-arms.ts';
+import { viewType as viewTypeOf } from '../../../src/api/view-types.ts';
 import { legal, newGame, status, submit } from '../../support/play.ts';
 import { scenario } from './scenario.ts';
 
@@ -15,6 +15,8 @@ function matches(type: GraphQLObjectType, value: Record<string, unknown>, path =
     for (const item of Array.isArray(v) ? v : [v]) matches(named, item as Record<string, unknown>, `${path}.${name}`);
   }
 }
+
+const viewType = viewTypeOf(threeKingdoms)!;
 
 describe('view', () => {
   const schema = buildSchema(`scalar JSON\n${viewType.sdl}\ntype Query { view: ${viewType.typeName} }`);

@@ -1,6 +1,6 @@
 import { buildSchema, getNamedType, isObjectType, type GraphQLObjectType } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { viewType } from '../../../src/api/views/warchon.ts';
+import { viewType as viewTypeOf } from '../../../src/api/view-types.ts';
 import { warchon } from '../../../src/domain/warchon/index.ts';
 import { legal, newGame, status, submit } from '../../support/play.ts';
 import { SEATS } from './helpers.ts';
@@ -16,6 +16,8 @@ function conforms(value: any, type: GraphQLObjectType, path: string): void {
     else conforms(v, named, `${path}.${k}`);
   }
 }
+
+const viewType = viewTypeOf(warchon)!;
 
 describe('GraphQL view type', () => {
   it('matches the keys of view() through a whole game', () => {
