@@ -9,11 +9,11 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const generated = new URL('../web/src/generated/', import.meta.url);
 
-/** The schema's SDL, as the service serves it (src/api/graphql.ts builds it from every hosted game). */
+/** The schema's SDL, as the service serves it (src/api/graphql.ts builds it from the hosted games). */
 async function serviceSchema() {
   const { tsImport } = await import('tsx/esm/api');
-  const { buildSchema } = await tsImport('../src/api/graphql.ts', import.meta.url);
-  return buildSchema();
+  const [{ buildSchema }, { games }] = await Promise.all([tsImport('../src/api/graphql.ts', import.meta.url), tsImport('../src/domain/games.ts', import.meta.url)]);
+  return buildSchema(games);
 }
 
 /** web/src/generated/schema.ts: one TypeScript type per GraphQL type (the views included). */

@@ -171,6 +171,6 @@ describe.skipIf(!chromium)('the web client in a browser', () => {
     await expect.poll(() => log(page).textContent()).toMatch(/placed .* in spread/);
     // Hot seat: Celestine's view shows Azuthkan's unit only as a marker.
     await page.getByRole('button', { name: /^Celestine/ }).click();
-    await expect.poll(() => page.locator('.board svg').textContent()).toContain('? azuthkan-');
+    await expect.poll(() => page.locator('.board svg').textContent()).toContain('Hidden unit');
   });
 });

@@ -157,6 +157,45 @@ describe.skipIf(!chromium)('the client for players, at both sizes', () => {
     for (const page of [ann, bo]) expect(page.errors).toEqual([]);
   });
 
+  it('boards on a phone: no text under 11 px, hexes of 44 px, zoom by buttons; Chinese Warlords explains its letters; Warchon hides unit ids', async () => {
+    const page = await newPage(PHONE);
+    await createFromLobby(page, 'chinese-warlords', { red: 'Red player', blue: 'Blue player' });
+    await page.locator('.board svg').waitFor();
+    /** The smallest text on the board, and the smallest hex, in CSS pixels as drawn. */
+    const measure = () => page.evaluate(() => {
+      const svg = document.querySelector('.board svg') as SVGSVGElement;
+      const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+      const texts = [...svg.querySelectorAll('text')].filter((t) => t.textContent?.trim()).map((t) => Number.parseFloat(getComputedStyle(t).fontSize) * scale);
+      const hexes = [...svg.querySelectorAll('.hex')].map((g) => Math.min(g.getBoundingClientRect().width, g.getBoundingClientRect().height));
+      return { text: Math.min(...texts), hex: Math.min(...hexes), width: svg.getBoundingClientRect().width };
+    });
+    const legible = await measure();
+    expect(legible.text).toBeGreaterThanOrEqual(10.99);
+    expect(legible.hex).toBeGreaterThanOrEqual(44);
+    // The whole board at once, then zoomed in again by the button.
+    await page.getByRole('button', { name: 'Whole board' }).click();
+    await expect.poll(async () => (await measure()).width).toBeLessThan(legible.width);
+    const whole = (await measure()).width;
+    await page.getByRole('button', { name: 'Zoom in' }).click();
+    await expect.poll(async () => (await measure()).width).toBeGreaterThan(whole * 1.3);
+    // A legend says what the letters are; a stack says what it holds in words.
+    expect(await page.locator('.summary .legend.units').textContent()).toMatch(/T thugs/);
+    expect(await page.locator('.hex .stack').count()).toBeGreaterThan(0);
+    const stack = page.locator('.hex', { has: page.locator('.stack') }).first();
+    expect(await stack.getAttribute('aria-label')).toMatch(/\d+ (peasants|thugs|bodyguards|lieutenant|warlord)/);
+    expect(page.errors).toEqual([]);
+
+    const war = await newPage(PHONE);
+    await createFromLobby(war, 'warchon', { azuthkan: 'Az', celestine: 'Ce' });
+    await war.locator('[data-piece^="roster:"]').first().click();
+    await war.locator('.spread.dest').first().click();
+    await expect.poll(() => war.locator('ol.log').textContent()).toMatch(/placed .* in spread/);
+    await war.getByRole('button', { name: /^Celestine/ }).click();
+    await expect.poll(() => war.locator('.board svg').textContent()).toContain('Hidden unit');
+    expect(await war.locator('.board svg').textContent()).not.toMatch(/azuthkan-\d/);
+    expect(war.errors).toEqual([]);
+  });
+
   it('an invite link shows what the game is and its clock before the seat is taken', async () => {
     const ann = await newPage(DESKTOP);
     await ann.goto(server.url + '/');

@@ -16,6 +16,7 @@ import { describeGeneric, formatEvent } from './log.ts';
 import { perMoveInWords, startDeadlineCountdowns } from './features.ts';
 import { playerToken, signedIn } from './player.ts';
 import { inviteLink, seatLink, store } from './store.ts';
+import { zoomable } from './zoom.ts';
 
 const MATCH = new Set(['resign', 'offerDraw', 'acceptDraw', 'declineDraw']);
 const MATCH_LABELS: Record<string, string> = { resign: 'Resign', offerDraw: 'Offer a draw', acceptDraw: 'Accept the draw', declineDraw: 'Decline the draw' };
@@ -79,6 +80,7 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
   const turnBar = h('div', { class: 'turn-bar' }, status, alertBox, actions);
   const boardBox = h('div', { class: 'board', 'aria-label': 'Board' });
   const summary = h('div', { class: 'summary' });
+  const zoom = zoomable(boardBox, () => draw());
   const more = h('section', { class: 'more-actions', 'aria-label': 'More actions' });
   const replayBox = h('section', { class: 'replay', 'aria-label': 'Replay' });
   // Focusable: a keyboard reaches the log and scrolls it.
@@ -86,7 +88,7 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
   const seatsBox = h('section', { class: 'seats' });
   const openBox = h('section', { class: 'open-game', 'aria-label': 'Waiting for players', hidden: true });
   const grid = h('div', { class: 'game-grid' },
-    h('div', { class: 'board-col' }, boardBox, summary, replayBox),
+    h('div', { class: 'board-col' }, zoom.controls, boardBox, summary, replayBox),
     h('div', { class: 'side-col' }, more, h('h2', {}, 'Log'), logList, seatsBox),
   );
   const playing = h('div', { class: 'playing' }, turnBar, grid);
@@ -219,8 +221,10 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
     alertBox.textContent = message?.text ?? '';
 
     // The board.
+    const scroll = { left: boardBox.scrollLeft, top: boardBox.scrollTop };
     boardBox.replaceChildren(board.render(ctx));
     nameButtons(boardBox);
+    zoom.fit(boardBox.querySelector('svg'), scroll);
     boardBox.classList.toggle('replaying', !!replay);
     summary.replaceChildren(...(board.summary?.(ctx.view, game) ?? []).map((x) => h('p', {}, x)));
     drawActions(ctx);

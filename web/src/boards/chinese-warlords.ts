@@ -1,11 +1,21 @@
 /** Chinese Warlords: the hex map (odd-r offset "col,row") with terrain, stacks and carriers. */
 import { seatColour } from '../catalogue.ts';
-import { pretty, s, svgButton } from '../dom.ts';
+import { h, pretty, s, svgButton } from '../dom.ts';
 import type { Board, BoardContext } from './types.ts';
 
 const R = 26;
 const W = Math.sqrt(3) * R;
 const TERRAIN_FILL: Record<string, string> = { village: '#fbd38d', stronghold: '#feb2b2', open: '#f0fff4', road: '#e2e8f0', paddies: '#c6f6d5', jungle: '#68d391', water: '#90cdf4' };
+/** Each unit type in words, for the legend and the stacks' contents. */
+const UNIT_NAME: Record<string, string> = { peasants: 'peasants', thugs: 'thugs', bodyguards: 'bodyguards', lieutenant: 'lieutenant', warlord: 'warlord', vehicles: 'vehicles (carry units)', machineGun: 'machine gun', artillery: 'artillery', armoredVehicle: 'armoured vehicle', boats: 'boats (carry units)' };
+
+/** "2 peasants, 1 thugs, 1 vehicles carrying 2". */
+function stackInWords(here: Unit[]): string {
+  const counts = new Map<string, number>();
+  for (const u of here) counts.set(u.type, (counts.get(u.type) ?? 0) + 1);
+  return [...counts].map(([t, n]) => `${n} ${(UNIT_NAME[t] ?? pretty(t)).replace(/ \(carry units\)/, '')}`).join(', ') + (here.some((u) => u.carriedBy) ? ` (${here.filter((u) => u.carriedBy).length} carried)` : '');
+}
+
 const ABBR: Record<string, string> = { peasants: 'P', thugs: 'T', bodyguards: 'B', lieutenant: 'L', warlord: 'W', vehicles: 'V', machineGun: 'MG', artillery: 'A', armoredVehicle: 'AV', boats: 'Bt' };
 const CARRIERS = new Set(['vehicles', 'boats', 'armoredVehicle']);
 
@@ -106,11 +116,12 @@ export const chineseWarlords: Board = {
   summary(view, game) {
     const players = view.players as { seat: string; treasury: number; ability: string; abilityText: string; out: boolean; unavailable: string[]; upkeepLossesToChoose: number }[];
     const a = view.attack, d = view.defense;
-    const legend = document.createElement('span');
-    legend.className = 'legend';
-    for (const [t, c] of Object.entries(TERRAIN_FILL)) legend.insertAdjacentHTML('beforeend', `<span><i style="background:${c}"></i>${t}</span> `);
+    // What the colours and the letters on the map mean (the letters are the unit types').
+    const terrain = h('span', { class: 'legend' }, 'Terrain: ', Object.entries(TERRAIN_FILL).map(([t, c]) => h('span', {}, h('i', { style: `background:${c}` }), t)));
+    const letters = h('span', { class: 'legend units' }, 'Units: ', Object.entries(ABBR).map(([t, a]) => h('span', {}, h('b', {}, a), ` ${UNIT_NAME[t] ?? pretty(t)}`)), h('span', {}, h('b', {}, 'vehicle / boat'), ' a carrier, +N: units aboard'));
     return [
-      legend,
+      terrain,
+      letters,
       `Turn ${view.turn}${view.turnLimit ? ` of ${view.turnLimit}` : ''} · ${pretty(view.phase)}${view.activeSeat ? ` · ${pretty(view.activeSeat)}` : ''} · ${view.map.name}`,
       ...players.map((p) => `${game.seats.find((x) => x.id === p.seat)?.name ?? p.seat} (${p.seat}): treasury ${p.treasury}; ${p.ability} — ${p.abilityText}${p.out ? '; out' : ''}${p.unavailable.length ? `; unavailable: ${p.unavailable.map(pretty).join(', ')}` : ''}${p.upkeepLossesToChoose ? `; ${p.upkeepLossesToChoose} upkeep losses to choose` : ''}`),
       ...(a ? [`Attack forming: ${pretty(a.attacker)} on ${a.target} (${a.units.length} units)`] : []),
@@ -144,10 +155,11 @@ export const chineseWarlords: Board = {
         g.append(s('rect', { x: x - 20, y: y - 7, width: 40, height: 17, rx: 4, fill: seatColour(owner), stroke: sel ? '#000' : '#fff', 'stroke-width': sel ? 2.5 : 1, class: 'stack' }));
         const types = [...new Set(top.map((u) => ABBR[u.type] ?? u.type))].slice(0, 3).join('');
         g.append(s('text', { x, y: y + 5, class: 'stack-text', 'text-anchor': 'middle' }, `${here.length}${types ? ' ' + types : ''}`.slice(0, 7)));
-        if (top.some((u) => CARRIERS.has(u.type))) g.append(s('text', { x, y: y + R - 6, class: 'carrier-text', 'text-anchor': 'middle' }, `${top.some((u) => u.type === 'boats') ? 'boat' : 'truck'}${carried ? ` +${carried}` : ''}`));
+        if (top.some((u) => CARRIERS.has(u.type))) g.append(s('text', { x, y: y + R - 6, class: 'carrier-text', 'text-anchor': 'middle' }, `${top.some((u) => u.type === 'boats') ? 'boat' : 'vehicle'}${carried ? ` +${carried}` : ''}`));
         if (here.some((u) => ctx.selectable.has(u.id)) || ctx.selectable.has(`stack:${hx.id}`)) g.classList.add('can');
       }
-      const label = `${this.placeLabel(view, hx.id)}${here.length ? `; ${here.length} ${pretty(here[0]!.owner)} units` : ''}${dest ? ' — a destination' : ''}`;
+      // The stack in words, read on hover (its title) or by a screen reader.
+      const label = `${this.placeLabel(view, hx.id)}${here.length ? `; ${pretty(here[0]!.owner)}: ${stackInWords(here)}` : ''}${dest ? ' — a destination' : ''}`;
       svgButton(g, label, () => ctx.clickPlace(hx.id));
       svg.append(g);
     }
