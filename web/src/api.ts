@@ -67,8 +67,8 @@ export function wsClient(token: string | null, on: { connected(): void; closed()
 export type GameEvent = Pick<S.GameEvent, 'version' | 'type' | 'seat' | 'at'> & { data: Record<string, any> };
 export type Prompt = Pick<S.Prompt, 'seat' | 'kind' | 'prompt'> & Partial<Pick<S.Prompt, 'deadline'>>;
 export type SeatInfo = Pick<S.Seat, 'id' | 'name' | 'isYou' | 'mustAct' | 'open' | 'bot'> & { player: Pick<S.PlayerSummary, 'id' | 'name'> | null } & Partial<Pick<S.Seat, 'deadline'>>;
-/** Any member of the GameView union, read whole (views.ts). */
-export type View = S.GameView & { __typename: string };
+/** Any member of the GameView union, read whole (views.ts); a board narrows it to its game's. */
+export type View = S.GameView;
 export type GameData = Pick<S.Game, 'id' | 'type' | 'status' | 'version' | 'phase' | 'round' | 'yourSeat' | 'isYourTurn' | 'visibility'> & {
   seats: SeatInfo[];
   awaiting: Prompt[];

@@ -4,8 +4,7 @@
  * the log in words, a replay slider over every version, and live updates through the
  * gameEvents subscription that resume from the last version seen after a lost connection.
  */
-import type { Client } from 'graphql-ws';
-import { ApiError, GAME_EVENTS, gameType, gql, loadGame, loadViewAt, submit, wsClient, type Command, type GameData, type GameEvent, type SeatInfo } from './api.ts';
+import { ApiError, gameType, gql, loadGame, loadViewAt, submit, type Command, type GameData, type GameEvent, type SeatInfo, type View } from './api.ts';
 import { boardFor } from './boards/index.ts';
 import type { Board, BoardContext } from './boards/types.ts';
 import { refreshWaiting, setPage } from './attention.ts';
@@ -15,6 +14,8 @@ import { clear, h, nameButtons, pretty } from './dom.ts';
 import { describeGeneric, formatEvent } from './log.ts';
 import { perMoveInWords, startDeadlineCountdowns } from './features.ts';
 import { playerToken, signedIn } from './player.ts';
+import { followGame } from './live.ts';
+import { deadlineBadge, seatList as panelSeatList } from './panels.ts';
 import { inviteLink, seatLink, store } from './store.ts';
 import { zoomable } from './zoom.ts';
 
@@ -60,7 +61,7 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
   let selection: string | null = null;
   let inspected: string | null = null;
   let choice: Command[] | null = null; // several commands for one click: the player picks
-  let replay: { version: number; view: any } | null = null;
+  let replay: { version: number; view: View } | null = null;
   let busy = false;
   let message: { text: string; kind: 'error' | 'info' } | null = null;
   let confirmResign = false;
@@ -251,24 +252,7 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
     );
   }
 
-  /** Clock hook: a deadline shown as the time left, ticking (startDeadlineCountdowns). */
-  const deadlineBadge = (deadline: string) =>
-    h('span', { class: 'deadline', 'data-deadline': deadline, title: `Deadline: ${new Date(deadline).toLocaleString()}` });
-
-  /** Every seat: who holds it (a player, a name with a seat token, a bot) or that it is open. */
-  function seatList(seats: SeatInfo[]) {
-    return h('ul', { class: 'seat-list' }, seats.map((s) => h('li', { 'data-seat': s.id, class: s.open ? 'open' : '' },
-      h('span', { class: 'dot', style: `background:${seatColour(s.id)}` }), ' ',
-      h('strong', {}, pretty(s.id)), ': ',
-      s.open ? h('em', { class: 'open-seat' }, 'open seat') : h('span', { class: 'seat-name' }, s.name),
-      s.bot ? h('span', { class: 'badge bot' }, `bot: ${s.bot}`) : '',
-      s.player ? h('span', { class: 'badge player', title: 'a registered player' }, 'player') : '',
-      isMine(s.id) ? h('span', { class: 'badge you' }, 'you') : '',
-      s.mustAct ? ' (to act)' : '',
-      s.deadline ? [' ', deadlineBadge(s.deadline)] : '',
-      held[s.id] ? h('span', { class: 'muted small' }, ' · seat token held in this browser') : '',
-    )));
-  }
+  const seatList = (seats: SeatInfo[]) => panelSeatList(seats, type, isMine, (x) => !!held[x]);
 
   // An OPEN game: its seats, the invite link, joining, leaving and cancelling. Joins make no
   // event, so while it is open the page looks again every few seconds; the setup's events
@@ -630,45 +614,24 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
     return refreshing;
   }
 
-  // Live updates: subscribe from the last version seen; after a lost connection the client
-  // reconnects by itself and we subscribe again from there, so nothing is missed or doubled.
-  let client: Client | null = null;
-  let unsubscribe: (() => void) | null = null;
+  // Live updates (live.ts): each new event joins the log; one past the page's version
+  // reloads the game.
+  let stopFollowing: (() => void) | null = null;
   let refreshTimer: ReturnType<typeof setTimeout> | undefined;
   function connect() {
-    unsubscribe?.();
-    unsubscribe = null;
-    void client?.dispose();
-    const c = wsClient(token(), {
-      connected: () => {
-        if (c !== client) return;
-        setConnection('live', true);
-        unsubscribe?.();
-        unsubscribe = c.subscribe<{ gameEvents: GameEvent }>({ query: GAME_EVENTS, variables: { id: gameId, after: lastSeen } }, {
-          next: ({ data }) => {
-            const e = data?.gameEvents;
-            if (!e || e.version <= lastSeen) return;
-            events.push(e);
-            lastSeen = e.version;
-            if (!game || e.version > game.version) {
-              clearTimeout(refreshTimer);
-              refreshTimer = setTimeout(() => void refresh(), 60);
-            } else drawLog();
-          },
-          error: () => setConnection('reconnecting…', false),
-          complete: () => {},
-        });
-      },
-      closed: () => {
-        if (c !== client || disposed) return;
-        setConnection('reconnecting…', false);
-        // Drop the old subscription (it would be re-sent from its first afterVersion):
-        // 'connected' subscribes again from the last version seen.
-        unsubscribe?.();
-        unsubscribe = null;
+    stopFollowing?.();
+    stopFollowing = followGame(gameId, token(), {
+      after: () => lastSeen,
+      connection: (text, ok) => !disposed && setConnection(text, ok),
+      event: (e) => {
+        events.push(e);
+        lastSeen = e.version;
+        if (!game || e.version > game.version) {
+          clearTimeout(refreshTimer);
+          refreshTimer = setTimeout(() => void refresh(), 60);
+        } else drawLog();
       },
     });
-    client = c;
   }
 
   // Boards lay themselves out for the screen's width (phones get a vertical map).
@@ -694,8 +657,7 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
     clearTimeout(pollTimer);
     stopCountdowns();
     window.removeEventListener('resize', onResize);
-    unsubscribe?.();
-    void client?.dispose();
+    stopFollowing?.();
     setConnection('', true);
   };
 }

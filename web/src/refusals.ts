@@ -6,7 +6,7 @@
 import type { SeatInfo } from './api.ts';
 import { seatTitle } from './catalogue.ts';
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 export function refusalInWords(reason: string, seats: SeatInfo[], type: string): string {
   let text = reason
@@ -21,10 +21,10 @@ export function refusalInWords(reason: string, seats: SeatInfo[], type: string):
     names.set(seatTitle(s.id, type).toLowerCase(), who);
   }
   if (names.size) {
-    const any = new RegExp(`\\b(${[...names.keys()].sort((a, b) => b.length - a.length).map(escape).join('|')})\\b`, 'gi');
+    const seatWord = new RegExp(`\\b(${[...names.keys()].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|')})\\b`, 'gi');
     // Only where a seat is meant: after "for", "by", "of", "to" or at a list's comma.
-    text = text.replace(new RegExp(`\\b(for|by|to|from|waits for|awaits),? ${any.source}`, 'gi'), (_m, word: string, seat: string) => `${word} ${names.get(seat.toLowerCase())}`);
-    text = text.replace(new RegExp(`(, )${any.source}(?=[,.;]|$)`, 'gi'), (_m, sep: string, seat: string) => `${sep}${names.get(seat.toLowerCase())}`);
+    text = text.replace(new RegExp(`\\b(for|by|to|from|waits for|awaits),? ${seatWord.source}`, 'gi'), (_m, word: string, seat: string) => `${word} ${names.get(seat.toLowerCase())}`);
+    text = text.replace(new RegExp(`(, )${seatWord.source}(?=[,.;]|$)`, 'gi'), (_m, sep: string, seat: string) => `${sep}${names.get(seat.toLowerCase())}`);
   }
   return text.charAt(0).toUpperCase() + text.slice(1);
 }

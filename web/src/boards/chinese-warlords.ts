@@ -1,6 +1,7 @@
 /** Chinese Warlords: the hex map (odd-r offset "col,row") with terrain, stacks and carriers. */
 import { seatColour } from '../catalogue.ts';
 import { h, pretty, s, svgButton } from '../dom.ts';
+import type { ChineseWarlordsView } from '../generated/schema.ts';
 import type { Board, BoardContext } from './types.ts';
 
 const R = 26;
@@ -21,7 +22,7 @@ const CARRIERS = new Set(['vehicles', 'boats', 'armoredVehicle']);
 
 interface Hex { id: string; col: number; row: number; terrain: string; controller: string | null }
 interface Unit { id: string; type: string; name: string; owner: string; hex: string; carriedBy: string | null; force: number; range: number; movementLeft: number; attacked: boolean; retreated: boolean }
-const units = (view: any) => view.units as Unit[];
+const units = (view: ChineseWarlordsView) => view.units as Unit[];
 const centre = (h: { col: number; row: number }) => ({ x: W / 2 + 4 + W * (h.col + 0.5 * (h.row & 1)), y: R + 4 + 1.5 * R * h.row });
 
 function hexPoints(x: number, y: number) {
@@ -31,13 +32,13 @@ function hexPoints(x: number, y: number) {
   }).join(' ');
 }
 
-function unitLabel(view: any, u: Unit) {
+function unitLabel(view: ChineseWarlordsView, u: Unit) {
   const carrier = u.carriedBy ? units(view).find((x) => x.id === u.carriedBy) : null;
   const passengers = units(view).filter((x) => x.carriedBy === u.id).length;
   return `${pretty(u.owner)} ${u.name} (force ${u.force}, range ${u.range}, ${u.movementLeft} MP left${u.attacked ? ', attacked' : ''}${carrier ? `, aboard ${carrier.name}` : ''}${passengers ? `, carrying ${passengers}` : ''})`;
 }
 
-export const chineseWarlords: Board = {
+export const chineseWarlords: Board<ChineseWarlordsView> = {
   pieceOf(c) {
     if (c.type === 'recruit') return `recruit:${c.unitType}`;
     if (c.type === 'attack') return `stack:${c.stack}`;
@@ -128,7 +129,7 @@ export const chineseWarlords: Board = {
       ...(d ? [`${pretty(d.defender)} defends ${d.hex}: ${d.result}${d.lossesToChoose ? `, ${d.lossesToChoose} losses to choose` : ''}${d.afterLosses ? `, then ${d.afterLosses}` : ''}`] : []),
     ];
   },
-  render(ctx: BoardContext) {
+  render(ctx: BoardContext<ChineseWarlordsView>) {
     const view = ctx.view;
     const hexes = view.map.hexes as Hex[];
     const maxCol = Math.max(...hexes.map((x) => x.col)), maxRow = Math.max(...hexes.map((x) => x.row));

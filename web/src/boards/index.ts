@@ -31,8 +31,9 @@ const generic: Board = {
   pieceOf: () => null,
   placeOf: () => null,
   render: (ctx) => {
-    const view = ctx.view as { state?: unknown };
-    return h('div', { class: 'generic-view' }, present('state' in view && ctx.view.__typename === 'GenericView' ? view.state : view));
+    // A GenericView carries the game's state as JSON; a typed view is shown field by field.
+    const view = ctx.view;
+    return h('div', { class: 'generic-view' }, present('state' in view ? view.state : view));
   },
   pieceLabel: (_v, k) => k,
   placeLabel: (_v, k) => k,

@@ -2,6 +2,7 @@
 import type { Command } from '../api.ts';
 import { seatColour } from '../catalogue.ts';
 import { pretty, s, svgButton } from '../dom.ts';
+import type { RaidOnWuchaoView } from '../generated/schema.ts';
 import type { Board, BoardContext } from './types.ts';
 
 const BOX_W = 136;
@@ -43,12 +44,12 @@ function layout(spaces: Space[], boxH: number): { pos: Record<string, { x: numbe
   return { pos, width: 2 * r + BOX_W + 40, height: 1.2 * r + boxH + 40 };
 }
 
-const units = (view: any) => view.units as Unit[];
+const units = (view: RaidOnWuchaoView) => view.units as Unit[];
 const narrow = () => window.innerWidth < 700;
-const unit = (view: any, id: string) => units(view).find((u) => u.id === id);
+const unit = (view: RaidOnWuchaoView, id: string) => units(view).find((u) => u.id === id);
 const stats = (u: Unit) => `${u.attackIsDie ? 'D6' : u.attack}-${u.defense}-${u.move}`;
 
-export const raidOnWuchao: Board = {
+export const raidOnWuchao: Board<RaidOnWuchaoView> = {
   pieceOf(c) {
     return typeof c.unit === 'string' ? c.unit : null;
   },
@@ -115,10 +116,10 @@ export const raidOnWuchao: Board = {
     const c = view.combat;
     return [
       `Round ${view.round ?? '–'} of ${view.rounds} · ${view.phase} · Xu You tokens: ${view.xuYouTokens}${view.granariesRaided ? ' · granaries raided' : ''}`,
-      ...(c ? [`Battle in ${c.space}: attack ${c.attackTotal ?? '?'} vs defense ${c.defense}; dice ${c.dice.map((d: any) => `${d.label} ${d.roll ?? '–'}`).join(', ')}`] : []),
+      ...(c ? [`Battle in ${c.space}: attack ${c.attackTotal ?? '?'} vs defense ${c.defense}; dice ${c.dice.map((d) => `${d.label} ${d.roll ?? '–'}`).join(', ')}`] : []),
     ];
   },
-  render(ctx: BoardContext) {
+  render(ctx: BoardContext<RaidOnWuchaoView>) {
     const view = ctx.view;
     const spaces = view.spaces as Space[];
     const maxUnits = Math.max(3, ...spaces.map((sp) => sp.units.length));
@@ -158,7 +159,7 @@ export const raidOnWuchao: Board = {
 
 const short = (t: string, n: number) => (t.length > n ? `${t.slice(0, n - 1)}…` : t);
 
-function token(ctx: BoardContext, u: Unit, x: number, y: number, w: number, place: string | null, label: string) {
+function token(ctx: BoardContext<RaidOnWuchaoView>, u: Unit, x: number, y: number, w: number, place: string | null, label: string) {
   const selected = ctx.selection === u.id;
   const can = ctx.selectable.has(u.id);
   const g = s('g', { class: `piece${selected ? ' selected' : ''}${can ? ' can' : ''}`, 'data-piece': u.id });

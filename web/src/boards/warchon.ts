@@ -1,6 +1,7 @@
 /** Warchon: the seven spreads with their Capacity, and the units in them (hidden ones as markers). */
 import { seatColour } from '../catalogue.ts';
 import { pretty, s, svgButton } from '../dom.ts';
+import type { WarchonView } from '../generated/schema.ts';
 import type { Board, BoardContext } from './types.ts';
 
 const CARD_W = 176;
@@ -9,7 +10,7 @@ const ROW = 17;
 
 interface Spread { number: number; name: string; terrain: string[]; capacity: number; specialRules: string; paths: number[]; neighbours: number[]; engaged: boolean; randomEventThisTurn: boolean }
 interface Unit { id: string; army: string; spread: number | null; destroyed: boolean; revealed: boolean; known: boolean; name: string | null; size: number | null; as: number | null; ds: number | null; hits: number | null; maxHits: number | null; movesLeft: number | null; reserve: boolean; temporary: boolean; fightsFor: string | null }
-const units = (view: any) => view.units as Unit[];
+const units = (view: WarchonView) => view.units as Unit[];
 const short = (t: string, n: number) => (t.length > n ? `${t.slice(0, n - 1)}…` : t);
 
 function unitText(u: Unit) {
@@ -17,7 +18,7 @@ function unitText(u: Unit) {
   return `${u.name} (${pretty(u.army)}; AS ${u.as}, DS ${u.ds}, size ${u.size}, hits ${u.hits}/${u.maxHits}${u.movesLeft !== null ? `, ${u.movesLeft} moves` : ''}${u.fightsFor ? `, fights for ${pretty(u.fightsFor)}` : ''})`;
 }
 
-export const warchon: Board = {
+export const warchon: Board<WarchonView> = {
   pieceOf(c) {
     if (c.type === 'placeUnit') return `roster:${c.unit}`;
     return typeof c.unit === 'string' ? c.unit : null;
@@ -121,7 +122,7 @@ export const warchon: Board = {
       ...(b ? [`Battle in spread ${b.spread} (${b.step})${b.numberCall ? ` · secret numbers in: ${b.numberCall.committed.map(pretty).join(', ') || 'none'}${b.numberCall.yourNumber ? ` · yours: ${b.numberCall.yourNumber}` : ''}` : ''}${b.lastNumber ? ` · last number ${b.lastNumber.value}` : ''}${b.randomEvent ? ` · event: ${b.randomEvent}` : ''}`] : []),
     ];
   },
-  render(ctx: BoardContext) {
+  render(ctx: BoardContext<WarchonView>) {
     const view = ctx.view;
     const spreads = view.spreads as Spread[];
     const live = units(view).filter((u) => !u.destroyed && u.spread !== null);
@@ -179,7 +180,7 @@ export const warchon: Board = {
   },
 };
 
-function marker(ctx: BoardContext, u: Unit, x: number, y: number, w: number, place: string) {
+function marker(ctx: BoardContext<WarchonView>, u: Unit, x: number, y: number, w: number, place: string) {
   const can = ctx.selectable.has(u.id);
   const g = s('g', { class: `piece${can ? ' can' : ''}${ctx.selection === u.id ? ' selected' : ''}${ctx.destinations.has(place) ? '' : ''}`, 'data-piece': u.id });
   const colour = seatColour(u.army);
