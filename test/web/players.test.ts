@@ -9,9 +9,9 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { findChromium, launchChromium } from './browser.ts';
+import type { Page } from 'playwright-core';
+import { findChromium } from './browser.ts';
+import { createFromLobby as createFromLobby_, openHarness, type Harness } from './harness.ts';
 import { SHORT_RAID } from './fixtures.ts';
 
 const chromium = findChromium();
@@ -21,30 +21,14 @@ const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.mi
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 
-type Checked = Page & { errors: string[] };
-
 describe.skipIf(!chromium)('the client for players, at both sizes', () => {
-  let server: TestServer;
-  let browser: Browser;
-
+  let t: Harness;
   beforeAll(async () => {
-    server = await startTestServer({ rateLimit: 100_000, registrationsPerMinute: 10_000 });
-    browser = await launchChromium();
+    t = await openHarness();
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
-  async function newPage(viewport = DESKTOP): Promise<Checked> {
-    // bypassCSP: axe-core is injected by the test, not served by the service.
-    const context = await browser.newContext({ viewport, bypassCSP: true });
-    const page = (await context.newPage()) as Checked;
-    page.setDefaultTimeout(15_000);
-    page.errors = [];
-    page.on('pageerror', (e) => page.errors.push(e.message));
-    return page;
-  }
+  afterAll(() => t?.close());
+  // bypassCSP: axe-core is injected by the test, not served by the service.
+  const newPage = (viewport = DESKTOP) => t.newPage(viewport, { bypassCSP: true });
 
   /** axe-core's serious and critical findings on the page as it is now. */
   async function axeFindings(page: Page): Promise<string[]> {
@@ -56,18 +40,7 @@ describe.skipIf(!chromium)('the client for players, at both sizes', () => {
     return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => `${n.target.join(' ')} ${n.html.slice(0, 200)}`).join(', ')}`);
   }
 
-  async function createFromLobby(page: Page, type: string, names: Record<string, string>, options?: unknown) {
-    await page.goto(server.url + '/');
-    const card = page.locator(`.type-card[data-type="${type}"]`);
-    for (const [seat, name] of Object.entries(names)) await card.locator(`input[name="seat-${seat}"]`).fill(name);
-    if (options) {
-      await card.locator('summary').click();
-      await card.locator('textarea[name="options"]').fill(JSON.stringify(options));
-    }
-    await card.getByRole('button', { name: /^Create/ }).click();
-    await page.waitForURL(/\/games\/[0-9a-f-]+$/);
-    await page.locator('.turn-bar .status').waitFor();
-  }
+  const createFromLobby = (page: Page, type: string, names: Record<string, string>, options?: unknown) => createFromLobby_(page, t.server.url, type, names, options);
 
   const inView = async (page: Page, selector: string) => {
     const box = await page.locator(selector).boundingBox();
@@ -76,12 +49,12 @@ describe.skipIf(!chromium)('the client for players, at both sizes', () => {
   };
 
   it('a fifth game (the guessing game) plays in the generic board, named, described and coloured by gameTypes', async () => {
-    const { data } = await server.gql('{ gameTypes { id name description seatDetails { id name colour } } }');
+    const { data } = await t.server.gql('{ gameTypes { id name description seatDetails { id name colour } } }');
     const guessing = data.gameTypes.find((t: { id: string }) => t.id === 'guessing-game');
     expect(guessing).toBeTruthy();
     for (const size of [DESKTOP, PHONE]) {
       const page = await newPage(size);
-      await page.goto(server.url + '/');
+      await page.goto(t.server.url + '/');
       const card = page.locator('.type-card[data-type="guessing-game"]');
       await expect.poll(() => card.locator('h3').textContent()).toBe(guessing.name);
       if (guessing.description) expect(await card.textContent()).toContain(guessing.description);
@@ -198,7 +171,7 @@ describe.skipIf(!chromium)('the client for players, at both sizes', () => {
 
   it('an invite link shows what the game is and its clock before the seat is taken', async () => {
     const ann = await newPage(DESKTOP);
-    await ann.goto(server.url + '/');
+    await ann.goto(t.server.url + '/');
     await ann.getByLabel('Name', { exact: true }).fill('Clocked Ann');
     await ann.getByRole('button', { name: 'Register' }).click();
     await expect.poll(() => ann.locator('.account .signed-in').textContent()).toContain('Signed in as');
@@ -210,7 +183,7 @@ describe.skipIf(!chromium)('the client for players, at both sizes', () => {
     const guest = await newPage(PHONE);
     await guest.goto(invite);
     await expect.poll(() => guest.locator('.open-game .clock-note').textContent()).toContain('Clock: 1 day per move');
-    const { data } = await server.gql('{ gameTypes { id description } }');
+    const { data } = await t.server.gql('{ gameTypes { id description } }');
     expect(await guest.locator('.open-game .about-game').textContent()).toBe(data.gameTypes.find((t: { id: string }) => t.id === 'warchon').description);
     expect(await guest.getByRole('button', { name: /^Join as/ }).count()).toBe(1);
     expect(await axeFindings(guest)).toEqual([]);
@@ -219,18 +192,18 @@ describe.skipIf(!chromium)('the client for players, at both sizes', () => {
   it('no serious or critical axe finding on the lobby, the account settings and a game page of each type', async () => {
     for (const size of [DESKTOP, PHONE]) {
       const page = await newPage(size);
-      await page.goto(server.url + '/');
+      await page.goto(t.server.url + '/');
       await page.locator('.type-card').first().waitFor();
       expect(await axeFindings(page), 'lobby, signed out').toEqual([]);
       await page.getByLabel('Name', { exact: true }).fill(`Axe ${size.width}`);
       await page.getByRole('button', { name: 'Register' }).click();
       await expect.poll(() => page.locator('.account .signed-in').textContent()).toContain('Signed in as');
-      await page.goto(server.url + '/#account');
+      await page.goto(t.server.url + '/#account');
       await page.locator('.account .signed-in').waitFor();
       expect(await axeFindings(page), 'account settings').toEqual([]);
       const types = ['raid-on-wuchao', 'three-kingdoms-combined-arms', 'chinese-warlords', 'warchon', 'guessing-game'];
       for (const type of types) {
-        await page.goto(server.url + '/');
+        await page.goto(t.server.url + '/');
         const card = page.locator(`.type-card[data-type="${type}"]`);
         // Every seat a named player: the game starts at once, in this browser.
         await card.locator('select[name^="kind-"]').first().waitFor();
