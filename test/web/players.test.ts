@@ -143,6 +143,8 @@ describe.skipIf(!chromium)('the client for players, at both sizes', () => {
       return { text: Math.min(...texts), hex: Math.min(...hexes), width: svg.getBoundingClientRect().width };
     });
     const legible = await measure();
+    // Nothing runs off the screen's edge: the board pans inside its own box.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width + 1);
     expect(legible.text).toBeGreaterThanOrEqual(10.99);
     expect(legible.hex).toBeGreaterThanOrEqual(44);
     // The whole board at once, then zoomed in again by the button.

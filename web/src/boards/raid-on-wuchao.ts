@@ -5,7 +5,8 @@ import { pretty, s, svgButton } from '../dom.ts';
 import type { RaidOnWuchaoView } from '../generated/schema.ts';
 import type { Board, BoardContext } from './types.ts';
 
-const BOX_W = 136;
+// Wide enough for the longest unit name beside its factors at 11 px ("Granary Guard 1-6-1").
+const BOX_W = 160;
 const ROW_H = 18;
 const COL_GAP = 34;
 const ROW_GAP = 24;
@@ -165,7 +166,7 @@ function token(ctx: BoardContext<RaidOnWuchaoView>, u: Unit, x: number, y: numbe
   const g = s('g', { class: `piece${selected ? ' selected' : ''}${can ? ' can' : ''}`, 'data-piece': u.id });
   const colour = seatColour(u.side);
   g.append(s('rect', { x, y, width: w, height: ROW_H - 2, rx: 3, fill: u.state === 'reduced' ? '#fff' : colour, stroke: colour, 'stroke-width': 1.5, 'stroke-dasharray': u.state === 'reduced' ? '3 2' : null }));
-  g.append(s('text', { x: x + 4, y: y + 11.5, class: 'piece-text', fill: u.state === 'reduced' ? colour : '#fff' }, short(`${u.special ? '★ ' : ''}${u.name}`, 12)));
+  g.append(s('text', { x: x + 4, y: y + 11.5, class: 'piece-text', fill: u.state === 'reduced' ? colour : '#fff' }, short(`${u.special ? '★ ' : ''}${u.name}`, Math.floor((w - 14) / 6.6) - stats(u).length)));
   g.append(s('text', { x: x + w - 4, y: y + 11.5, class: 'piece-text', 'text-anchor': 'end', fill: u.state === 'reduced' ? colour : '#fff' }, stats(u)));
   if (can || place) svgButton(g, `${label}${can ? '' : ''}`, () => ctx.clickPiece(u.id, place));
   return g;
