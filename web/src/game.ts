@@ -8,13 +8,14 @@ import { ApiError, gameType, gql, loadGame, loadViewAt, submit, type Command, ty
 import { boardFor } from './boards/index.ts';
 import type { Board, BoardContext } from './boards/types.ts';
 import { refreshWaiting, setPage } from './attention.ts';
-import { seatColour, seatTitle, typeDescription, typeName } from './catalogue.ts';
+import { seatColour, seatTitle, typeName } from './catalogue.ts';
 import { refusalInWords } from './refusals.ts';
 import { clear, h, nameButtons, pretty } from './dom.ts';
 import { describeGeneric, formatEvent } from './log.ts';
-import { perMoveInWords, startDeadlineCountdowns } from './features.ts';
+import { startDeadlineCountdowns } from './features.ts';
 import { playerToken, signedIn } from './player.ts';
 import { followGame } from './live.ts';
+import { openGamePanel } from './open-game.ts';
 import { deadlineBadge, seatList as panelSeatList } from './panels.ts';
 import { inviteLink, seatLink, store } from './store.ts';
 import { zoomable } from './zoom.ts';
@@ -265,49 +266,20 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
     const sig = JSON.stringify([g.status, g.seats, playerHolds, Object.keys(held), message, copied, busy, inviteCode]);
     if (sig === openSig) return;
     openSig = sig;
-    const mineHere = Object.keys(held).length > 0 || playerHolds.length > 0;
-    const open = g.seats.filter((x) => x.open);
-    const me = signedIn();
-    const parts: (Node | string)[] = [];
-    if (g.status === 'ABANDONED') {
-      parts.push(h('h2', {}, 'Cancelled'), h('p', {}, 'This game was cancelled before it started.'), seatList(g.seats), h('p', {}, h('a', { href: '/' }, 'Back to the lobby')));
-    } else {
-      parts.push(
-        h('h2', {}, 'Waiting for players'),
-        // What the game is and how fast it is played, before anyone takes a seat.
-        h('p', { class: 'about-game' }, typeDescription(g.type)),
-        h('p', { class: 'clock-note' }, g.clock ? `Clock: ${perMoveInWords(g.clock.perMove)} per move; a seat whose time runs out is out of the game, as if it had resigned.` : 'No clock: take the time you need for each move.'),
-        h('p', {}, `It starts as soon as the last seat is taken (${open.length} open). `,
-          g.visibility === 'PUBLIC' ? 'It is public: listed among the open games in the lobby.' : 'It is private: only someone with its invite link can join.'),
-        seatList(g.seats),
-      );
-      if (inviteCode && mineHere) {
-        const link = inviteLink(gameId, inviteCode);
-        parts.push(h('div', { class: 'invite' },
-          h('label', { for: 'invite-link' }, 'Invite link — send it to the players you want:'),
-          h('div', { class: 'copy-row' },
-            h('input', { id: 'invite-link', readonly: true, value: link, class: 'link', onfocus: (e: Event) => (e.target as HTMLInputElement).select() }),
-            button('Copy', () => void copy(link), { class: 'copy' })),
-          copied ? h('p', { class: 'muted small', role: 'status' }, copied) : '',
-        ));
-      }
-      if (!mineHere) {
-        if (g.visibility === 'PRIVATE' && !inviteCode) parts.push(h('p', { class: 'muted' }, 'This game is private: join it from the invite link its creator sends you.'));
-        else parts.push(h('div', { class: 'join-seat' },
-          me ? h('p', {}, 'You join as ', h('strong', {}, me.name), ' (your player account).')
-            : h('p', {}, h('label', { for: 'join-name' }, 'Your name '), joinName, h('br'), h('span', { class: 'muted small' }, 'A seat token comes back and stays in this browser. Register in the lobby first to keep all your games together.')),
-          ...open.map((x) => button(`Join as ${pretty(x.id)}`, () => void join(x.id), { class: 'primary join-btn', 'data-seat': x.id })),
-        ));
-      } else {
-        parts.push(h('div', { class: 'leave-cancel' },
-          button('Leave this game', () => void act('leaveGame'), { class: 'leave' }),
-          button('Cancel the game', () => void act('cancelGame'), { class: 'danger cancel' }),
-          h('p', { class: 'muted small' }, 'Leaving frees your seat; only the creator may cancel.'),
-        ));
-      }
-    }
-    if (message) parts.push(h('div', { class: `alert ${message.kind}`, role: 'alert' }, message.text));
-    openBox.replaceChildren(...parts);
+    openBox.replaceChildren(...openGamePanel({
+      game: g,
+      mineHere: Object.keys(held).length > 0 || playerHolds.length > 0,
+      inviteLink: inviteCode ? inviteLink(gameId, inviteCode) : null,
+      me: signedIn(),
+      joinName,
+      copied,
+      message,
+      seatList: () => seatList(g.seats),
+      button,
+      join: (x) => void join(x),
+      act: (what) => void act(what),
+      copy: (text) => void copy(text),
+    }));
   }
 
   async function copy(text: string) {
