@@ -171,6 +171,28 @@ describe.skipIf(!chromium)('the client for players, at both sizes', () => {
     expect(war.errors).toEqual([]);
   });
 
+  it('runs under a strict Content-Security-Policy: no inline script, no style attribute in markup', async () => {
+    const csp = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'self'";
+    const page = await t.newPage(PHONE);
+    const violations: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error' && /Content Security Policy/i.test(m.text())) violations.push(m.text());
+    });
+    // The service's pages with the policy added, as a strict deployment serves them.
+    await page.route((url) => !url.pathname.startsWith('/assets/') && url.pathname !== '/graphql', async (route) => {
+      const response = await route.fetch();
+      await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': csp } });
+    });
+    await createFromLobby(page, 'chinese-warlords', { red: 'Red player', blue: 'Blue player' });
+    await page.locator('.summary .legend').first().waitFor();
+    await page.locator('[data-piece="recruit:peasants"]').click();
+    await page.locator('.hex.dest').first().click();
+    await expect.poll(() => page.locator('ol.log').textContent()).toMatch(/recruited Peasants in/);
+    expect(await page.locator('link[rel=icon]').getAttribute('href')).toMatch(/^data:image\/svg\+xml/);
+    expect(violations).toEqual([]);
+    expect(page.errors).toEqual([]);
+  });
+
   it('an invite link shows what the game is and its clock before the seat is taken', async () => {
     const ann = await newPage(DESKTOP);
     await ann.goto(t.server.url + '/');
