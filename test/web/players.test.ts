@@ -178,19 +178,33 @@ describe.skipIf(!chromium)('the client for players, at both sizes', () => {
     page.on('console', (m) => {
       if (m.type() === 'error' && /Content Security Policy/i.test(m.text())) violations.push(m.text());
     });
-    // The service's pages with the policy added, as a strict deployment serves them.
-    await page.route((url) => !url.pathname.startsWith('/assets/') && url.pathname !== '/graphql', async (route) => {
-      const response = await route.fetch();
-      await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': csp } });
-    });
+    await page.addInitScript(() => document.addEventListener('securitypolicyviolation', (e) => console.error(`Content Security Policy: ${e.violatedDirective} blocked ${e.blockedURI}`)));
+    // The policy as a <meta> in the head before the page's own script runs (a route that adds
+    // the header would also catch the subscription's socket, which Playwright then breaks).
+    await page.addInitScript((policy) => {
+      const place = () => {
+        if (!document.head || document.head.querySelector('meta[http-equiv]')) return !!document.head;
+        const meta = document.createElement('meta');
+        meta.httpEquiv = 'Content-Security-Policy';
+        meta.content = policy;
+        document.head.prepend(meta);
+        return true;
+      };
+      if (!place()) new MutationObserver((_, observer) => place() && observer.disconnect()).observe(document, { childList: true, subtree: true });
+    }, csp);
     await createFromLobby(page, 'chinese-warlords', { red: 'Red player', blue: 'Blue player' });
     await page.locator('.summary .legend').first().waitFor();
+    // Live: the subscription's socket is allowed by connect-src 'self'.
+    await expect.poll(() => page.locator('#conn').textContent(), { message: violations.join('\n') }).toBe('live');
     await page.locator('[data-piece="recruit:peasants"]').click();
     await page.locator('.hex.dest').first().click();
-    await expect.poll(() => page.locator('ol.log').textContent()).toMatch(/recruited Peasants in/);
+    await expect.poll(() => page.locator('ol.log').textContent(), { message: violations.join('\n') }).toMatch(/recruited Peasants in/);
     expect(await page.locator('link[rel=icon]').getAttribute('href')).toMatch(/^data:image\/svg\+xml/);
     expect(violations).toEqual([]);
     expect(page.errors).toEqual([]);
+    // The policy is in force: a style attribute set in markup is refused.
+    await page.evaluate(() => document.body.setAttribute('style', 'outline: 1px solid red'));
+    await expect.poll(() => violations.length).toBe(1);
   });
 
   it('an invite link shows what the game is and its clock before the seat is taken', async () => {
