@@ -16,6 +16,7 @@ import { startDeadlineCountdowns } from './features.ts';
 import { playerToken, signedIn } from './player.ts';
 import { followGame } from './live.ts';
 import { openGamePanel } from './open-game.ts';
+import { Picking } from './picking.ts';
 import { deadlineBadge, seatList as panelSeatList } from './panels.ts';
 import { inviteLink, seatLink, store } from './store.ts';
 import { zoomable } from './zoom.ts';
@@ -59,9 +60,7 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
   let game: GameData | null = null;
   let events: GameEvent[] = [];
   let lastSeen = 0;
-  let selection: string | null = null;
-  let inspected: string | null = null;
-  let choice: Command[] | null = null; // several commands for one click: the player picks
+  const picking = new Picking(board);
   let replay: { version: number; view: View } | null = null;
   let busy = false;
   let message: { text: string; kind: 'error' | 'info' } | null = null;
@@ -110,51 +109,22 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
   function buildContext(): BoardContext {
     const view = replay ? replay.view : game!.view;
     const commands = ctxCommands();
-    const destinations = new Set<string>();
-    const selectable = new Set<string>();
-    for (const c of commands) {
-      const piece = board.pieceOf(c, view);
-      const place = board.placeOf(c, view);
-      if (piece) selectable.add(piece);
-      if (place && (selection ? piece === selection : piece === null)) destinations.add(place);
-    }
-    return { game: game!, view, commands, selection, inspected, destinations, selectable, clickPlace, clickPiece };
-  }
-
-  function matching(piece: string | null, place: string | null): Command[] {
-    const view = game!.view;
-    return ctxCommands().filter((c) => board.pieceOf(c, view) === piece && board.placeOf(c, view) === place);
+    const { destinations, selectable } = picking.targets(commands, view);
+    return { game: game!, view, commands, selection: picking.selection, inspected: picking.inspected, destinations, selectable, clickPlace, clickPiece };
   }
 
   function clickPlace(place: string) {
     if (!game || replay) return;
-    choice = null;
-    if (selection) {
-      const cmds = matching(selection, place);
-      if (cmds.length === 1) return void run(cmds[0]!);
-      if (cmds.length > 1) return ((choice = cmds), draw());
-    }
-    const placeOnly = matching(null, place);
-    const pieces = board.piecesAt(game.view, place).filter((p) => buildContext().selectable.has(p.key));
-    if (placeOnly.length === 1 && pieces.length === 0) return void run(placeOnly[0]!);
-    if (placeOnly.length > 1) choice = placeOnly;
-    selection = null;
-    inspected = place;
-    draw();
+    const command = picking.clickPlace(ctxCommands(), game.view, place);
+    if (command) void run(command);
+    else draw();
   }
 
   function clickPiece(piece: string, place: string | null) {
     if (!game || replay) return;
-    choice = null;
-    if (selection && selection !== piece && place && matching(selection, place).length) return clickPlace(place);
-    if (buildContext().selectable.has(piece)) {
-      selection = selection === piece ? null : piece;
-      inspected = place;
-    } else {
-      selection = null;
-      inspected = place;
-    }
-    draw();
+    const command = picking.clickPiece(ctxCommands(), game.view, piece, place);
+    if (command) void run(command);
+    else draw();
   }
 
   async function run(command: Command) {
@@ -164,9 +134,7 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
     draw();
     try {
       await submit(gameId, command, game.version, token(), playerSeats().length > 1 ? game.yourSeat : null);
-      selection = null;
-      inspected = null;
-      choice = null;
+      picking.reset();
       message = null;
       confirmResign = false;
       busy = false;
@@ -381,22 +349,22 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
     }
     const view = game.view;
     const boardCmds = ctxCommands();
-    if (choice) {
-      actions.append(h('div', { class: 'choice' }, h('p', {}, 'Which one?'), ...choice.map((c) => button(describe(c), () => run(c))), button('Cancel', () => ((choice = null), draw()))));
+    if (picking.choice) {
+      actions.append(h('div', { class: 'choice' }, h('p', {}, 'Which one?'), ...picking.choice.map((c) => button(describe(c), () => run(c))), button('Cancel', () => ((picking.choice = null), draw()))));
     }
-    if (selection) {
-      const own = boardCmds.filter((c) => board.pieceOf(c, view) === selection && board.placeOf(c, view) === null);
+    if (picking.selection) {
+      const own = boardCmds.filter((c) => board.pieceOf(c, view) === picking.selection && board.placeOf(c, view) === null);
       actions.append(h('div', { class: 'selected' },
-        h('p', {}, 'Selected: ', h('strong', {}, board.pieceLabel(view, selection)), ctx.destinations.size ? ' — choose a highlighted place on the board.' : ''),
+        h('p', {}, 'Selected: ', h('strong', {}, board.pieceLabel(view, picking.selection)), ctx.destinations.size ? ' — choose a highlighted place on the board.' : ''),
         ...own.map((c) => button(describe(c), () => run(c))),
-        button('Cancel selection', () => ((selection = null), draw())),
+        button('Cancel selection', () => ((picking.selection = null), draw())),
       ));
-    } else if (inspected) {
-      const here = board.piecesAt(view, inspected);
-      const placeOnly = boardCmds.filter((c) => board.pieceOf(c, view) === null && board.placeOf(c, view) === inspected);
+    } else if (picking.inspected) {
+      const here = board.piecesAt(view, picking.inspected);
+      const placeOnly = boardCmds.filter((c) => board.pieceOf(c, view) === null && board.placeOf(c, view) === picking.inspected);
       more.append(h('div', { class: 'inspect' },
-        h('p', {}, h('strong', {}, board.placeLabel(view, inspected))),
-        here.length ? h('ul', {}, here.map((p) => h('li', {}, ctx.selectable.has(p.key) ? button(p.label, () => ((selection = p.key), draw())) : p.label))) : h('p', { class: 'muted' }, 'Empty.'),
+        h('p', {}, h('strong', {}, board.placeLabel(view, picking.inspected))),
+        here.length ? h('ul', {}, here.map((p) => h('li', {}, ctx.selectable.has(p.key) ? button(p.label, () => ((picking.selection = p.key), draw())) : p.label))) : h('p', { class: 'muted' }, 'Empty.'),
         ...placeOnly.map((c) => button(describe(c), () => run(c))),
       ));
     }
@@ -407,7 +375,7 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
     }
     const general = boardCmds.filter((c) => board.pieceOf(c, view) === null && board.placeOf(c, view) === null);
     if (general.length) actions.append(h('div', { class: 'general' }, ...general.map((c) => button(describe(c), () => run(c), { class: 'primary' }))));
-    if (ctx.selectable.size && !selection) actions.append(h('p', { class: 'hint muted' }, 'Pick a highlighted piece on the board, then where it goes.'));
+    if (ctx.selectable.size && !picking.selection) actions.append(h('p', { class: 'hint muted' }, 'Pick a highlighted piece on the board, then where it goes.'));
 
     const match = all.filter((c) => MATCH.has(c.type));
     if (match.length) {
@@ -469,9 +437,7 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
     } else {
       const view = await loadViewAt(gameId, v, token());
       replay = { version: v, view };
-      selection = null;
-      inspected = null;
-      choice = null;
+      picking.reset();
     }
     draw();
   }
@@ -537,9 +503,7 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
     if (s === seat) return;
     seat = s;
     if (s) store.setLastSeat(gameId, s);
-    selection = null;
-    inspected = null;
-    choice = null;
+    picking.reset();
     // The log is redacted per seat: read it again as the new seat.
     events = [];
     lastSeen = 0;
@@ -578,7 +542,7 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
           again = true;
         }
       } while (again);
-      if (game!.status !== 'OPEN' && game!.status !== 'ABANDONED' && selection && !buildContext().selectable.has(selection)) selection = null;
+      if (game!.status !== 'OPEN' && game!.status !== 'ABANDONED' && picking.selection && !buildContext().selectable.has(picking.selection)) picking.selection = null;
       clearTimeout(pollTimer);
       if (game!.status === 'OPEN' && !disposed) pollTimer = setTimeout(() => void refresh().catch(() => {}), 3000);
       draw();
