@@ -3,10 +3,15 @@
  * the event store, with and without snapshots.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { Application, SNAPSHOT_EVERY } from '../src/app/application.ts';
+import { createCore, type Core } from '../src/app/core.ts';
+import { memoryPorts } from '../src/app/memory/index.ts';
+import type { Ports } from '../src/app/ports.ts';
+import { SNAPSHOT_EVERY, States } from '../src/app/states.ts';
 import { fold, GameRegistry, initialMatch, matchStatus, step, type GameModule, type MatchState, type Recorded } from '../src/domain/kernel/index.ts';
 import type { PrismaClient } from '../src/generated/prisma/client.ts';
 import { EventStore, type GameRecord, type NewEvent } from '../src/persistence/event-store.ts';
+import { ClockStore } from '../src/persistence/clock-store.ts';
+import { LobbyStore } from '../src/persistence/lobby-store.ts';
 import { guessingGame } from '../test/support/guessing-game.ts';
 import { median, msSince, round } from './stats.ts';
 
@@ -64,13 +69,13 @@ function recordedOf(e: { data: Record<string, unknown>; seat: string | null; rol
 /**
  * Builds one two-seat game of at least `events` events. The game is created by the
  * service; its commands are decided by the kernel's turn (`step`, with the game's seeded
- * dice, exactly as Application.execute does) and their events appended in batches
+ * dice, exactly as Commands.execute does) and their events appended in batches
  * through the event store, with a snapshot written wherever the service would write one
  * (each time the version crosses a multiple of SNAPSHOT_EVERY). Playing them one by one
- * through Application.execute gives the same events but is too slow for this benchmark.
+ * through Commands.execute gives the same events but is too slow for this benchmark.
  */
-async function buildLongGame(service: Application, events: number): Promise<{ game: GameRecord; commands: number; state: MatchState; tokens: Record<string, string> }> {
-  const created = await service.create({
+async function buildLongGame(service: Core, events: number): Promise<{ game: GameRecord; commands: number; state: MatchState; tokens: Record<string, string> }> {
+  const created = await service.commands.create({
     type: 'guessing-game',
     options: { target: 1_000_000_000 },
     seats: [
@@ -78,10 +83,10 @@ async function buildLongGame(service: Application, events: number): Promise<{ ga
       { seat: 'east', name: 'bench-east' },
     ],
   });
-  const store = service.store;
+  const store = service.ports.games;
   const game = (await store.game(created.game.id))!;
   const module = service.module(game.type);
-  let { state, version } = await service.stateOf(game);
+  let { state, version } = await service.states.of(game);
   const seats = ['north', 'east'];
   const snapshots: { version: number; state: MatchState }[] = [];
   let batch: NewEvent[] = [];
@@ -128,9 +133,10 @@ async function measureLoads(
   for (let i = 0; i <= repeats; i++) {
     // A fresh service each time: nothing cached in-process. (The registry compiles JSON
     // Schemas when built: outside the timed part.)
-    const fresh = new Application(new EventStore(prisma), new GameRegistry(modules));
+    const registry = new GameRegistry(modules);
+    const fresh = new States(new EventStore(prisma), (type) => registry.module(type)!, '');
     const start = process.hrtime.bigint();
-    const loaded = await fresh.stateOf(game);
+    const loaded = await fresh.of(game);
     const ms = msSince(start);
     if (loaded.version !== game.version) throw new Error(`loaded version ${loaded.version}, expected ${game.version}`);
     state = loaded.state;
@@ -155,7 +161,10 @@ async function measureLoads(
 
 export async function runFold(prisma: PrismaClient, hosted: GameModule[], events: number, repeats: number): Promise<FoldResult & { gameId: string; tokens: Record<string, string>; nextSeat: number }> {
   const modules = [...hosted, longGuessingGame];
-  const writer = new Application(new EventStore(prisma), new GameRegistry(modules));
+  // The core on the bench's database (its job queue and wake-ups unused: memory ones stand in).
+  const memory = memoryPorts();
+  const ports: Ports = { ...memory, games: new EventStore(prisma), lobby: new LobbyStore(prisma), clocks: new ClockStore(prisma) };
+  const writer = createCore(ports, { games: modules, rulesFingerprint: '' });
   const buildStart = process.hrtime.bigint();
   const { game, commands, state: built, tokens } = await buildLongGame(writer, events);
   const buildSeconds = msSince(buildStart) / 1000;

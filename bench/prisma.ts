@@ -43,7 +43,7 @@ export async function prismaCost(db: Database, concurrency: number, perGame: num
               outbox: [{ kind: 'EVENTS_APPENDED', seat: null }, { kind: 'SEAT_AWAITED', seat: 'a' }],
               base: { ...game, version: v },
             };
-            const { sql, values } = appendStatement(input, false);
+            const { sql, values } = appendStatement(input);
             await via[kind](sql, values);
           }
         }),

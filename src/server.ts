@@ -1,17 +1,90 @@
 /**
- * Starts the server: the configuration is validated first (src/config.ts), then the
- * embedded PostgreSQL unless DATABASE_URL is set, migrations, then HTTP on HOST:PORT.
+ * The composition root: the only module that knows every layer. It validates the
+ * configuration (src/config.ts), opens the database (the embedded PostgreSQL unless
+ * DATABASE_URL is set) and its migrations, the PostgreSQL ports (src/persistence/ports.ts),
+ * the core on them (src/app/core.ts), and then the roles this process was asked for:
+ * HTTP (src/api, built from the core alone), the workers (src/workers: the job queue's
+ * runner with every task), or both. `npm start` serves HTTP, and runs the workers too
+ * unless WORKERS=false; `npm run worker` runs the workers alone.
  * With WEB_CONCURRENCY > 1 the primary process owns the database and forks that many
  * server processes sharing the port (node:cluster); the service is correct as several
  * processes on one database, so nothing else changes. SIGINT/SIGTERM close everything
  * gracefully.
  */
 import cluster from 'node:cluster';
+import type { AppOptions } from './api/app.ts';
+import { createCore, type Core, type CoreOptions } from './app/core.ts';
+import type { NotificationOptions } from './app/notifications.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import type { GameModule } from './domain/kernel/index.ts';
+import { trackPool } from './metrics.ts';
+import type { Database } from './persistence/database.ts';
+import { openPorts } from './persistence/ports.ts';
+import type { QueueOptions } from './persistence/queue.ts';
+import type { MailerOptions } from './workers/notifications.ts';
 
-/** `games` is loaded only once the configuration is known to be good. */
-export async function startService(loadGames: () => Promise<GameModule[]>): Promise<void> {
+export interface ServiceOptions extends Omit<CoreOptions, 'notifications'> {
+  database: Database;
+  /** Webhooks and mail (mail is on when `mailer` is given). */
+  notifications?: Partial<Omit<NotificationOptions, 'mail'>>;
+  /** SMTP for mail; none: no mail. */
+  mailer?: MailerOptions | null;
+  /** Serve HTTP with these options (false: no HTTP in this process). */
+  http?: AppOptions | false;
+  /** Run the job queue's tasks here (false: jobs this process adds run elsewhere); `tasks`: only these. */
+  workers?: (Omit<QueueOptions, 'connectionString'> & { tasks?: string[] }) | boolean;
+  log?: (msg: string) => void;
+}
+
+export interface Service {
+  core: Core;
+  /** The HTTP server, when this process serves it (not listening yet). */
+  http: Awaited<ReturnType<typeof import('./api/app.ts').buildApp>> | null;
+  /** The job queue (graphile-worker): add jobs from any role; running them is the workers'. */
+  queue: import('./persistence/queue.ts').Queue;
+  close(): Promise<void>;
+}
+
+/** The core on PostgreSQL, and the roles asked for. */
+export async function openService(options: ServiceOptions): Promise<Service> {
+  const log = options.log ?? (() => {});
+  const { database } = options;
+  const workers = options.workers === true ? {} : options.workers || null;
+  const pg = await openPorts(database, { log, queue: workers ?? undefined });
+  const core = createCore(pg.ports, { ...options, notifications: { ...options.notifications, mail: Boolean(options.mailer) } });
+  const untrack = [trackPool('queries', database.queryPool), trackPool('notify', database.pool)];
+  let stopTasks = () => {};
+  if (workers) {
+    const { defineTasks } = await import('./workers/tasks.ts');
+    stopTasks = defineTasks(pg.queue, core, { mailer: options.mailer ?? null, log }).close;
+    await pg.queue.start(workers.tasks);
+  }
+  let http: Service['http'] = null;
+  if (options.http !== false) {
+    const { buildApp } = await import('./api/app.ts');
+    http = await buildApp(core, options.http ?? {});
+  }
+  let closed: Promise<void> | null = null;
+  return {
+    core,
+    http,
+    queue: pg.queue,
+    close: () =>
+      (closed ??= (async () => {
+        await http?.close(); // lets requests in flight finish
+        await pg.close();
+        stopTasks();
+        await core.close();
+        for (const off of untrack) off();
+      })()),
+  };
+}
+
+/**
+ * `games` is loaded only once the configuration is known to be good. `role`: 'service'
+ * serves HTTP (and runs the workers unless WORKERS=false); 'worker' runs the workers alone.
+ */
+export async function startService(loadGames: () => Promise<GameModule[]>, role: 'service' | 'worker' = 'service'): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig();
@@ -23,10 +96,9 @@ export async function startService(loadGames: () => Promise<GameModule[]>): Prom
   }
 
   // Loaded only once the configuration is known to be good, so a bad value fails in a moment.
-  const [{ default: closeWithGrace }, { default: pino }, { buildApp }, games, { openDatabase, resolveDatabaseUrl }, { migrate }] = await Promise.all([
+  const [{ default: closeWithGrace }, { default: pino }, games, { openDatabase, resolveDatabaseUrl }, { migrate }] = await Promise.all([
     import('close-with-grace'),
     import('pino'),
-    import('./api/app.ts'),
     loadGames(),
     import('./persistence/database.ts'),
     import('./persistence/migrate.ts'),
@@ -59,31 +131,32 @@ export async function startService(loadGames: () => Promise<GameModule[]>): Prom
 
   async function serve(url: string, stop?: () => Promise<void>) {
     const database = await openDatabase(url, (msg) => log.info(msg), stop, { poolSize: config.databasePoolSize });
-    const app = await buildApp({
+    const warn = (msg: string) => log.warn(msg);
+    const key = await secretKey();
+    if (!config.smtpUrl) log.info('SMTP_URL is unset: mail is off (no verification codes, no "your turn" mail)');
+    const http = role === 'service';
+    const service = await openService({
       database,
       games,
-      loggerInstance: log,
-      graphiql: config.graphiql,
-      rateLimit: config.rateLimitMax,
-      trustProxy: config.trustProxy,
+      log: warn,
       registrationsPerMinute: config.registrationRateLimit,
-      bots: config.workers,
-      queue: config.workers,
       notifications: {
-        secretKey: await secretKey(),
+        secretKey: key,
         publicUrl: config.publicUrl ?? `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`,
-        smtpUrl: config.smtpUrl,
-        mailFrom: config.mailFrom,
         allowPrivate: config.webhookAllowPrivate,
       },
+      mailer: config.smtpUrl ? { smtpUrl: config.smtpUrl, from: config.mailFrom ?? 'Wargame service <no-reply@localhost>' } : null,
+      http: http && { loggerInstance: log, graphiql: config.graphiql, rateLimit: config.rateLimitMax, trustProxy: config.trustProxy },
+      workers: !http || config.workers,
     });
     closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
       if (err) log.error({ err }, 'shutting down after an error');
       else log.info(`${signal} received: shutting down`);
-      await app.close();
+      await service.close();
       await database.close();
     });
-    await app.listen({ port: config.port, host: config.host });
+    if (service.http) await service.http.listen({ port: config.port, host: config.host });
+    else log.info('worker: running the job queue\'s tasks (no HTTP)');
   }
 
   /** The primary of several server processes: the database is its own, the serving theirs. */

@@ -1,6 +1,8 @@
 /**
- * Builds the HTTP server: GraphQL (mercurius) and REST on one fastify instance, with
- * CORS, rate limits, health checks, OpenAPI docs and uniform errors.
+ * Builds the HTTP server from a core (src/app/core.ts) and nothing else: GraphQL
+ * (mercurius) and REST on one fastify instance, with CORS, rate limits, health checks,
+ * OpenAPI docs and uniform errors. It runs no job: the workers are another role, started
+ * by src/server.ts.
  */
 import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
@@ -10,18 +12,9 @@ import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import mercurius from 'mercurius';
 import { hashToken } from '../app/actors.ts';
-import type { Application } from '../app/application.ts';
+import type { Core } from '../app/core.ts';
 import { AppError, isUnavailable, RETRY_AFTER_SECONDS } from '../app/errors.ts';
-import { openApplication } from '../app/index.ts';
-import type { GameModule } from '../domain/kernel/index.ts';
-import type { Database } from '../persistence/database.ts';
-import { BotWorker, type BotWorkerOptions } from '../workers/bots.ts';
-import { Queue, type QueueOptions } from '../workers/queue.ts';
-import { defineNotificationTasks } from '../workers/notifications.ts';
-import type { NotificationOptions } from '../app/notifications.ts';
 import { notificationRoutes } from './rest-notifications.ts';
-import { ClockWorker } from '../workers/clocks.ts';
-import { trackPool } from '../metrics.ts';
 import { bearerToken, OPEN_ROUTES, refuseUnknownTokens, requestActor } from './auth.ts';
 import { limitCost } from './cost.ts';
 import { graphiqlRoutes } from './graphiql.ts';
@@ -36,8 +29,6 @@ import { webRoutes } from './web.ts';
 import { DEFAULT_WEBSOCKET_LIMITS, registerWebSocket, withWebSocketLimits, type WebSocketLimits } from './websocket.ts';
 
 export interface AppOptions {
-  database: Database;
-  games: GameModule[];
   logger?: FastifyServerOptions['logger'];
   /** An existing pino logger to share (takes precedence over `logger`). */
   loggerInstance?: FastifyServerOptions['loggerInstance'];
@@ -51,8 +42,6 @@ export interface AppOptions {
   verifyBodyLimit?: number;
   /** Exports verified per minute per token or address (verify runs on a worker thread). */
   verifyRateLimit?: number;
-  /** URLs of modules exporting the hosted games, for the verify workers (default: src/domain/games.ts). */
-  gameModules?: string[];
   graphiql?: boolean;
   queryDepth?: number;
   /** Largest cost of a GraphQL operation (src/api/cost.ts). */
@@ -62,21 +51,6 @@ export interface AppOptions {
   trustProxy?: boolean | number | string[];
   /** Subscription caps and the slow-consumer bounds of the WebSocket channel (websocket.ts). */
   websocket?: Partial<WebSocketLimits>;
-  /** Tags games and snapshots; default: a fingerprint of src/domain. */
-  rulesFingerprint?: string;
-  /** Player registrations a minute per address (default 10; REGISTRATION_RATE_LIMIT in main.ts). */
-  registrationsPerMinute?: number;
-  /** The bots' worker (default: on, sweeping every second); false: this process plays no bot. */
-  bots?: boolean | BotWorkerOptions;
-  /** The job queue's runner in this process (default: on; WORKERS=false turns it off). Jobs can be added either way. */
-  queue?: boolean | Omit<QueueOptions, 'connectionString'>;
-  /** Called with the queue before its runner starts: define tasks here (`queue.define`). */
-  tasks?: (queue: Queue) => void;
-  /**
-   * Webhooks and mail. secretKey: WEBHOOK_SECRET_KEY (default: a key made for this process;
-   * null: webhooks and mail off); smtpUrl unset: no mail; publicUrl: the base of links.
-   */
-  notifications?: Partial<Omit<NotificationOptions, 'mail'>> & { smtpUrl?: string; mailFrom?: string };
 }
 
 function errorPayload(request: { url: string }, code: string, message: string, extra: Record<string, unknown> = {}) {
@@ -86,9 +60,9 @@ function errorPayload(request: { url: string }, code: string, message: string, e
     : { error: { code, message, ...extra } };
 }
 
-export type App = FastifyInstance & { application: Application; bots: BotWorker; queue: Queue; clocks: ClockWorker };
+export type App = FastifyInstance & { core: Core };
 
-export async function buildApp(options: AppOptions): Promise<App> {
+export async function buildApp(core: Core, options: AppOptions = {}): Promise<App> {
   const app = Fastify({
     ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? { level: 'info' } }),
     bodyLimit: options.bodyLimit ?? 256 * 1024,
@@ -101,36 +75,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
     // Behind a reverse proxy every client would share the proxy's address (and its rate limit).
     trustProxy: (options.trustProxy ?? false) as boolean, // a number of hops works too (its types omit it)
   });
-  const core = await openApplication({
-    database: options.database, games: options.games, gameModules: options.gameModules, rulesFingerprint: options.rulesFingerprint, log: (msg) => app.log.warn(msg),
-    registrationsPerMinute: options.registrationsPerMinute,
-    notifications: { ...options.notifications, mail: Boolean(options.notifications?.smtpUrl) },
-  });
-  const { application } = core;
-  const smtpUrl = options.notifications?.smtpUrl;
-  if (!smtpUrl) app.log.info('SMTP_URL is unset: mail is off (no verification codes, no "your turn" mail)');
-  if (options.notifications?.secretKey === null) app.log.warn('WEBHOOK_SECRET_KEY is unset: webhooks and mail are off');
-  const bots = new BotWorker(application, { log: (msg) => app.log.warn(msg), ...(typeof options.bots === 'object' ? options.bots : {}) });
-  if (options.bots !== false) bots.start();
-  const queue = new Queue({ connectionString: options.database.url, log: (msg) => app.log.warn(msg), ...(typeof options.queue === 'object' ? options.queue : {}) });
-  application.queue = queue;
-  const mailer = defineNotificationTasks(queue, application.notifications!, smtpUrl ? { smtpUrl, from: options.notifications?.mailFrom ?? 'Wargame service <no-reply@localhost>' } : null, (msg) => app.log.warn(msg));
-  // Deadlines that passed: the jobs the database adds when a seat on a clock becomes awaited.
-  const clocks = new ClockWorker(application, { log: (msg) => app.log.warn(msg) });
-  clocks.register(queue);
-  // A quarter of a seat's time left: DEADLINE_SOON to its player's webhooks and mail (already in a job: fan out here).
-  clocks.onDeadlineSoon = async (n) => void (await application.notifications!.fanOutDeadline(n.gameId, n.seat, n.version, n.deadline));
-  options.tasks?.(queue);
-  app.addHook('onClose', async () => {
-    await bots.stop();
-    await queue.stop();
-    mailer.close();
-    await core.close();
-  }); // mercurius does not close what it did not open
-  const untrack = [trackPool('queries', options.database.queryPool), trackPool('notify', options.database.pool)];
-  app.addHook('onClose', async () => {
-    for (const off of untrack) off();
-  });
+  // The core is the composition root's (src/server.ts): it opens and closes it, not this server.
+  const application = core;
   observability(app);
 
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
@@ -202,7 +148,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
       // 3.1: its schemas are JSON Schema 2020-12, as the game types' command and event schemas are.
       openapi: '3.1.0',
       info: { title: 'Wargame service', version: '0.1.0', description: 'REST mirror of the GraphQL API at /graphql: the same operations, error codes and seat tokens (Authorization: Bearer <token>).' },
-      components: { securitySchemes: { seatToken: { type: 'http', scheme: 'bearer' } }, schemas: componentSchemas(application.registry.types()) },
+      components: { securitySchemes: { seatToken: { type: 'http', scheme: 'bearer' } }, schemas: componentSchemas(core.registry.types()) },
     },
     hideUntagged: true,
   });
@@ -218,7 +164,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(restRoutes, { application });
   await app.register(notificationRoutes, { application });
   // An export of a long game is far larger than any command: its own body limit.
-  await app.register(verifyRoute, { verifier: core.verifier, bodyLimit: options.verifyBodyLimit ?? 64 * 1024 * 1024, rateLimit: options.verifyRateLimit ?? 10 });
+  await app.register(verifyRoute, { verify: core.verify.body, bodyLimit: options.verifyBodyLimit ?? 64 * 1024 * 1024, rateLimit: options.verifyRateLimit ?? 10 });
   graphqlHttp(app);
   await registerWebSocket(app);
   // mercurius' own GraphiQL page loads its scripts from a CDN: ours serves them (graphiql.ts).
@@ -230,12 +176,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   if (options.graphiql) await app.register(graphiqlRoutes);
 
   await app.register(webRoutes);
-  app.decorate('application', application);
-  app.decorate('bots', bots);
-  app.decorate('queue', queue);
-  app.decorate('clocks', clocks);
-  // Last, once every task is defined: this process runs jobs.
-  if (options.queue !== false) await queue.start();
+  app.decorate('core', core);
   return app as unknown as App;
 }
 

@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Actor } from '../app/actors.ts';
-import type { Application } from '../app/application.ts';
+import type { Core } from '../app/core.ts';
 import { AppError } from '../app/errors.ts';
 
 export function bearerToken(header: unknown): string | null {
@@ -16,7 +16,7 @@ export function bearerToken(header: unknown): string | null {
   return match[1]!;
 }
 
-export function actorFor(app: Application, header: unknown): Promise<Actor> {
+export function actorFor(app: Core, header: unknown): Promise<Actor> {
   return app.authenticate(bearerToken(header));
 }
 
@@ -26,7 +26,7 @@ export const OPEN_ROUTES = new Set(['/healthz', '/readyz', '/metrics']);
 const actors = new WeakMap<FastifyRequest, Promise<Actor>>();
 
 /** The actor of a request's Authorization header, looked up once per request. */
-export function requestActor(app: Application, request: FastifyRequest): Promise<Actor> {
+export function requestActor(app: Core, request: FastifyRequest): Promise<Actor> {
   let actor = actors.get(request);
   if (!actor) {
     actor = actorFor(app, request.headers.authorization);
@@ -41,7 +41,7 @@ export function requestActor(app: Application, request: FastifyRequest): Promise
  * whatever the route would do without one; registered after the rate limiter, which counts
  * such a request under its address.
  */
-export function refuseUnknownTokens(app: FastifyInstance, application: Application) {
+export function refuseUnknownTokens(app: FastifyInstance, application: Core) {
   const refuse = async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.headers.authorization === undefined) return;
     try {

@@ -4,8 +4,7 @@
  * translates: every resolver calls the application layer.
  */
 import type { Actor } from '../app/actors.ts';
-import type { Application } from '../app/application.ts';
-import { AppError } from '../app/errors.ts';
+import type { Core } from '../app/core.ts';
 import type { PlayerOut } from '../app/players.ts';
 import type { WebhookOut } from '../app/notifications.ts';
 
@@ -52,8 +51,8 @@ interface Context {
   actor: () => Promise<Actor>;
 }
 
-export function notificationResolvers(app: Application) {
-  const notifications = () => app.notifications ?? (() => { throw new AppError('INTERNAL', 'this process does not host notifications'); })();
+export function notificationResolvers(app: Core) {
+  const notifications = () => app.notifications;
   return {
     Player: {
       webhooks: (p: PlayerOut) => notifications().webhooks(p.id),

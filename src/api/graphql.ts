@@ -5,11 +5,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { GraphQLError } from 'graphql';
 import { SPECTATOR, type Actor } from '../app/actors.ts';
-import { encodeCursor, type Application, type GameRead } from '../app/application.ts';
+import type { Core } from '../app/core.ts';
+import type { GameRead } from '../app/game-read.ts';
+import { encodeCursor } from '../app/reads.ts';
 import type { LobbyCreateInput } from '../app/lobby.ts';
 import type { Players, PlayerOut } from '../app/players.ts';
 import { AppError, isUnavailable } from '../app/errors.ts';
-import { actorFor } from './auth.ts';
+import { actorFor, requestActor } from './auth.ts';
 import { depthLimit } from './cost.ts';
 import type { Resolvers } from './resolvers.ts';
 import type { GameModule } from '../domain/kernel/index.ts';
@@ -227,18 +229,18 @@ function connection(page: { nodes: GameRead[]; hasNextPage: boolean; endCursor: 
 type GamesArgs = { filter?: { type?: string | null; status?: string | null; myTurn?: boolean | null } | null; first?: number | null; after?: string | null };
 const gamesQuery = (args: GamesArgs) => ({ type: args.filter?.type ?? undefined, status: args.filter?.status ?? undefined, myTurn: args.filter?.myTurn, first: args.first ?? undefined, after: args.after });
 
-export function graphqlOptions(app: Application, opts: { graphiql: boolean; queryDepth: number }) {
-  const players = (): Players => app.players ?? missing('players');
-  const lobby = () => app.lobby ?? missing('the lobby');
+export function graphqlOptions(app: Core, opts: { graphiql: boolean; queryDepth: number }) {
+  const players = (): Players => app.players;
+  const lobby = () => app.lobby;
   const extra = notificationResolvers(app);
   const games = app.registry.modules();
   const viewTypeOf = new Map(viewTypes(games).map((v) => [v.gameType, v.typeName]));
   const resolvers = {
     Query: {
       gameTypes: () => app.registry.types(),
-      game: async (_: unknown, args: { id: string }, ctx: Context) => app.read(args.id, await ctx.actor()),
+      game: async (_: unknown, args: { id: string }, ctx: Context) => app.reads.read(args.id, await ctx.actor()),
       games: async (_: unknown, args: GamesArgs, ctx: Context) =>
-        connection(await app.listGames(await ctx.actor(), gamesQuery(args))),
+        connection(await app.reads.listGames(await ctx.actor(), gamesQuery(args))),
       me: async (_: unknown, __: unknown, ctx: Context) => players().me(await ctx.actor()),
       openGames: async (_: unknown, args: { type?: string | null; first?: number | null; after?: string | null }, ctx: Context) => connection(await lobby().openGames(await ctx.actor(), args)),
       invitation: async (_: unknown, args: { code: string }, ctx: Context) => lobby().invitation(await ctx.actor(), args.code),
@@ -279,8 +281,8 @@ export function graphqlOptions(app: Application, opts: { graphiql: boolean; quer
     Mutation: {
       createGame: async (_: unknown, args: { input: LobbyCreateInput }, ctx: Context) => lobby().create(await ctx.actor(), args.input),
       submitCommand: async (_: unknown, args: { gameId: string; command: unknown; expectedVersion?: number | null; idempotencyKey?: string | null; seat?: string | null }, ctx: Context) =>
-        app.execute(await ctx.actor(), args.gameId, args.command, args),
-      resign: async (_: unknown, args: { gameId: string; seat?: string | null }, ctx: Context) => (await app.execute(await ctx.actor(), args.gameId, { type: 'resign' }, { seat: args.seat })).game,
+        app.commands.execute(await ctx.actor(), args.gameId, args.command, args),
+      resign: async (_: unknown, args: { gameId: string; seat?: string | null }, ctx: Context) => (await app.commands.execute(await ctx.actor(), args.gameId, { type: 'resign' }, { seat: args.seat })).game,
       registerPlayer: (_: unknown, args: { input: { name: string; email?: string | null } }, ctx: Context) => players().register(args.input, { address: ctx.request?.ip ?? 'unknown' }),
       updatePlayer: async (_: unknown, args: { input: { name?: string | null; email?: string | null; notifyByEmail?: boolean | null } }, ctx: Context) => players().update(await ctx.actor(), args.input),
       verifyEmail: async (_: unknown, args: { code: string }, ctx: Context) => players().verifyEmail(await ctx.actor(), args.code),
@@ -294,7 +296,7 @@ export function graphqlOptions(app: Application, opts: { graphiql: boolean; quer
       gameEvents: {
         subscribe: async (_, args, ctx) => {
           const actor = await actorFor(app, ctx._connectionInit?.authorization ?? ctx.request?.headers?.authorization);
-          return app.feed(args.gameId, actor, args.afterVersion);
+          return app.reads.feed(args.gameId, actor, args.afterVersion);
         },
         resolve: (event: unknown) => event,
       },
@@ -316,8 +318,8 @@ export function graphqlOptions(app: Application, opts: { graphiql: boolean; quer
     jit: 1,
     path: '/graphql',
     context: (request: FastifyRequest): Context => {
-      let actor: Promise<Actor> | null = null;
-      return { request, actor: () => (actor ??= actorFor(app, request.headers.authorization)) };
+      // The request's one look-up of its token, shared with the rate limiter and refuseUnknownTokens.
+      return { request, actor: () => requestActor(app, request) };
     },
     subscription: {
       // Refuse a wrong token at connection time; no token means a spectator.
@@ -338,10 +340,6 @@ export function graphqlOptions(app: Application, opts: { graphiql: boolean; quer
     },
     errorFormatter: (execution: { data?: unknown; errors: readonly GraphQLError[] }, ctx: unknown) => formatErrors(execution, ctx),
   };
-}
-
-function missing(what: string): never {
-  throw new AppError('INTERNAL', `this process does not host ${what}`);
 }
 
 function formatErrors(execution: { data?: unknown; errors: readonly GraphQLError[] }, ctx: unknown) {

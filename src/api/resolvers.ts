@@ -4,7 +4,7 @@
  * follow from them (a nullable argument may be absent or null). test/api/resolvers.test.ts
  * holds FIELD_ARGS to the schema, and every resolver to a field of it.
  */
-import type { GameRead } from '../app/application.ts';
+import type { GameRead } from '../app/game-read.ts';
 import type { PlayerOut } from '../app/players.ts';
 import type { WebhookOut } from '../app/notifications.ts';
 

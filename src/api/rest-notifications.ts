@@ -3,11 +3,10 @@
  * mails. It only translates: every handler calls the application layer.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Application } from '../app/application.ts';
-import { AppError } from '../app/errors.ts';
+import type { Core } from '../app/core.ts';
 import type { Notifications, WebhookOut } from '../app/notifications.ts';
 import { WEBHOOK_EVENTS } from '../app/notifications.ts';
-import { actorFor } from './auth.ts';
+import { requestActor } from './auth.ts';
 import { requiredToken } from './openapi.ts';
 import { errors, idParam } from './rest.ts';
 
@@ -40,11 +39,11 @@ const webhookResponses = {
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-export async function notificationRoutes(app: FastifyInstance, { application }: { application: Application }) {
-  const notifications = (): Notifications => application.notifications ?? (() => { throw new AppError('INTERNAL', 'this process does not host notifications'); })();
+export async function notificationRoutes(app: FastifyInstance, { application }: { application: Core }) {
+  const notifications = (): Notifications => application.notifications;
   const player = async (req: FastifyRequest) => {
-    const actor = await actorFor(application, req.headers.authorization);
-    const p = await application.players!.playerOf(actor); // 401 without a player token
+    const actor = await requestActor(application, req);
+    const p = await application.players.playerOf(actor); // 401 without a player token
     return { actor, player: p };
   };
   const withDeliveries = async (w: WebhookOut, first?: number) => ({ ...w, deliveries: await notifications().deliveries(w.id, first ?? 20) });

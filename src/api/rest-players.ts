@@ -4,10 +4,10 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Actor } from '../app/actors.ts';
-import type { Application, GameRead } from '../app/application.ts';
-import { AppError } from '../app/errors.ts';
+import type { Core } from '../app/core.ts';
+import type { GameRead } from '../app/game-read.ts';
 import type { PlayerOut } from '../app/players.ts';
-import { actorFor } from './auth.ts';
+import { requestActor } from './auth.ts';
 import { optionalToken, playerResponses, requiredToken } from './openapi.ts';
 import { errors, gameJson, idParam } from './rest.ts';
 
@@ -17,10 +17,10 @@ async function pageJson(p: { nodes: GameRead[]; hasNextPage: boolean; endCursor:
   return { games: await Promise.all(p.nodes.map((g) => gameJson(g))), pageInfo: { hasNextPage: p.hasNextPage, endCursor: p.endCursor } };
 }
 
-export async function playerRoutes(app: FastifyInstance, { application }: { application: Application }) {
-  const actor = (req: FastifyRequest) => actorFor(application, req.headers.authorization);
-  const players = () => application.players ?? (() => { throw new AppError('INTERNAL', 'this process does not host players'); })();
-  const lobby = () => application.lobby ?? (() => { throw new AppError('INTERNAL', 'this process does not host the lobby'); })();
+export async function playerRoutes(app: FastifyInstance, { application }: { application: Core }) {
+  const actor = (req: FastifyRequest) => requestActor(application, req);
+  const players = () => application.players;
+  const lobby = () => application.lobby;
   const tokenJson = (t: { id: string; name: string; createdAt: Date; lastUsedAt: Date | null }) => ({
     id: t.id, name: t.name, createdAt: t.createdAt.toISOString(), lastUsedAt: t.lastUsedAt?.toISOString() ?? null,
   });

@@ -3,10 +3,11 @@
  * only translates: every handler calls the application layer.
  */
 import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts';
-import type { FastifyInstance } from 'fastify';
-import type { Application, GameRead } from '../app/application.ts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Core } from '../app/core.ts';
+import type { GameRead } from '../app/game-read.ts';
 import type { LobbyCreateInput } from '../app/lobby.ts';
-import { actorFor } from './auth.ts';
+import { requestActor } from './auth.ts';
 import { expectedVersion, versionTag, withIfMatch } from './http-semantics.ts';
 import { optionalToken, requiredToken, responses } from './openapi.ts';
 import { playerRoutes } from './rest-players.ts';
@@ -36,7 +37,7 @@ export async function gameJson(game: GameRead, withView = false) {
     awaiting: await game.awaitingWithDeadlines(),
     result: game.result,
     seedCommitment: game.seedCommitment,
-    seed: game.seed,
+    seed: await game.seed(),
     yourSeat: game.yourSeat,
     isYourTurn: game.isYourTurn,
     visibility: game.visibility,
@@ -45,10 +46,10 @@ export async function gameJson(game: GameRead, withView = false) {
   };
 }
 
-export async function restRoutes(instance: FastifyInstance, { application }: { application: Application }) {
+export async function restRoutes(instance: FastifyInstance, { application }: { application: Core }) {
   // Requests typed from the routes' JSON Schemas: each handler sees the body, params and query it validated.
   const app = instance.withTypeProvider<JsonSchemaToTsProvider>();
-  const actor = (req: { headers: { authorization?: string } }) => actorFor(application, req.headers.authorization);
+  const actor = (req: FastifyRequest) => requestActor(application, req);
 
   app.get('/api/game-types', { schema: { tags: ['games'], summary: 'The game types, their seats and JSON Schemas', response: { 200: responses.gameTypes } } }, async () => ({
     gameTypes: application.registry.types(),
@@ -89,7 +90,7 @@ export async function restRoutes(instance: FastifyInstance, { application }: { a
       },
     },
     async (req, reply) => {
-      const created = await application.lobby!.create(await actor(req), req.body as LobbyCreateInput);
+      const created = await application.lobby.create(await actor(req), req.body as LobbyCreateInput);
       reply.code(201);
       return { game: await gameJson(created.game), seatTokens: created.seatTokens, inviteCode: created.inviteCode };
     },
@@ -107,7 +108,7 @@ export async function restRoutes(instance: FastifyInstance, { application }: { a
       },
     },
     async (req) => {
-      const page = await application.listGames(await actor(req), req.query);
+      const page = await application.reads.listGames(await actor(req), req.query);
       return {
         games: await Promise.all(page.nodes.map((g) => gameJson(g))),
         pageInfo: { hasNextPage: page.hasNextPage, endCursor: page.endCursor },
@@ -116,7 +117,7 @@ export async function restRoutes(instance: FastifyInstance, { application }: { a
   );
 
   app.get('/api/games/:id', { schema: { tags: ['games'], summary: 'A game with the caller\'s view and legal commands (ETag: its version)', params: idParam, security: optionalToken, response: { 200: responses.game, ...errors } } }, async (req, reply) => {
-    const game = await application.read(req.params.id, await actor(req));
+    const game = await application.reads.read(req.params.id, await actor(req));
     reply.header('etag', versionTag(game.version)).header('vary', 'Authorization');
     return { game: await gameJson(game, true) };
   });
@@ -125,7 +126,7 @@ export async function restRoutes(instance: FastifyInstance, { application }: { a
     '/api/games/:id/view',
     { schema: { tags: ['games'], summary: 'The caller\'s view after any version (replay)', params: idParam, querystring: { type: 'object', properties: { atVersion: { type: 'integer', minimum: 0 } } } as const, security: optionalToken, response: { 200: responses.view, ...errors } } },
     async (req) => {
-      const game = await application.read(req.params.id, await actor(req));
+      const game = await application.reads.read(req.params.id, await actor(req));
       return game.view(req.query.atVersion);
     },
   );
@@ -153,7 +154,7 @@ export async function restRoutes(instance: FastifyInstance, { application }: { a
       // If-Match: "<version>" works as expectedVersion (412 on a mismatch).
       const expected = expectedVersion(req.headers['if-match'], body.expectedVersion);
       return withIfMatch(reply, expected.fromHeader, async () => {
-        const outcome = await application.execute(await actor(req), req.params.id, body.command, {
+        const outcome = await application.commands.execute(await actor(req), req.params.id, body.command, {
           expectedVersion: expected.expectedVersion,
           idempotencyKey: body.idempotencyKey ?? (typeof header === 'string' ? header : undefined),
           seat: body.seat,
@@ -165,7 +166,7 @@ export async function restRoutes(instance: FastifyInstance, { application }: { a
   );
 
   app.post('/api/games/:id/resign', { schema: { tags: ['commands'], summary: 'Resign the token\'s seat (?seat= for a player holding several)', params: idParam, querystring: { type: 'object', properties: { seat: { type: 'string' } } } as const, security: requiredToken, response: { 200: responses.outcome, ...errors } } }, async (req) => {
-    const outcome = await application.execute(await actor(req), req.params.id, { type: 'resign' }, { seat: req.query.seat });
+    const outcome = await application.commands.execute(await actor(req), req.params.id, { type: 'resign' }, { seat: req.query.seat });
     return { game: await gameJson(outcome.game), events: outcome.events };
   });
 
@@ -173,7 +174,7 @@ export async function restRoutes(instance: FastifyInstance, { application }: { a
     '/api/games/:id/events',
     { schema: { tags: ['games'], summary: 'The log as the caller may see it, a page at a time (pageInfo.endCursor is the next after)', params: idParam, querystring: { type: 'object', properties: { after: { type: 'integer', minimum: 0 }, first: { type: 'integer', minimum: 0 } } } as const, security: optionalToken, response: { 200: responses.events, ...errors } } },
     async (req, reply) => {
-      const game = await application.read(req.params.id, await actor(req));
+      const game = await application.reads.read(req.params.id, await actor(req));
       const q = req.query;
       const events = await game.events(q.after ?? 0, q.first ?? EVENTS_PAGE);
       // The log has no gaps: the page was cut when it ends before the game's version.
@@ -185,7 +186,7 @@ export async function restRoutes(instance: FastifyInstance, { application }: { a
   );
 
   app.get('/api/games/:id/export', { schema: { tags: ['replay'], summary: 'The whole game as one JSON document (complete once finished)', params: idParam, security: optionalToken, response: { 200: responses.export, ...errors } } }, async (req) => {
-    return application.export(req.params.id, await actor(req));
+    return application.reads.export(req.params.id, await actor(req));
   });
 
   await app.register(playerRoutes, { application });

@@ -4,10 +4,10 @@
  * limit of its own, well below the general one.
  */
 import type { FastifyInstance } from 'fastify';
-import type { Verifier } from '../app/verifier.ts';
+import type { VerifyReport } from '../app/verify.ts';
 import { responses } from './openapi.ts';
 
-export async function verifyRoute(app: FastifyInstance, { verifier, bodyLimit, rateLimit }: { verifier: Verifier; bodyLimit: number; rateLimit: number }) {
+export async function verifyRoute(app: FastifyInstance, { verify, bodyLimit, rateLimit }: { verify: (body: Uint8Array) => Promise<VerifyReport>; bodyLimit: number; rateLimit: number }) {
   // This route's scope only: the body stays bytes, parsed by the worker.
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit }, (_req, body, done) => done(null, body));
@@ -26,6 +26,6 @@ export async function verifyRoute(app: FastifyInstance, { verifier, bodyLimit, r
       // The schema documents the body; the worker checks it (a Buffer is no object to ajv).
       validatorCompiler: () => () => true,
     },
-    async (req) => verifier.verify(req.body as Buffer),
+    async (req) => verify(req.body as Buffer),
   );
 }

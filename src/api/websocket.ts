@@ -15,7 +15,7 @@ import websocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { hashToken } from '../app/actors.ts';
-import type { Application } from '../app/application.ts';
+import type { Core } from '../app/core.ts';
 import { AppError, isUnavailable } from '../app/errors.ts';
 import { bearerToken } from './auth.ts';
 
@@ -65,7 +65,7 @@ interface MercuriusOptions {
  * Wraps the mercurius options of graphql.ts: the connection's authentication and every
  * subscription resolver get the limits above.
  */
-export function withWebSocketLimits<T>(options: T, application: Application, limits: WebSocketLimits = DEFAULT_WEBSOCKET_LIMITS): T {
+export function withWebSocketLimits<T>(options: T, application: Core, limits: WebSocketLimits = DEFAULT_WEBSOCKET_LIMITS): T {
   const opts = options as unknown as MercuriusOptions;
   const byKey = new Map<string, number>();
 

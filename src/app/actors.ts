@@ -3,7 +3,7 @@
  * application runs it; the api layer only finds the bearer token in the request.
  */
 import { createHash } from 'node:crypto';
-import type { SeatEntry } from '../persistence/event-store.ts';
+import type { SeatEntry } from './ports.ts';
 import { AppError } from './errors.ts';
 
 export type Actor =

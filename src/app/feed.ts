@@ -5,8 +5,8 @@
  * so nothing is skipped or repeated whichever process appended the events.
  */
 import { metrics } from '../metrics.ts';
-import type { Notifier } from '../persistence/notifier.ts';
-import type { EventOut } from './application.ts';
+import type { WakeUps } from './ports.ts';
+import type { EventOut } from './game-read.ts';
 
 /** Events read from the store at a time; a full page means there may be more. */
 export const FEED_PAGE = 200;
@@ -31,7 +31,7 @@ export class EventFeed implements AsyncIterableIterator<EventOut> {
   constructor(
     gameId: string,
     private last: number,
-    notifier: Notifier,
+    notifier: Pick<WakeUps, 'listen'>,
     /** At most FEED_PAGE events after `after`, in order. */
     private readonly read: (after: number) => Promise<EventOut[]>,
   ) {

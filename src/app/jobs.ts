@@ -1,36 +1,52 @@
 /**
- * The application core's view of the job queue (graphile-worker, src/workers/queue.ts).
- * Planners turn a commit's outbox rows into jobs added in the commit's own statement, so a
- * job exists if and only if its command was stored; `Application.queue` adds jobs after a
- * commit (or with no commit at all).
+ * What follows a commit, one way: planners. Each planner turns a commit about to be written
+ * (the game as it was read, the outbox rows that say what changed for whom, the summary
+ * after it) into jobs, and the store adds them in the commit's own statement, so a job
+ * exists if and only if its commit was stored. The core registers its own (bots, clocks,
+ * notifications: src/app/planners.ts); a new channel (mail replies, reminders, digests,
+ * messages, absences) plugs in by registering one more with `Planners.register`. Most
+ * commits need no job: a planner returns none then.
  */
-import type { GameRecord, OutboxEntry } from '../persistence/event-store.ts';
-import type { JobChange } from '../persistence/jobs.ts';
+import type { GameRecord, GameSummary, JobChange, OutboxEntry } from './ports.ts';
 
-export type { JobChange, JobRemoval, JobSpec } from '../persistence/jobs.ts';
-
-/** A commit about to be written: the game as it was read, what the outbox will say. */
+/** A commit about to be written. */
 export interface PlannedCommit {
-  /** The game's row before the commit (its version is the one appended after). */
-  game: GameRecord;
+  /**
+   * The game before the commit: its version is the one appended after, its `awaiting` the
+   * seats awaited until now (none for a game being set up).
+   */
+  game: Pick<GameRecord, 'id' | 'type' | 'version' | 'awaiting' | 'playerIds' | 'seats' | 'bots' | 'clockPerMove'>;
   /** The version the game reaches. */
   version: number;
   outbox: OutboxEntry[];
+  /** What the game's row says after the commit. */
+  summary: GameSummary;
   /** The seat whose command this is (null: setup or the service). */
   seat: string | null;
 }
 
-/** Returns the jobs a commit needs (most commits need none: add nothing then). */
+/** Returns the jobs a commit needs (usually none). Pure: no I/O, no clock (runAfterSeconds is the store's). */
 export type JobPlanner = (commit: PlannedCommit) => JobChange[];
 
-export interface JobQueue {
-  add(task: string, payload?: Record<string, unknown>, options?: { key?: string; runAt?: Date; maxAttempts?: number }): Promise<string>;
-  remove(key: string): Promise<void>;
-}
+/** The planners of one core, in the order they were registered. */
+export class Planners {
+  readonly #planners: { name: string; plan: JobPlanner }[] = [];
 
-/** Every planner's jobs for one commit. */
-export function planJobs(planners: Iterable<JobPlanner>, commit: PlannedCommit): JobChange[] {
-  const jobs: JobChange[] = [];
-  for (const plan of planners) jobs.push(...plan(commit));
-  return jobs;
+  /** Adds a planner (before the core serves: planners are fixed once commits flow). */
+  register(name: string, plan: JobPlanner): this {
+    if (this.#planners.some((p) => p.name === name)) throw new Error(`a planner named ${name} is registered already`);
+    this.#planners.push({ name, plan });
+    return this;
+  }
+
+  get names(): string[] {
+    return this.#planners.map((p) => p.name);
+  }
+
+  /** Every planner's jobs for one commit. */
+  plan(commit: PlannedCommit): JobChange[] {
+    const jobs: JobChange[] = [];
+    for (const p of this.#planners) jobs.push(...p.plan(commit));
+    return jobs;
+  }
 }

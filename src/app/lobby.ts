@@ -5,16 +5,19 @@
  * in the same transaction as that seat. Seats are taken and freed by conditional updates
  * of the game's row, so the database decides between racing joiners on any process.
  */
-import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import { BOT_KINDS, isBotKind, start } from '../domain/kernel/index.ts';
-import type { GameRecord, SeatEntry } from '../persistence/event-store.ts';
-import type { LobbyStore } from '../persistence/lobby-store.ts';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { BOT_KINDS, isBotKind, start, type GameModule } from '../domain/kernel/index.ts';
 import { hashToken, seatsHeld, SPECTATOR, tokenFingerprint, type Actor } from './actors.ts';
-import { decodeCursor, encodeCursor, GameRead, type Application } from './application.ts';
+import type { ClockInput } from './clock.ts';
+import { seatColumns as columns, type Commands } from './commands.ts';
 import { AppError } from './errors.ts';
+import type { GameRead } from './game-read.ts';
 import { outboxFor, summaryOf } from './outbox.ts';
+import type { GameRecord, LobbyStore, PlayerRecord, SeatEntry } from './ports.ts';
+import { decodeCursor, page, pageSize, type Reads } from './reads.ts';
+import { toNewEvent } from './states.ts';
 import { validName } from './players.ts';
-import { perMoveOf, type ClockInput } from './clock.ts';
+import type { ReadContext } from './game-read.ts';
 
 export interface SeatInput {
   seat: string;
@@ -48,23 +51,22 @@ const RETRIES = 50;
 const newToken = () => randomBytes(24).toString('base64url');
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
-/** The seat columns of a game row, from its entries and names. */
-function columns(seats: SeatEntry[]) {
-  return {
-    seats,
-    playerIds: [...new Set(seats.filter((s) => s.kind === 'player' && s.playerId).map((s) => s.playerId!))],
-    bots: seats.filter((s) => s.kind === 'bot').map((s) => s.seat),
-  };
-}
-
 export class Lobby {
   constructor(
-    private readonly app: Application,
+    private readonly ctx: ReadContext,
+    private readonly commands: Commands,
+    private readonly reads: Reads,
     private readonly store: LobbyStore,
+    /** The player an actor is (src/app/players.ts). */
+    private readonly playerOf: (actor: Actor) => Promise<PlayerRecord>,
   ) {}
 
+  private module(type: string): GameModule {
+    return this.ctx.module(type);
+  }
+
   private async record(gameId: string): Promise<GameRecord> {
-    const game = typeof gameId === 'string' && UUID.test(gameId) ? await this.app.store.game(gameId) : null;
+    const game = typeof gameId === 'string' && UUID.test(gameId) ? await this.ctx.store.game(gameId) : null;
     if (!game) throw new AppError('NOT_FOUND', `No game with id "${gameId}"`);
     return game;
   }
@@ -77,22 +79,17 @@ export class Lobby {
     const seats = Array.isArray(input?.seats) ? input.seats : [];
     const plain = seats.every((s) => !s?.me && !s?.open && (s?.bot === undefined || s?.bot === null)) && (input?.visibility ?? null) === null;
     if (plain) {
-      const created = await this.app.create({ ...input, seats: seats.map((s) => ({ seat: s.seat, name: s.name as string })) });
+      const created = await this.commands.create({ ...input, seats: seats.map((s) => ({ seat: s.seat, name: s.name as string })) });
       return { ...created, inviteCode: null };
     }
 
-    const type = this.app.registry.type(input.type);
-    if (!type) throw new AppError('BAD_REQUEST', `Unknown game type "${input.type}"; see gameTypes`);
-    if (seats.length < type.minPlayers || seats.length > type.maxPlayers) {
-      throw new AppError('BAD_REQUEST', `${type.name} needs ${type.minPlayers === type.maxPlayers ? type.minPlayers : `${type.minPlayers} to ${type.maxPlayers}`} seats, got ${seats.length}`);
-    }
     const ids = seats.map((s) => s.seat);
-    for (const s of seats) if (!type.seats.includes(s.seat)) throw new AppError('BAD_REQUEST', `Unknown seat "${s.seat}"; ${type.name} has ${type.seats.join(', ')}`);
+    this.commands.checkSeats(input.type, ids);
     if (new Set(ids).size !== ids.length) throw new AppError('BAD_REQUEST', 'Each seat may be taken once');
     const visibility = input.visibility ?? 'PRIVATE';
     if (visibility !== 'PUBLIC' && visibility !== 'PRIVATE') throw new AppError('BAD_REQUEST', 'visibility is PUBLIC or PRIVATE');
 
-    const player = actor.kind === 'player' && this.app.players ? await this.app.players.playerOf(actor) : null;
+    const player = actor.kind === 'player' ? await this.playerOf(actor) : null;
     const entries: SeatEntry[] = [];
     const players: { seat: string; name: string }[] = [];
     const tokens: { seat: string; name: string; token: string }[] = [];
@@ -121,35 +118,12 @@ export class Lobby {
         tokens.push({ seat: s.seat, name, token });
       }
     }
-    const options = this.app.registry.validateOptions(input.type, input.options ?? {});
-    if (!options.ok) throw new AppError('BAD_REQUEST', options.reason);
-    const clockPerMove = perMoveOf(input.clock);
-    const module = this.app.module(input.type);
-    const seed = randomBytes(32).toString('hex');
-    let started: ReturnType<typeof start>;
-    try {
-      started = start(module, { options: options.value, players: ids }, seed);
-    } catch (error) {
-      throw new AppError('BAD_REQUEST', `These options cannot set up a game: ${(error as Error).message}`);
-    }
-    const open = entries.some((e) => e.kind === 'open');
-    const inviteCode = open ? randomBytes(9).toString('base64url') : null;
-    const outbox = open ? [] : outboxFor(null, started.status, null, { first: 1, last: started.recorded.length });
-    const id = randomUUID();
-    const record = await this.app.store.createGame({
-      game: {
-        id, type: input.type, options: options.value, players, seedCommitment: sha256(seed), seed, rules: this.app.rules,
-        ...(open ? { status: 'OPEN', awaiting: [], result: null } : summaryOf(started.status)),
-        ...columns(entries), visibility, inviteCodeHash: inviteCode ? sha256(inviteCode) : null, createdBy: player?.id ?? null,
-        clockPerMove,
-      },
-      tokens: tokens.map((t) => ({ tokenHash: hashToken(t.token), seat: t.seat, name: t.name })),
-      events: open ? [] : started.recorded.map((r) => ({ type: r.event.type, seat: r.seat, data: r.event, rolls: r.rolls ?? null })),
-      outbox,
-      jobs: open ? undefined : this.app.planFor({ id, type: input.type, ...columns(entries) }, 0, started.recorded.length, outbox, null),
-    });
-    if (!open) this.app.committed(record, started.state, outbox);
-    return { game: new GameRead(this.app, record, actor, open ? undefined : started.state), seatTokens: tokens.map(({ seat, token }) => ({ seat, token })), inviteCode };
+    const inviteCode = entries.some((e) => e.kind === 'open') ? randomBytes(9).toString('base64url') : null;
+    const { game } = await this.commands.open(
+      { type: input.type, options: input.options, players, tokens, entries, visibility, inviteCodeHash: inviteCode ? sha256(inviteCode) : null, createdBy: player?.id ?? null, clock: input.clock },
+      actor,
+    );
+    return { game, seatTokens: tokens.map(({ seat, token }) => ({ seat, token })), inviteCode };
   }
 
   private checkInvite(game: GameRecord, inviteCode: unknown) {
@@ -174,7 +148,7 @@ export class Lobby {
    * and a seat token comes back. No `seat`: the first open one.
    */
   async join(actor: Actor, gameId: string, args: { seat?: string | null; name?: string | null; inviteCode?: string | null }): Promise<{ game: GameRead; seatToken: string | null }> {
-    const player = actor.kind === 'player' && this.app.players ? await this.app.players.playerOf(actor) : null;
+    const player = actor.kind === 'player' ? await this.playerOf(actor) : null;
     const name = player ? player.name : validName(args.name, 'Joining without a player token needs a name; the name');
     for (let attempt = 0; attempt < RETRIES; attempt++) {
       const game = await this.record(gameId);
@@ -195,19 +169,19 @@ export class Lobby {
       const full = !seats.some((s) => s.kind === 'open');
       let setup = null;
       if (full) {
-        const started = start(this.app.module(game.type), { options: game.options, players: players.map((p) => p.seat) }, game.seed);
-        setup = { started, outbox: outboxFor(null, started.status, null, { first: 1, last: started.recorded.length }) };
+        const started = start(this.module(game.type), { options: game.options, players: players.map((p) => p.seat) }, game.seed);
+        setup = { started, outbox: outboxFor(null, started.status, null, { first: 1, last: started.recorded.length }), summary: summaryOf(started.status) };
       }
       const changed = await this.store.changeSeats({
         gameId: game.id, expected: game.seats, ...columns(seats), players,
         ...(token ? { addToken: { tokenHash: hashToken(token), seat, name } } : {}),
-        ...(setup ? { start: { events: setup.started.recorded.map((r) => ({ type: r.event.type, seat: r.seat, data: r.event, rolls: r.rolls ?? null })), summary: summaryOf(setup.started.status), outbox: setup.outbox,
-          jobs: this.app.planFor({ ...game, ...columns(seats) }, 0, setup.started.recorded.length, setup.outbox, null) } } : {}),
+        ...(setup ? { start: { events: setup.started.recorded.map(toNewEvent), summary: setup.summary, outbox: setup.outbox,
+          jobs: this.commands.plan({ game: { ...game, ...columns(seats), awaiting: [] }, version: setup.started.recorded.length, outbox: setup.outbox, summary: setup.summary, seat: null }) } } : {}),
       });
       if (!changed) continue; // the seats moved on meanwhile: look again
-      if (setup) this.app.committed(changed, setup.started.state, setup.outbox);
+      if (setup) await this.commands.committed(changed, 0, setup.started.state);
       const as: Actor = player ? actor : { kind: 'seat', gameId: game.id, seat, token: tokenFingerprint(hashToken(token!)) };
-      return { game: new GameRead(this.app, changed, as, setup?.started.state), seatToken: token };
+      return { game: this.reads.of(changed, as, setup?.started.state), seatToken: token };
     }
     throw new AppError('VERSION_CONFLICT', 'The game is too busy right now; try again', { currentVersion: 0 });
   }
@@ -226,7 +200,7 @@ export class Lobby {
         gameId: game.id, expected: game.seats, ...columns(seats), players,
         removeTokensFor: game.seats.filter((s) => held.includes(s.seat) && s.kind === 'token').map((s) => s.seat),
       });
-      if (changed) return new GameRead(this.app, changed, SPECTATOR);
+      if (changed) return this.reads.of(changed, SPECTATOR);
     }
     throw new AppError('VERSION_CONFLICT', 'The game is too busy right now; try again', { currentVersion: 0 });
   }
@@ -237,7 +211,7 @@ export class Lobby {
    */
   async cancel(actor: Actor, gameId: string): Promise<GameRead> {
     const game = await this.record(gameId);
-    if (game.status === 'ABANDONED') return new GameRead(this.app, game, actor);
+    if (game.status === 'ABANDONED') return this.reads.of(game, actor);
     if (game.status !== 'OPEN') this.notOpen(game, 'cancel');
     const creator = game.createdBy
       ? actor.kind === 'player' && actor.playerId === game.createdBy
@@ -249,11 +223,11 @@ export class Lobby {
     const cancelled = await this.store.cancel(game.id);
     if (!cancelled) {
       const now = await this.record(gameId);
-      if (now.status === 'ABANDONED') return new GameRead(this.app, now, actor);
+      if (now.status === 'ABANDONED') return this.reads.of(now, actor);
       this.notOpen(now, 'cancel');
     }
-    this.app.committed(cancelled, null, []);
-    return new GameRead(this.app, cancelled, actor);
+    await this.commands.committed(cancelled, 0, null);
+    return this.reads.of(cancelled, actor);
   }
 
   /** The bot kinds a game type offers (every type: the kinds the kernel knows). */
@@ -261,24 +235,16 @@ export class Lobby {
     return [...BOT_KINDS];
   }
 
-  /** Running games that await a seat the service plays (the bots' sweep). */
-  gamesAwaitingBots(limit: number): Promise<string[]> {
-    return this.store.gamesAwaitingBots(limit);
-  }
-
   /** The game an invite link names (/join/<code>): found by its code, while a seat is open. */
   async invitation(actor: Actor, code: unknown): Promise<GameRead> {
     const game = typeof code === 'string' && code.length > 0 && code.length <= 100 ? await this.store.byInviteCode(sha256(code)) : null;
     if (!game) throw new AppError('NOT_FOUND', 'No game waiting for players has this invite code');
-    return new GameRead(this.app, game, actor);
+    return this.reads.of(game, actor);
   }
 
   /** Public games with an open seat, oldest first. */
   async openGames(actor: Actor, args: { type?: string | null; first?: number | null; after?: string | null }) {
-    const first = args.first ?? 20;
-    if (!Number.isInteger(first) || first < 1 || first > 100) throw new AppError('BAD_REQUEST', '"first" must be from 1 to 100');
-    const rows = await this.store.openGames(args.type ?? undefined, first + 1, args.after ? decodeCursor(args.after) : undefined);
-    const nodes = rows.slice(0, first).map((r) => new GameRead(this.app, r, actor));
-    return { nodes, hasNextPage: rows.length > first, endCursor: nodes.length ? encodeCursor(nodes[nodes.length - 1]!) : null };
+    const first = pageSize(args.first);
+    return page(this.ctx, await this.store.openGames(args.type ?? undefined, first + 1, args.after ? decodeCursor(args.after) : undefined), first, actor);
   }
 }

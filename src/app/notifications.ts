@@ -8,104 +8,36 @@
  * (`awaiting`) and, once finished, the result. Never an event's data or a view, so nothing
  * hidden (a Warchon unit, a committed number) can be in a webhook body or a mail.
  */
-import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import type { GameRecord, OutboxEntry } from '../persistence/event-store.ts';
-import type { PlayerStore } from '../persistence/player-store.ts';
-import type { DeliveryRecord, NewDelivery, WebhookRecord, WebhookStore } from '../persistence/webhook-store.ts';
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import type { GameRegistry } from '../domain/kernel/index.ts';
 import type { Actor } from './actors.ts';
-import type { Application } from './application.ts';
 import { AppError } from './errors.ts';
-import type { VerificationMail } from './players.ts';
+import { playerOf, type VerificationMail } from './players.ts';
+import type { DeliveryRecord, GameRecord, GameStore, JobQueue, NewDelivery, PlayerStore, WebhookRecord, WebhookStore } from './ports.ts';
+import type { Reads } from './reads.ts';
+import { priorityOf, TASKS } from './tasks.ts';
+import { deadlineMail, escapeHtml, gameName, gameOverMail, yourTurnMail, type MailBody, type MailLinks } from './mails.ts';
 import { checkTarget, parseTarget } from './targets.ts';
+import { deliveryId, WEBHOOK_EVENTS, webhookEventOf, webhookOut, type DeliveryOut, type NotificationOptions, type WebhookBody, type WebhookEvent, type WebhookOut } from './webhook-shapes.ts';
 
-export const WEBHOOK_EVENTS = ['YOUR_TURN', 'GAME_STARTED', 'GAME_OVER', 'EVENT_APPENDED', 'DEADLINE_SOON'] as const;
-export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
-
-/** The queue's task names (src/workers/notifications.ts defines them). */
-export const TASKS = { notify: 'notify', deadline: 'notify-deadline', webhook: 'webhook', mail: 'mail' } as const;
+export { TASKS } from './tasks.ts';
+export { signWebhook, WEBHOOK_EVENTS, type DeliveryOut, type NotificationOptions, type WebhookBody, type WebhookEvent, type WebhookOut } from './webhook-shapes.ts';
 
 const MAX_WEBHOOKS = 20;
-/** Deliveries run before fan-outs (graphile-worker runs lower priorities first; default 0). */
-const DELIVERY_PRIORITY = -1;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export interface NotificationOptions {
-  /**
-   * 32 bytes from the environment (WEBHOOK_SECRET_KEY): encrypts webhook secrets and signs
-   * unsubscribe links. null: webhooks and mail are off.
-   */
-  secretKey: Buffer | null;
-  /** The service's public base URL, for links (no trailing slash needed). */
-  publicUrl: string;
-  allowPrivate: boolean;
-  /** Mail is sent (SMTP_URL is set). */
-  mail: boolean;
-  /** Attempts of one webhook delivery before it fails and its webhook is disabled (default 14: about a day). */
-  webhookAttempts?: number;
-  /** Attempts of one mail. */
-  mailAttempts?: number;
-}
-
-export interface WebhookOut {
-  id: string;
-  url: string;
-  events: WebhookEvent[];
-  gameId: string | null;
-  enabled: boolean;
-  /** Why it was disabled (it kept failing). */
-  disabledReason: string | null;
-  createdAt: string;
-}
-
-export interface DeliveryOut {
-  id: string;
-  event: WebhookEvent;
-  status: DeliveryRecord['status'];
-  attempts: number;
-  lastError: string | null;
-  at: string;
-  gameId: string;
-  version: number;
-  seat: string | null;
-}
-
-/** The JSON body of a webhook delivery (the same on every attempt). */
-export interface WebhookBody {
-  type: WebhookEvent;
-  gameId: string;
-  version: number;
-  seat: string | null;
-  game: { id: string; type: string; status: string; version: number };
-  at: string;
-}
-
-/** A mail, rendered when its delivery is written. */
-export interface MailBody {
-  subject: string;
-  text: string;
-  html: string;
-}
-
-function webhookOut(w: WebhookRecord): WebhookOut {
-  return { id: w.id, url: w.url, events: w.events as WebhookEvent[], gameId: w.gameId, enabled: w.disabledAt === null, disabledReason: w.disabledReason, createdAt: w.createdAt.toISOString() };
-}
-
-const deliveryId = (...parts: (string | number)[]) => `msg_${createHash('sha256').update(parts.join(':')).digest('base64url').slice(0, 27)}`;
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
-/** Standard Webhooks: base64 HMAC-SHA256 of `id.timestamp.body` with the secret's bytes. */
-export function signWebhook(secret: string, id: string, timestamp: number, body: string): string {
-  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
-  return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
-}
+export type { MailBody } from './mails.ts';
 
 export class Notifications {
   private readonly unsubscribeKey: Buffer | null;
 
   constructor(
-    private readonly app: Application,
     readonly store: WebhookStore,
     private readonly players: PlayerStore,
+    private readonly games: GameStore,
+    private readonly reads: Reads,
+    private readonly registry: GameRegistry,
+    private readonly jobs: JobQueue,
     readonly options: NotificationOptions,
   ) {
     this.unsubscribeKey = options.secretKey ? Buffer.from(hkdfSync('sha256', options.secretKey, Buffer.alloc(0), 'unsubscribe links', 32)) : null;
@@ -117,9 +49,8 @@ export class Notifications {
 
   // ---- webhooks: the player's API --------------------------------------------------
 
-  private async player(actor: Actor) {
-    if (!this.app.players) throw new AppError('INTERNAL', 'this process does not host players');
-    return this.app.players.playerOf(actor);
+  private player(actor: Actor) {
+    return playerOf(this.players, actor);
   }
 
   async createWebhook(actor: Actor, input: { url?: unknown; events?: unknown; gameId?: unknown }): Promise<{ webhook: WebhookOut; secret: string }> {
@@ -133,7 +64,7 @@ export class Notifications {
     let gameId: string | null = null;
     if (input.gameId !== undefined && input.gameId !== null) {
       if (typeof input.gameId !== 'string' || !UUID.test(input.gameId)) throw new AppError('NOT_FOUND', `No game with id "${String(input.gameId)}"`);
-      const game = await this.app.store.game(input.gameId);
+      const game = await this.games.game(input.gameId);
       if (!game) throw new AppError('NOT_FOUND', `No game with id "${input.gameId}"`);
       if (!game.playerIds.includes(player.id)) throw new AppError('FORBIDDEN', 'A webhook for one game needs a seat of yours in it');
       gameId = game.id;
@@ -220,15 +151,19 @@ export class Notifications {
   // ---- fan-out: outbox rows to deliveries (the queue's `notify` task) ---------------------
 
   private name(game: GameRecord): string {
-    const type = this.app.registry.type(game.type)?.name ?? game.type;
-    return `${type}: ${game.players.map((p) => p.name || 'open seat').join(' vs ')}`;
+    return gameName(this.registry.type(game.type)?.name ?? game.type, game);
   }
+
+  private links(game: GameRecord, playerId: string): MailLinks {
+    return { game: this.gameUrl(game.id), unsubscribe: this.unsubscribeUrl(playerId) };
+  }
+
 
   /** The deliveries a commit implies, written with their jobs (again: nothing twice). */
   async fanOut(gameId: string, version: number, status: string): Promise<string[]> {
-    const game = await this.app.store.game(gameId);
+    const game = await this.games.game(gameId);
     if (!game) return [];
-    const rows = await this.app.store.outbox(gameId, version);
+    const rows = await this.games.outbox(gameId, version);
     if (rows.length === 0) return [];
     const acted = await this.store.commandSeat(gameId, version);
     const at = rows[0]!.createdAt.toISOString();
@@ -257,12 +192,12 @@ export class Notifications {
         const mine = seatsOf(playerId);
         for (const row of rows) {
           if (row.kind === 'GAME_ENDED') {
-            out.push(this.mailDelivery(deliveryId('mail', playerId, row.id), playerId, game, 'GAME_OVER', null, version, this.gameOverMail(game, mine, playerId)));
+            out.push(this.mailDelivery(deliveryId('mail', playerId, row.id), playerId, game, 'GAME_OVER', null, version, gameOverMail(this.links(game, playerId), this.name(game), game, mine)));
           } else if (row.kind === 'SEAT_AWAITED' && row.seat && mine.includes(row.seat) && !(acted && mine.includes(acted))) {
             // At most one a game until the player acts (and none for a move they are making).
             if (!(await this.store.claimYourTurn(playerId, gameId, version, mine))) continue;
             const prompts = ((row.data?.prompts ?? []) as { prompt: string }[]).map((p) => p.prompt);
-            out.push(this.mailDelivery(deliveryId('mail', playerId, row.id), playerId, game, 'YOUR_TURN', row.seat, version, this.yourTurnMail(game, row.seat, prompts, playerId)));
+            out.push(this.mailDelivery(deliveryId('mail', playerId, row.id), playerId, game, 'YOUR_TURN', row.seat, version, yourTurnMail(this.links(game, playerId), this.name(game), row.seat, prompts)));
           }
         }
       }
@@ -276,13 +211,12 @@ export class Notifications {
    * version. Adds one job; the deliveries are written by it.
    */
   async deadlineSoon(gameId: string, seat: string, info: { version: number; deadline: Date }): Promise<void> {
-    if (!this.app.queue) throw new AppError('INTERNAL', 'this process has no job queue');
-    await this.app.queue.add(TASKS.deadline, { gameId, seat, version: info.version, deadline: info.deadline.toISOString() }, { key: `deadline-soon:${gameId}:${seat}:${info.version}` });
+    await this.jobs.add(TASKS.deadlineNotice, { gameId, seat, version: info.version, deadline: info.deadline.toISOString() }, { key: `deadline-soon:${gameId}:${seat}:${info.version}`, priority: priorityOf(TASKS.deadlineNotice) });
   }
 
   /** @internal The `notify-deadline` task. */
   async fanOutDeadline(gameId: string, seat: string, version: number, deadline: Date): Promise<string[]> {
-    const game = await this.app.store.game(gameId);
+    const game = await this.games.game(gameId);
     if (!game) return [];
     const holder = game.seats.find((s) => s.seat === seat);
     const playerId = holder?.kind === 'player' ? (holder.playerId ?? null) : null;
@@ -298,9 +232,9 @@ export class Notifications {
     if (this.options.mail && this.unsubscribeKey && playerId) {
       const player = await this.players.player(playerId);
       if (player?.email && player.emailVerified && player.notifyByEmail) {
-        const status = await (await this.app.read(gameId, { kind: 'player', playerId })).progress();
+        const status = await (await this.reads.read(gameId, { kind: 'player', playerId })).progress();
         const prompts = status.awaiting.filter((p) => p.seat === seat).map((p) => p.prompt);
-        out.push(this.mailDelivery(deliveryId('mail', playerId, gameId, seat, version, 'DEADLINE_SOON'), playerId, game, 'DEADLINE_SOON', seat, version, this.deadlineMail(game, seat, prompts, deadline, playerId)));
+        out.push(this.mailDelivery(deliveryId('mail', playerId, gameId, seat, version, 'DEADLINE_SOON'), playerId, game, 'DEADLINE_SOON', seat, version, deadlineMail(this.links(game, playerId), this.name(game), seat, prompts, deadline)));
       }
     }
     return this.enqueue(out);
@@ -316,51 +250,16 @@ export class Notifications {
     // after every pending commit has been.
     return this.store.enqueue(out, (d) =>
       d.channel === 'WEBHOOK'
-        ? { task: TASKS.webhook, payload: { id: d.id }, maxAttempts: this.webhookAttempts, priority: DELIVERY_PRIORITY }
-        : { task: TASKS.mail, payload: { id: d.id }, maxAttempts: this.options.mailAttempts ?? 10, priority: DELIVERY_PRIORITY },
+        ? { task: TASKS.webhook, payload: { id: d.id }, maxAttempts: this.webhookAttempts, priority: priorityOf(TASKS.webhook) }
+        : { task: TASKS.mail, payload: { id: d.id }, maxAttempts: this.options.mailAttempts ?? 10, priority: priorityOf(TASKS.mail) },
     );
-  }
-
-  // ---- mails --------------------------------------------------------------------------
-
-  private mail(game: GameRecord, playerId: string, subject: string, lines: string[]): MailBody {
-    const link = this.gameUrl(game.id);
-    const unsubscribe = this.unsubscribeUrl(playerId);
-    const text = `${lines.join('\n')}\n\nOpen the game: ${link}\n\n--\nYou get this mail because you asked for mail about your games. Stop it: ${unsubscribe}\n`;
-    const html = `<!doctype html><html><body>${lines.map((l) => `<p>${escapeHtml(l)}</p>`).join('')}<p><a href="${escapeHtml(link)}">Open the game</a></p><hr><p style="font-size:small">You get this mail because you asked for mail about your games. <a href="${escapeHtml(unsubscribe)}">Unsubscribe</a></p></body></html>`;
-    return { subject, text, html };
-  }
-
-  private yourTurnMail(game: GameRecord, seat: string, prompts: string[], playerId: string): MailBody {
-    const name = this.name(game);
-    return this.mail(game, playerId, `Your turn: ${name}`, [
-      `It is your turn (${seat}) in ${name}.`,
-      prompts.length ? `The game waits for you to: ${prompts.join('; ')}` : 'The game waits for your decision.',
-    ]);
-  }
-
-  private gameOverMail(game: GameRecord, seats: string[], playerId: string): MailBody {
-    const name = this.name(game);
-    const result = game.result;
-    const winners = result?.winners ?? [];
-    const outcome = winners.length === 0 ? 'It ended without a winner' : seats.some((s) => winners.includes(s)) ? 'You won' : `Won by ${winners.join(', ')}`;
-    return this.mail(game, playerId, `Game over: ${name}`, [`${name} is over.`, `${outcome}${result?.reason ? ` (${result.reason})` : ''}.`, 'It waits for nothing more: the log, replay and export are open.']);
-  }
-
-  private deadlineMail(game: GameRecord, seat: string, prompts: string[], deadline: Date, playerId: string): MailBody {
-    const name = this.name(game);
-    return this.mail(game, playerId, `Deadline near: ${name}`, [
-      `Your time to play ${seat} in ${name} runs out at ${deadline.toISOString().replace('T', ' ').slice(0, 16)} UTC.`,
-      prompts.length ? `The game waits for you to: ${prompts.join('; ')}` : 'The game waits for your decision.',
-      'If the time runs out, the game goes on without you (a timeout).',
-    ]);
   }
 
   /** The verification code, sent through the queue (Players.codeSender). */
   async sendCode(mail: VerificationMail): Promise<void> {
-    if (!this.options.mail || !this.app.queue) return;
+    if (!this.options.mail) return;
     const html = `<!doctype html><html><body>${mail.text.split('\n').filter(Boolean).map((l) => `<p>${escapeHtml(l)}</p>`).join('')}</body></html>`;
-    await this.app.queue.add(TASKS.mail, { message: { to: mail.to, subject: mail.subject, text: mail.text, html } }, { maxAttempts: this.options.mailAttempts ?? 10 });
+    await this.jobs.add(TASKS.mail, { message: { to: mail.to, subject: mail.subject, text: mail.text, html } }, { maxAttempts: this.options.mailAttempts ?? 10, priority: priorityOf(TASKS.mail) });
   }
 
   // ---- the workers' side --------------------------------------------------------------
@@ -399,18 +298,3 @@ export class Notifications {
   }
 }
 
-/** Which webhook event an outbox row is. */
-function webhookEventOf(row: OutboxEntry): WebhookEvent | null {
-  switch (row.kind) {
-    case 'EVENTS_APPENDED':
-      return 'EVENT_APPENDED';
-    case 'GAME_STARTED':
-      return 'GAME_STARTED';
-    case 'GAME_ENDED':
-      return 'GAME_OVER';
-    case 'SEAT_AWAITED':
-      return 'YOUR_TURN';
-    default:
-      return null;
-  }
-}

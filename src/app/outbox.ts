@@ -4,7 +4,7 @@
  * bots) read these rows; nothing here knows about them.
  */
 import type { Status } from '../domain/kernel/index.ts';
-import type { GameSummary, OutboxEntry } from '../persistence/event-store.ts';
+import type { GameSummary, OutboxEntry } from './ports.ts';
 
 /** The seats awaited for a game decision (a draw answer is not one: no clock runs on it). */
 function decisions(status: Status | null): Map<string, { kind: string; prompt: string }[]> {

@@ -5,11 +5,11 @@
  * seats, views, events and exports carry only the player's id and name.
  */
 import { randomBytes, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
-import type { LobbyStore } from '../persistence/lobby-store.ts';
-import type { PlayerRecord, PlayerStore } from '../persistence/player-store.ts';
-import { hashToken, PLAYER_TOKEN_PREFIX, type Actor } from './actors.ts';
-import { decodeCursor, encodeCursor, GameRead, type Application } from './application.ts';
+import { hashToken, PLAYER_TOKEN_PREFIX, SPECTATOR, tokenFingerprint, type Actor } from './actors.ts';
 import { AppError } from './errors.ts';
+import type { GameStore, PlayerRecord, PlayerStore } from './ports.ts';
+import type { ListArgs, Page, Reads } from './reads.ts';
+import { Lru } from './states.ts';
 
 /** What a player sees of themselves. */
 export interface PlayerOut {
@@ -32,6 +32,7 @@ export interface VerificationMail {
 const CODE_LIFETIME_MS = 24 * 3600_000;
 const CODE_ATTEMPTS = 5;
 const MAX_TOKENS = 50;
+const TOKEN_CACHE_SIZE = 20_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // One @, something on each side, a dot in the domain, no spaces or control characters.
 const EMAIL = /^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+\.[^\s@\p{Cc}]+$/u;
@@ -60,31 +61,61 @@ function newCode() {
   return { emailCode: String(randomInt(0, 1_000_000)).padStart(6, '0'), emailCodeExpires: new Date(Date.now() + CODE_LIFETIME_MS), emailCodeAttempts: 0 };
 }
 
+/** The player `actor` is, or an error for anyone else. */
+export async function playerOf(store: PlayerStore, actor: Actor): Promise<PlayerRecord> {
+  if (actor.kind !== 'player') throw new AppError('UNAUTHENTICATED', 'This needs a player token (registerPlayer returns one): Authorization: Bearer <player token>');
+  const player = await store.player(actor.playerId);
+  if (!player) throw new AppError('UNAUTHENTICATED', 'This player no longer exists');
+  return player;
+}
+
+export interface PlayersOptions {
+  /** Registrations a minute per address (counted in this process). */
+  registrationsPerMinute: number;
+  /** Sends the verification mail (the notifications queue it). */
+  sendCode: (mail: VerificationMail) => Promise<void> | void;
+}
+
 export class Players {
-  /** Sends the verification mail; the mailer replaces this (until then, nothing is sent). */
-  codeSender: (mail: VerificationMail) => Promise<void> | void = () => {};
   private readonly registrations = new Map<string, number[]>();
+  /** What a seat token stands for never changes: one look-up per token and process. */
+  private readonly seatTokens = new Lru<string, Actor>(TOKEN_CACHE_SIZE);
 
   constructor(
-    private readonly app: Application,
     readonly store: PlayerStore,
-    private readonly lobbyStore: LobbyStore,
-    /** Registrations a minute per address (counted in this process). */
-    private readonly registrationsPerMinute = 10,
+    private readonly gameStore: GameStore,
+    private readonly reads: Reads,
+    private readonly options: PlayersOptions,
   ) {}
 
-  /** The actor a player token stands for; an unknown or revoked one is refused. */
-  async authenticate(token: string): Promise<Actor> {
-    const found = await this.store.playerForToken(hashToken(token));
-    if (!found) throw new AppError('UNAUTHENTICATED', 'This token is not known (or was revoked)');
-    return { kind: 'player', playerId: found.playerId };
+  /**
+   * The actor a bearer token stands for (null: no token, a spectator): a player token (looked
+   * up each time, so a revoked one is refused at once everywhere) or a seat token.
+   */
+  async authenticate(token: string | null): Promise<Actor> {
+    if (token === null) return SPECTATOR;
+    const hash = hashToken(token);
+    if (token.startsWith(PLAYER_TOKEN_PREFIX) && token.length > 32) {
+      const found = await this.store.playerForToken(hash);
+      if (!found) throw new AppError('UNAUTHENTICATED', 'This token is not known (or was revoked)');
+      return { kind: 'player', playerId: found.playerId };
+    }
+    const known = this.seatTokens.touch(hash);
+    if (known) return known;
+    const seat = await this.gameStore.seatForToken(hash);
+    if (!seat) throw new AppError('UNAUTHENTICATED', 'This token is not known');
+    // The token's fingerprint: a seat left in the lobby and taken again is no longer this token's.
+    const actor: Actor = { kind: 'seat', ...seat, token: tokenFingerprint(hash) };
+    this.seatTokens.put(hash, actor);
+    return actor;
   }
 
   private limit(address: string) {
     const now = Date.now();
+    const perMinute = this.options.registrationsPerMinute;
     const recent = (this.registrations.get(address) ?? []).filter((t) => now - t < 60_000);
-    if (recent.length >= this.registrationsPerMinute) {
-      throw new AppError('RATE_LIMITED', `Too many registrations from this address: at most ${this.registrationsPerMinute} a minute; retry in ${Math.ceil((60_000 - (now - recent[0]!)) / 1000)} s`);
+    if (recent.length >= perMinute) {
+      throw new AppError('RATE_LIMITED', `Too many registrations from this address: at most ${perMinute} a minute; retry in ${Math.ceil((60_000 - (now - recent[0]!)) / 1000)} s`);
     }
     recent.push(now);
     this.registrations.set(address, recent);
@@ -107,18 +138,15 @@ export class Players {
   }
 
   private async sendCode(playerId: string, to: string, code: string) {
-    await this.codeSender({
+    await this.options.sendCode({
       playerId, to, subject: 'Your email verification code',
       text: `Enter this code to verify your email address for the wargame service (verifyEmail):\n\nCode: ${code}\n\nIt is valid for 24 hours. If you did not ask for it, ignore this mail.\n`,
     });
   }
 
   /** The player `actor` is, or an error for anyone else. */
-  async playerOf(actor: Actor): Promise<PlayerRecord> {
-    if (actor.kind !== 'player') throw new AppError('UNAUTHENTICATED', 'This needs a player token (registerPlayer returns one): Authorization: Bearer <player token>');
-    const player = await this.store.player(actor.playerId);
-    if (!player) throw new AppError('UNAUTHENTICATED', 'This player no longer exists');
-    return player;
+  playerOf(actor: Actor): Promise<PlayerRecord> {
+    return playerOf(this.store, actor);
   }
 
   async me(actor: Actor): Promise<PlayerOut | null> {
@@ -186,16 +214,12 @@ export class Players {
   }
 
   /** The player's games, newest first; `myTurn`: only (or none of) those awaiting one of their seats. */
-  async games(actor: Actor, args: { type?: string; status?: string; myTurn?: boolean | null; first?: number; after?: string | null }) {
+  async games(actor: Actor, args: ListArgs): Promise<Page> {
     if (actor.kind !== 'player') throw new AppError('UNAUTHENTICATED', 'This needs a player token');
-    const first = args.first ?? 20;
-    if (!Number.isInteger(first) || first < 1 || first > 100) throw new AppError('BAD_REQUEST', '"first" must be from 1 to 100');
-    const rows = await this.lobbyStore.playerGames(actor.playerId, { type: args.type, status: args.status, myTurn: args.myTurn ?? undefined }, first + 1, args.after ? decodeCursor(args.after) : undefined);
-    const nodes = rows.slice(0, first).map((r) => new GameRead(this.app, r, actor));
-    return { nodes, hasNextPage: rows.length > first, endCursor: nodes.length ? encodeCursor(nodes[nodes.length - 1]!) : null };
+    return this.reads.listGames(actor, args);
   }
 
-  async myTurnCount(playerId: string): Promise<number> {
-    return this.lobbyStore.myTurnCount(playerId);
+  myTurnCount(playerId: string): Promise<number> {
+    return this.reads.myTurnCount(playerId);
   }
 }

@@ -7,7 +7,7 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { VerifyReport } from './application.ts';
+import type { VerifyReport } from './verify.ts';
 import { AppError, type ErrorCode } from './errors.ts';
 import type { VerifyAnswer } from './verify-worker.ts';
 
@@ -44,7 +44,7 @@ export class Verifier {
   constructor(
     /** Module URLs that export the hosted games, loaded by each worker. */
     private readonly modules: string[],
-    /** The rules fingerprint (Application.rules). */
+    /** The rules fingerprint (the core's rules). */
     private readonly rules: string,
     options: VerifierOptions = {},
   ) {

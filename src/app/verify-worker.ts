@@ -1,13 +1,13 @@
 /**
- * The worker thread of Verifier (verifier.ts): parses an export and runs Application.verify's
- * checking code (re-deriving every roll from the seed and re-folding the log) off the main
+ * The worker thread of Verifier (verifier.ts): parses an export and runs verify's checking code
+ * (src/app/verify.ts) (re-deriving every roll from the seed and re-folding the log) off the main
  * thread, so a large document never holds up other requests. It loads the hosted games from
  * the module URLs it is given (each exports GameModules, or lists of them).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { GameRegistry, type GameModule } from '../domain/kernel/index.ts';
-import { Application } from './application.ts';
 import { AppError } from './errors.ts';
+import { verifyExport } from './verify.ts';
 
 export interface VerifyJob {
   id: number;
@@ -25,8 +25,8 @@ for (const url of modules) {
     for (const m of Array.isArray(value) ? value : [value]) if (isModule(m)) games.set(m.id, m);
   }
 }
-// Only verify runs here: it reads no store.
-const application = new Application(null as never, new GameRegistry([...games.values()]), rules);
+// Only verify runs here: a pure module, no store.
+const registry = new GameRegistry([...games.values()]);
 
 parentPort!.on('message', ({ id, body }: VerifyJob) => {
   let answer: VerifyAnswer;
@@ -37,7 +37,7 @@ parentPort!.on('message', ({ id, body }: VerifyJob) => {
     } catch (error) {
       throw new AppError('BAD_REQUEST', `The body is not valid JSON: ${(error as Error).message}`);
     }
-    answer = { id, report: application.verify(doc as never) };
+    answer = { id, report: verifyExport(doc as never, registry, rules) };
   } catch (error) {
     answer = error instanceof AppError ? { id, error: { code: error.code, message: error.message } } : { id, error: { code: 'INTERNAL', message: (error as Error).message } };
   }

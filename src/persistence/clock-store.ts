@@ -6,13 +6,9 @@
  * of migration 20261203100000_clocks), in the transaction that wrote the row.
  */
 import type { PrismaClient } from '../generated/prisma/client.ts';
+import type { ClockStore as ClockPort, SeatDeadline } from '../app/ports.ts';
 
-export interface SeatDeadline {
-  seat: string;
-  /** The game's version when the seat became awaited: where the time-out is submitted. */
-  version: number;
-  deadline: Date;
-}
+export type { SeatDeadline } from '../app/ports.ts';
 
 /** The latest SEAT_AWAITED row of each seat the game awaits (at or before a version). */
 const DEADLINES_SQL = `
@@ -27,7 +23,7 @@ CROSS JOIN LATERAL (
 ) o
 WHERE g.id = $1::uuid AND g.clock_per_move IS NOT NULL AND ($3::text IS NULL OR s.seat = $3::text)`;
 
-export class ClockStore {
+export class ClockStore implements ClockPort {
   constructor(private readonly prisma: PrismaClient) {}
 
   /**

@@ -4,130 +4,18 @@
  * the (game_id, version) key on events), never an in-process lock.
  */
 import { Prisma, type PrismaClient } from '../generated/prisma/client.ts';
-import { jobJson, jobsSql, notifyJobSql, type JobChange } from './jobs.ts';
+import { jobJson, jobsSql } from './jobs.ts';
 import { GAME_COLUMNS, prepared } from './statements.ts';
+import type {
+  AppendInput, AppendOutcome, CommandRecord, GameRecord, GameStore, NewGame, OutboxEntry, SeatEntry, StoredEvent, StoredOutboxEntry,
+} from '../app/ports.ts';
 
-export interface StoredEvent {
-  version: number;
-  type: string;
-  seat: string | null;
-  data: Record<string, unknown>;
-  rolls: unknown[] | null;
-  commandId: string | null;
-  at: Date;
-  /** Increasing across all games. */
-  position?: string;
-}
-
-export interface NewEvent {
-  type: string;
-  seat: string | null;
-  data: object;
-  rolls?: unknown[] | null;
-}
-
-export interface GameRecord {
-  id: string;
-  type: string;
-  options: unknown;
-  players: { seat: string; name: string }[];
-  seedCommitment: string;
-  seed: string;
-  status: string;
-  version: number;
-  awaiting: string[];
-  result: { winners: string[]; reason: string } | null;
-  /** Fingerprint of the rules code the game started under. */
-  rules: string;
-  createdAt: Date;
-  updatedAt: Date;
-  /** Who holds the seats not held by a seat token from creation (none for such games). */
-  seats: SeatEntry[];
-  /** The players holding a seat. */
-  playerIds: string[];
-  /** The seats the service plays. */
-  bots: string[];
-  /** PUBLIC | PRIVATE */
-  visibility: string;
-  /** sha256 of the invite code, while the game has one. */
-  inviteCodeHash: string | null;
-  /** The player who created the game. */
-  createdBy: string | null;
-  /** Seconds each awaited seat has for each decision (null: no clock). */
-  clockPerMove: number | null;
-}
-
-/**
- * Who holds a seat: a seat token (named at creation, or `joined` later), a player, a bot,
- * or nobody yet. Never an email.
- */
-export interface SeatEntry {
-  seat: string;
-  kind: 'token' | 'player' | 'bot' | 'open';
-  playerId?: string;
-  bot?: string;
-  /** Taken with joinGame rather than at creation. */
-  joined?: boolean;
-  /** For a seat token: the start of its hash (a later holder of the seat has another). */
-  token?: string;
-}
-
-/** The lobby's part of a game row, given at creation (defaults: no lobby). */
-export type LobbyFields = 'seats' | 'playerIds' | 'bots' | 'visibility' | 'inviteCodeHash' | 'createdBy' | 'clockPerMove';
-
-/** What changed for whom, committed with the events (see src/app/outbox.ts). */
-export interface OutboxEntry {
-  kind: 'EVENTS_APPENDED' | 'SEAT_AWAITED' | 'GAME_STARTED' | 'GAME_ENDED';
-  seat: string | null;
-  data?: Record<string, unknown>;
-}
-
-export interface StoredOutboxEntry extends OutboxEntry {
-  id: string;
-  gameId: string;
-  version: number;
-  createdAt: Date;
-}
-
-export interface GameSummary {
-  status: string;
-  awaiting: string[];
-  result: { winners: string[]; reason: string } | null;
-}
-
-export interface CommandRecord {
-  id: string;
-  /** null: the service itself (a deadline that passed). */
-  seat: string | null;
-  command: Record<string, unknown>;
-  idempotencyKey: string | null;
-  firstVersion: number;
-  lastVersion: number;
-}
-
-export type AppendOutcome =
-  | { ok: true; firstVersion: number; lastVersion: number; commandId: string; game: GameRecord; events: StoredEvent[]; /** 1: the statement added the notification job (someone listens) */ notified?: number }
-  | { ok: false; conflict: 'VERSION'; currentVersion: number }
-  | { ok: false; conflict: 'IDEMPOTENCY'; existing: CommandRecord };
+export type {
+  AppendInput, AppendOutcome, CommandRecord, GameRecord, GameSummary, LobbyFields, NewEvent, NewGame, OutboxEntry, SeatEntry, StoredEvent, StoredOutboxEntry,
+} from '../app/ports.ts';
 
 /** The channel every process LISTENs on; payloads carry ids, never rows (8000-byte limit). */
 export const EVENTS_CHANNEL = 'game_events';
-
-export interface AppendInput {
-  gameId: string;
-  expectedVersion: number;
-  /** null: the service itself. */
-  seat: string | null;
-  command: object;
-  idempotencyKey: string | null;
-  events: NewEvent[];
-  summary: GameSummary;
-  outbox: OutboxEntry[];
-  /** Jobs of the queue to add (or cancel) in the same statement: only if the append is stored. */
-  jobs?: JobChange[];
-  /** The game's record at expectedVersion, as the command was decided on: the append then reads back only the summary. */
-  base?: GameRecord;
-}
 
 function uniqueConstraint(error: unknown): string | null {
   // P2002 from the query builder, P2010 from raw SQL; through the pg adapter meta.target is
@@ -199,12 +87,10 @@ WITH g AS (
   RETURNING 1
 ), j AS (
   ${jobsSql('$12', 'g')}
-), n AS (
-  ${notifyJobSql('g', '$13')}
 )
 SELECT ${whole ? 'g.*' : 'g.version, g.status, g.awaiting, g.result, g.updated_at'}, (SELECT id FROM c)::text AS command_id, now() AS at,
   (SELECT json_agg(position::text ORDER BY version) FROM e) AS positions,
-  (SELECT count(*) FROM o)::int AS outboxed, (SELECT count(*) FROM j)::int AS queued, (SELECT count(*) FROM n)::int AS notified
+  (SELECT count(*) FROM o)::int AS outboxed, (SELECT count(*) FROM j)::int AS queued, (SELECT count(*) FROM j WHERE conditional)::int AS notified
 FROM g`);
 }
 
@@ -242,13 +128,9 @@ WITH g AS (
   RETURNING 1
 ), j AS (
   ${jobsSql('$21', 'g')}
-), started AS (
-  SELECT * FROM g WHERE g.version > 0
-), n AS (
-  ${notifyJobSql('started', '$23')}
 )
 SELECT g.*, (SELECT count(*) FROM t) + (SELECT count(*) FROM e) + (SELECT count(*) FROM o) + (SELECT count(*) FROM j) AS written,
-  (SELECT count(*) FROM n)::int AS notified FROM g`);
+  (SELECT count(*) FROM j WHERE conditional)::int AS notified FROM g`);
 
 const GAME_SQL = prepared(`SELECT ${GAME_COLUMNS} FROM games WHERE id = $1::uuid`);
 
@@ -265,7 +147,7 @@ const json = (v: unknown) => v as Prisma.InputJsonValue;
  * The append's one statement and its parameters (exported for the bench, which runs the
  * same statement through Prisma and through pg to measure what Prisma adds).
  */
-export function appendStatement(input: AppendInput, mailListeners: boolean): { sql: string; values: unknown[]; base: GameRecord | null } {
+export function appendStatement(input: AppendInput): { sql: string; values: unknown[]; base: GameRecord | null } {
   const { gameId, expectedVersion, events, summary } = input;
   // The caller's record can stand for the rest of the row only once the game has started.
   const base = input.base && input.base.id === gameId && input.base.version === expectedVersion && expectedVersion >= 1 ? input.base : null;
@@ -276,31 +158,17 @@ export function appendStatement(input: AppendInput, mailListeners: boolean): { s
       input.seat, JSON.stringify(input.command), input.idempotencyKey,
       JSON.stringify(events.map((e) => ({ type: e.type, seat: e.seat, data: e.data, rolls: e.rolls ?? null }))),
       JSON.stringify(input.outbox),
-      JSON.stringify((input.jobs ?? []).map(jobJson)), mailListeners,
+      JSON.stringify((input.jobs ?? []).map(jobJson)),
     ],
     base,
   };
 }
 
-export class EventStore {
-  /**
-   * Whether a player who wants mail is a listener: each commit adds the job that turns its
-   * outbox rows into deliveries when a webhook or (with this) a mail wants them, in the
-   * commit's own statement (notifyJobSql).
-   */
-  mailListeners = false;
-
+export class EventStore implements GameStore {
   constructor(private readonly prisma: PrismaClient) {}
 
   /** Creates the game with its seat tokens (hashes) and setup events, all or nothing. */
-  async createGame(input: {
-    game: Omit<GameRecord, 'createdAt' | 'updatedAt' | 'version' | LobbyFields> & Partial<Pick<GameRecord, LobbyFields>>;
-    tokens: { tokenHash: string; seat: string; name: string }[];
-    events: NewEvent[];
-    outbox?: OutboxEntry[];
-    /** Jobs of the queue to add with the game, in the same statement. */
-    jobs?: JobChange[];
-  }): Promise<GameRecord> {
+  async createGame(input: NewGame): Promise<GameRecord> {
     const { game, tokens, events } = input;
     // One statement, like the append: no interactive transaction to wait for under load.
     const rows = await this.prisma.$queryRawUnsafe<GameRow[]>(
@@ -313,7 +181,6 @@ export class EventStore {
       JSON.stringify(game.seats ?? []), game.playerIds ?? [], game.bots ?? [], game.visibility ?? 'PRIVATE', game.inviteCodeHash ?? null, game.createdBy ?? null,
       JSON.stringify((input.jobs ?? []).map(jobJson)),
       game.clockPerMove ?? null,
-      this.mailListeners,
     );
     return fromRow(rows[0]!);
   }
@@ -326,7 +193,7 @@ export class EventStore {
   async append(input: AppendInput): Promise<AppendOutcome> {
     const { gameId, expectedVersion, events } = input;
     const lastVersion = expectedVersion + events.length;
-    const { sql, values, base } = appendStatement(input, this.mailListeners);
+    const { sql, values, base } = appendStatement(input);
     try {
       const rows = await this.prisma.$queryRawUnsafe<(GameRow & { command_id: string; at: Date; positions: string[]; notified: number })[]>(sql, ...values);
       const row = rows[0];
@@ -356,22 +223,6 @@ export class EventStore {
   private async currentVersion(gameId: string, fallback: number): Promise<number> {
     const current = await this.prisma.game.findUnique({ where: { id: gameId }, select: { version: true } });
     return current?.version ?? fallback;
-  }
-
-  /**
-   * A game as the application needs it to decide: the row, the latest snapshot folded by
-   * `rules` (unless the caller already holds version `known` or later), and the events
-   * after that.
-   */
-  async load(gameId: string, opts: { rules: string; known?: number }): Promise<{ game: GameRecord; base: { version: number; state: unknown } | null; events: StoredEvent[] } | null> {
-    const game = await this.game(gameId);
-    if (!game) return null;
-    if (opts.known !== undefined && opts.known >= game.version) return { game, base: null, events: [] };
-    const after = opts.known ?? 0;
-    const snap = game.version - after > 1 ? await this.snapshot(gameId, undefined, opts.rules) : null;
-    const base = snap && snap.version > after ? snap : null;
-    const events = await this.events(gameId, base?.version ?? after, game.version);
-    return { game, base, events };
   }
 
   /** Outbox rows, oldest first (for the workers that turn them into deliveries); `version`: only that commit's. */
@@ -409,7 +260,7 @@ export class EventStore {
     return this.prisma.seatToken.findUnique({ where: { tokenHash }, select: { gameId: true, seat: true } });
   }
 
-  /** `rules` names the rules code that folded the state (see Application). */
+  /** `rules` names the rules code that folded the state (see src/app/states.ts). */
   async saveSnapshot(gameId: string, version: number, state: unknown, rules = ''): Promise<void> {
     await this.prisma.snapshot.upsert({
       where: { gameId_version: { gameId, version } },

@@ -1,58 +1,44 @@
 /**
- * Jobs of the queue (graphile-worker, src/workers/queue.ts) added in SQL, inside a
+ * Jobs of the queue (graphile-worker, src/persistence/queue.ts) added in SQL, inside a
  * statement of the store: the append adds its jobs in its own statement, so a job exists
  * if and only if the command was stored.
  */
 
-/** A job to add: `key` replaces the pending job with that key; `runAt` schedules it. */
-export interface JobSpec {
-  /** The task's name (as given to Queue.define). */
-  task: string;
-  payload?: Record<string, unknown>;
-  key?: string;
-  runAt?: Date;
-  maxAttempts?: number;
-  /** Lower runs first (default 0). */
-  priority?: number;
-}
+import type { JobChange } from '../app/ports.ts';
 
-/** Cancels the pending job with this key, if any (a deadline that no longer applies). */
-export interface JobRemoval {
-  removeKey: string;
-}
-
-export type JobChange = JobSpec | JobRemoval;
+export type { JobChange, JobRemoval, JobSpec } from '../app/ports.ts';
 
 /** The JSON a statement's jobs parameter carries for each change. */
 export function jobJson(change: JobChange): Record<string, unknown> {
   if ('removeKey' in change) return { removeKey: change.removeKey };
-  return { task: change.task, payload: change.payload ?? {}, key: change.key ?? null, runAt: change.runAt?.toISOString() ?? null, maxAttempts: change.maxAttempts ?? null, priority: change.priority ?? null };
+  return {
+    task: change.task, payload: change.payload ?? {}, key: change.key ?? null, runAt: change.runAt?.toISOString() ?? null,
+    runAfterSeconds: change.runAfterSeconds ?? null, maxAttempts: change.maxAttempts ?? null, priority: change.priority ?? null, when: change.when ?? null,
+  };
 }
 
+/** Someone listens to the game `g`: an enabled webhook on it or on one of its players. */
+const listened = (g: string) =>
+  `EXISTS (SELECT 1 FROM webhooks w WHERE w.disabled_at IS NULL AND (w.game_id = ${g}.id OR (w.game_id IS NULL AND w.player_id = ANY(${g}.player_ids))))`;
+/** A player of the game `g` wants mail (and can get it). */
+const wantsMail = (g: string) =>
+  `(cardinality(${g}.player_ids) > 0 AND EXISTS (SELECT 1 FROM players p WHERE p.id = ANY(${g}.player_ids) AND p.notify_by_email AND p.email_verified AND p.email IS NOT NULL))`;
+
 /**
- * A CTE body adding (or removing) the jobs of the jsonb array parameter `param` (built
- * with jobJson), once per row of `from`. Reference it from the statement's final SELECT,
- * or PostgreSQL never runs it. An empty array adds nothing (and NOTIFYs nobody).
+ * A CTE body adding (or removing) the jobs of the jsonb array parameter `param` (built with
+ * jobJson) for the game `game` (a relation with its id and player_ids), in the statement
+ * that commits it. `runAfterSeconds` counts from the statement's now(): the database's
+ * clock, rounded to the millisecond as the outbox rows' created_at is (a deadline is read
+ * from that column). A job with `when` is added only if someone listens
+ * (its `conditional` column says which rows were). Reference the CTE from the statement's
+ * final SELECT, or PostgreSQL never runs it. An empty array adds nothing (and NOTIFYs nobody).
  */
-export function jobsSql(param: string, from: string): string {
+export function jobsSql(param: string, game: string): string {
   return `SELECT CASE WHEN x ? 'removeKey' THEN (graphile_worker.remove_job(x->>'removeKey')).id
-      ELSE (graphile_worker.add_job(x->>'task', (x->'payload')::json, run_at => (x->>'runAt')::timestamptz,
-        max_attempts => (x->>'maxAttempts')::int, job_key => x->>'key', priority => (x->>'priority')::int)).id END AS id
-    FROM ${from}, jsonb_array_elements(${param}::jsonb) AS x`;
-}
-
-/**
- * A CTE body adding the `notify` job (which turns a commit's outbox rows into deliveries)
- * when someone listens to the game: an enabled webhook on it or on one of its players, or,
- * when `mailParam` is true, a player who wants mail. `game` names a relation with the
- * game's id, version, status and player_ids. Plain SQL in the commit's own statement, so the
- * job exists exactly when the commit does; reference it from the final SELECT.
- */
-export function notifyJobSql(game: string, mailParam: string): string {
-  return `SELECT (graphile_worker.add_job('notify', json_build_object('gameId', ${game}.id, 'version', ${game}.version, 'status', ${game}.status),
-      max_attempts => 25)).id AS id
-    FROM ${game}
-    WHERE EXISTS (SELECT 1 FROM webhooks w WHERE w.disabled_at IS NULL AND (w.game_id = ${game}.id OR (w.game_id IS NULL AND w.player_id = ANY(${game}.player_ids))))
-      OR (${mailParam}::boolean AND cardinality(${game}.player_ids) > 0 AND EXISTS (
-        SELECT 1 FROM players p WHERE p.id = ANY(${game}.player_ids) AND p.notify_by_email AND p.email_verified AND p.email IS NOT NULL))`;
+      ELSE (graphile_worker.add_job(x->>'task', (x->'payload')::json,
+        run_at => COALESCE((x->>'runAt')::timestamptz, now()::timestamptz(3) + make_interval(secs => (x->>'runAfterSeconds')::float8)),
+        max_attempts => (x->>'maxAttempts')::int, job_key => x->>'key', priority => (x->>'priority')::int)).id END AS id,
+      (x->>'when') IS NOT NULL AS conditional
+    FROM ${game}, jsonb_array_elements(${param}::jsonb) AS x
+    WHERE x->>'when' IS NULL OR ${listened(game)} OR (x->>'when' = 'listened-or-mail' AND ${wantsMail(game)})`;
 }

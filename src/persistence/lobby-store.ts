@@ -6,37 +6,15 @@
  * seat writes the setup events in the same transaction.
  */
 import { Prisma, type PrismaClient } from '../generated/prisma/client.ts';
-import { fromRow, type GameRecord, type GameRow, type GameSummary, type NewEvent, type OutboxEntry, type SeatEntry } from './event-store.ts';
-import { jobJson, jobsSql, notifyJobSql, type JobChange } from './jobs.ts';
+import type { Cursor, GameFilter, GameRecord, LobbyStore as LobbyPort, SeatChange } from '../app/ports.ts';
+import { fromRow, type GameRow } from './event-store.ts';
+import { jobJson, jobsSql } from './jobs.ts';
 
-export interface SeatChange {
-  gameId: string;
-  /** The seats as they were read: the update happens only if they are still so. */
-  expected: SeatEntry[];
-  seats: SeatEntry[];
-  players: { seat: string; name: string }[];
-  playerIds: string[];
-  bots: string[];
-  /** A seat token for an anonymous joiner. */
-  addToken?: { tokenHash: string; seat: string; name: string };
-  /** Seat tokens that no longer hold anything (a seat left). */
-  removeTokensFor?: string[];
-  /** The last seat is filled: the setup events, the summary after them, their outbox rows. */
-  start?: { events: NewEvent[]; summary: GameSummary; outbox: OutboxEntry[]; jobs?: JobChange[] };
-}
-
-export interface GameFilter {
-  type?: string;
-  status?: string;
-  myTurn?: boolean;
-}
+export type { GameFilter, SeatChange } from '../app/ports.ts';
 
 const json = (v: unknown) => JSON.stringify(v);
 
-export class LobbyStore {
-  /** See EventStore.mailListeners. */
-  mailListeners = false;
-
+export class LobbyStore implements LobbyPort {
   constructor(private readonly prisma: PrismaClient) {}
 
   /**
@@ -68,11 +46,12 @@ export class LobbyStore {
         await tx.outbox.createMany({
           data: start.outbox.map((o) => ({ gameId: change.gameId, version: start.events.length, kind: o.kind, seat: o.seat, data: (o.data ?? {}) as Prisma.InputJsonValue })),
         });
-        await tx.$queryRawUnsafe(
-          `WITH g AS (SELECT $1::uuid AS id, $2::int AS version, $3::text AS status, $4::uuid[] AS player_ids), n AS (${notifyJobSql('g', '$5')}) SELECT count(*)::int AS n FROM n`,
-          change.gameId, start.events.length, start.summary.status, change.playerIds, this.mailListeners,
-        );
-        if (start.jobs?.length) await tx.$queryRawUnsafe(`WITH j AS (${jobsSql('$1', '(SELECT 1) AS one')}) SELECT count(*)::int AS n FROM j`, json(start.jobs.map(jobJson)));
+        if (start.jobs?.length) {
+          await tx.$queryRawUnsafe(
+            `WITH g AS (SELECT $2::uuid AS id, $3::uuid[] AS player_ids), j AS (${jobsSql('$1', 'g')}) SELECT count(*)::int AS n FROM j`,
+            json(start.jobs.map(jobJson)), change.gameId, change.playerIds,
+          );
+        }
       }
       return fromRow(row);
     });
@@ -88,7 +67,7 @@ export class LobbyStore {
   }
 
   /** Public games with an open seat, oldest first, keyset-paginated by (createdAt, id). */
-  async openGames(type: string | undefined, first: number, after?: { createdAt: Date; id: string }): Promise<GameRecord[]> {
+  async openGames(type: string | undefined, first: number, after?: Cursor): Promise<GameRecord[]> {
     const rows = await this.prisma.$queryRawUnsafe<GameRow[]>(
       `SELECT * FROM games WHERE status = 'OPEN' AND visibility = 'PUBLIC' AND ($1::text IS NULL OR type = $1)
          AND ($2::timestamptz IS NULL OR (created_at, id) > ($2::timestamptz, $3::uuid))
@@ -99,7 +78,7 @@ export class LobbyStore {
   }
 
   /** The games a player holds a seat in, newest first; `myTurn`: those awaiting one of their seats. */
-  async playerGames(playerId: string, filter: GameFilter, first: number, after?: { createdAt: Date; id: string }): Promise<GameRecord[]> {
+  async playerGames(playerId: string, filter: GameFilter, first: number, after?: Cursor): Promise<GameRecord[]> {
     const rows = await this.prisma.$queryRawUnsafe<GameRow[]>(
       `SELECT * FROM games WHERE player_ids @> ARRAY[$1::uuid] AND ($2::text IS NULL OR type = $2) AND ($3::text IS NULL OR status = $3)
          AND ($4::boolean IS NULL OR $4 = ${MY_TURN})
@@ -120,15 +99,6 @@ export class LobbyStore {
   async byInviteCode(codeHash: string): Promise<GameRecord | null> {
     const rows = await this.prisma.$queryRawUnsafe<GameRow[]>(`SELECT * FROM games WHERE invite_code_hash = $1 AND status = 'OPEN'`, codeHash);
     return rows[0] ? fromRow(rows[0]) : null;
-  }
-
-  /** Running games that await a seat the service plays (the bots' sweep). */
-  async gamesAwaitingBots(limit: number): Promise<string[]> {
-    const rows = await this.prisma.$queryRawUnsafe<{ id: string }[]>(
-      `SELECT id::text FROM games WHERE cardinality(bots) > 0 AND status IN ('SETUP', 'ACTIVE') AND awaiting && bots ORDER BY updated_at LIMIT $1::int`,
-      limit,
-    );
-    return rows.map((r) => r.id);
   }
 }
 

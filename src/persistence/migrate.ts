@@ -6,7 +6,7 @@
  * _prisma_migrations with Prisma's columns and checksum (sha256 of the file), under an
  * advisory lock so that several server processes starting together apply each once.
  * A database migrated here is one `prisma migrate deploy` agrees with, and vice versa.
- * The job queue's schema (graphile_worker, src/workers/queue.ts) is graphile-worker's own:
+ * The job queue's schema (graphile_worker, src/persistence/queue.ts) is graphile-worker's own:
  * its migrations run next, under the same lock.
  */
 import { createHash, randomUUID } from 'node:crypto';

@@ -12,6 +12,7 @@
  */
 import pg from 'pg';
 import { EVENTS_CHANNEL } from './event-store.ts';
+import type { WakeUps } from '../app/ports.ts';
 
 type Wake = () => void;
 
@@ -25,7 +26,7 @@ export interface NotifierOptions {
   catchUpMs?: number;
 }
 
-export class Notifier {
+export class Notifier implements WakeUps {
   private client: pg.Client | null = null;
   private readonly listeners = new Map<string, Set<Wake>>();
   /** The last version seen of each game listened to (for the catch-up). */

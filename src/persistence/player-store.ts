@@ -3,31 +3,13 @@
  * every request (no cache), so a revoked token is refused at once by every process.
  */
 import type { PrismaClient } from '../generated/prisma/client.ts';
+import type { PlayerRecord, PlayerStore as PlayerPort, PlayerTokenRecord } from '../app/ports.ts';
 
-export interface PlayerRecord {
-  id: string;
-  name: string;
-  email: string | null;
-  emailVerified: boolean;
-  notifyByEmail: boolean;
-  emailCode: string | null;
-  emailCodeExpires: Date | null;
-  emailCodeAttempts: number;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-export interface PlayerTokenRecord {
-  id: string;
-  playerId: string;
-  name: string;
-  createdAt: Date;
-  lastUsedAt: Date | null;
-}
+export type { PlayerRecord, PlayerTokenRecord } from '../app/ports.ts';
 
 const TOKEN_FIELDS = { id: true, playerId: true, name: true, createdAt: true, lastUsedAt: true } as const;
 
-export class PlayerStore {
+export class PlayerStore implements PlayerPort {
   constructor(private readonly prisma: PrismaClient) {}
 
   /** The player and their first token, together or not at all. */

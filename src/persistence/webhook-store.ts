@@ -5,40 +5,10 @@
  * so running it again (at least once) adds nothing twice.
  */
 import type { PrismaClient } from '../generated/prisma/client.ts';
-import { jobJson, type JobSpec } from './jobs.ts';
+import type { DeliveryRecord, JobSpec, NewDelivery, WebhookRecord, WebhookStore as WebhookPort } from '../app/ports.ts';
+import { jobJson } from './jobs.ts';
 
-export interface WebhookRecord {
-  id: string;
-  playerId: string;
-  gameId: string | null;
-  url: string;
-  events: string[];
-  /** Encrypted. */
-  secret: string;
-  failures: number;
-  disabledAt: Date | null;
-  disabledReason: string | null;
-  createdAt: Date;
-}
-
-export interface DeliveryRecord {
-  id: string;
-  channel: 'WEBHOOK' | 'MAIL';
-  webhookId: string | null;
-  playerId: string | null;
-  gameId: string;
-  event: string;
-  seat: string | null;
-  version: number;
-  body: Record<string, unknown>;
-  status: 'PENDING' | 'DELIVERED' | 'FAILED' | 'CANCELLED';
-  attempts: number;
-  lastError: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-export type NewDelivery = Pick<DeliveryRecord, 'id' | 'channel' | 'webhookId' | 'playerId' | 'gameId' | 'event' | 'seat' | 'version' | 'body'>;
+export type { DeliveryRecord, NewDelivery, WebhookRecord } from '../app/ports.ts';
 
 interface WebhookRow {
   id: string; player_id: string; game_id: string | null; url: string; events: string[]; secret: string; failures: number;
@@ -62,7 +32,7 @@ const delivery = (r: DeliveryRow): DeliveryRecord => ({
 const COLUMNS = 'id::text, player_id::text, game_id::text, url, events, secret, failures, disabled_at, disabled_reason, created_at';
 const DELIVERY_COLUMNS = 'id, channel, webhook_id::text, player_id::text, game_id::text, event, seat, version, body, status, attempts, last_error, created_at, updated_at';
 
-export class WebhookStore {
+export class WebhookStore implements WebhookPort {
   constructor(private readonly prisma: PrismaClient) {}
 
   async create(w: Pick<WebhookRecord, 'id' | 'playerId' | 'gameId' | 'url' | 'events' | 'secret'>): Promise<WebhookRecord> {

@@ -1,5 +1,5 @@
 /**
- * The notifications' workers, as tasks of the job queue (src/workers/queue.ts):
+ * The notifications' tasks (registered by src/workers/tasks.ts):
  *   notify           a commit's outbox rows → its deliveries (added by the commit's own statement)
  *   notify-deadline  DEADLINE_SOON for a game's seat → its deliveries
  *   webhook          one POST of a delivery, signed as Standard Webhooks do; retried with
@@ -13,9 +13,9 @@ import https from 'node:https';
 import { isIP } from 'node:net';
 import nodemailer from 'nodemailer';
 import type { Notifications } from '../app/notifications.ts';
-import { signWebhook, TASKS } from '../app/notifications.ts';
+import { signWebhook } from '../app/notifications.ts';
 import { guardedLookup, isPrivateAddress } from '../app/targets.ts';
-import type { Queue } from './queue.ts';
+import { TASKS, type TaskRegistry } from '../app/tasks.ts';
 
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 const USER_AGENT = 'wargame-service-webhooks/1';
@@ -63,14 +63,14 @@ export function post(url: string, headers: Record<string, string>, body: string,
   });
 }
 
-export function defineNotificationTasks(queue: Queue, notifications: Notifications, mailer: MailerOptions | null, log: (msg: string) => void = () => {}): { close(): void } {
+export function defineNotificationTasks(queue: TaskRegistry, notifications: Notifications, mailer: MailerOptions | null, log: (msg: string) => void = () => {}): { close(): void } {
   const transport = mailer ? nodemailer.createTransport(mailer.smtpUrl) : null;
 
   queue.define(TASKS.notify, async (p) => {
     await notifications.fanOut(String(p.gameId), Number(p.version), String(p.status));
   });
 
-  queue.define(TASKS.deadline, async (p) => {
+  queue.define(TASKS.deadlineNotice, async (p) => {
     await notifications.fanOutDeadline(String(p.gameId), String(p.seat), Number(p.version), new Date(String(p.deadline)));
   });
 
@@ -84,7 +84,7 @@ export function defineNotificationTasks(queue: Queue, notifications: Notificatio
     const outcome = await post(webhook.url, headers, body, { allowPrivate: notifications.options.allowPrivate });
     const ok = 'status' in outcome && outcome.status >= 200 && outcome.status < 300;
     const error = ok ? undefined : 'error' in outcome ? outcome.error : outcome.status >= 300 && outcome.status < 400 ? `answered ${outcome.status}: redirects are not followed` : `answered ${outcome.status}`;
-    const last = helpers.job.attempts >= helpers.job.max_attempts;
+    const last = helpers.attempts >= helpers.maxAttempts;
     await notifications.webhookAttempted(delivery, webhook, { ok, error, last });
     // Thrown, the queue tries again later (exponential backoff, the same delivery id).
     if (!ok && !last) throw new Error(`webhook ${webhook.id} delivery ${delivery.id}: ${error}`);
@@ -106,7 +106,7 @@ export function defineNotificationTasks(queue: Queue, notifications: Notificatio
         messageId: `<${found.delivery.id}@wargame-service>`,
       });
     } catch (error) {
-      const last = helpers.job.attempts >= helpers.job.max_attempts;
+      const last = helpers.attempts >= helpers.maxAttempts;
       await notifications.store.attempted(found.delivery.id, { status: last ? 'FAILED' : 'PENDING', error: (error as Error).message });
       log(`mail ${found.delivery.id} failed: ${(error as Error).message}`);
       throw error;

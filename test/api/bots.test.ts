@@ -14,7 +14,7 @@ let a: TestServer;
 let b: TestServer;
 let db: pg.Client;
 beforeAll(async () => {
-  const opts = { rateLimit: 100_000, registrationsPerMinute: 10_000 };
+  const opts = { rateLimit: 100_000, registrationsPerMinute: 10_000, workers: true };
   [a, b] = await Promise.all([startTestServer(opts), startTestServer(opts)]);
   db = new pg.Client({ connectionString: databaseUrl() });
   await db.connect();
@@ -93,7 +93,7 @@ describe('bots', () => {
   });
 
   it('is played by another process\'s sweep when the process that created the game plays no bot', async () => {
-    const lonely = await startTestServer({ rateLimit: 100_000, bots: false });
+    const lonely = await startTestServer({ rateLimit: 100_000, workers: false });
     try {
       const created = await lonely.gql(CREATE, { input: { type: 'guessing-game', options: { target: 4 }, seats: [{ seat: 'north', bot: 'random' }, { seat: 'east', bot: 'random' }] } });
       const id = created.data.createGame.game.id;

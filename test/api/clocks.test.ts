@@ -10,7 +10,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_PER_MOVE } from '../../src/app/clock.ts';
-import { DeadlineNotYet } from '../../src/workers/clocks.ts';
+import { DeadlineNotYet } from '../../src/app/deadlines.ts';
 import { databaseUrl, startTestServer, type TestServer } from '../support/server.ts';
 
 let a: TestServer;
@@ -18,7 +18,7 @@ let b: TestServer;
 let db: pg.Client;
 /** The database's clock minus this process's (deadlines are the database's). */
 let skew = 0;
-const opts = { rateLimit: 100_000, registrationsPerMinute: 10_000 };
+const opts = { rateLimit: 100_000, registrationsPerMinute: 10_000, workers: true };
 
 beforeAll(async () => {
   [a, b] = await Promise.all([startTestServer(opts), startTestServer(opts)]);
@@ -260,7 +260,7 @@ describe('clocks', () => {
         await sleepUntil(new Date(deadline.getTime() + offsets[i]!));
         const [command, timeout] = await Promise.all([
           (i % 2 ? a : b).gql(SUBMIT, { id: g.id, c: legal[0], v: version }, g.tokens.yuan),
-          a.app.clocks.deadlinePassed({ gameId: g.id, seat: 'yuan', version }).catch((e: unknown) => (e instanceof DeadlineNotYet ? 'early' : Promise.reject(e))),
+          a.core.deadlines.deadlinePassed({ gameId: g.id, seat: 'yuan', version }).catch((e: unknown) => (e instanceof DeadlineNotYet ? 'early' : Promise.reject(e))),
         ]);
         return { g, version, command, timeout };
       }),
@@ -335,10 +335,9 @@ describe('clocks on a database of their own', () => {
     try {
       // The runners look for due jobs every half second (default 2 s), so that the warning, a
       // second before the deadline, is not taken after it.
-      const fast = { ...opts, databaseUrl: own.url, queue: { pollInterval: 500 } };
-      servers = await Promise.all([startTestServer(fast), startTestServer(fast)]);
       const notices: { gameId: string; seat: string; version: number; deadline: Date }[] = [];
-      for (const s of servers) s.app.clocks.onDeadlineSoon = async (n) => void notices.push(n);
+      const fast = { ...opts, databaseUrl: own.url, workers: { pollInterval: 500 }, deadlineSoon: async (n: (typeof notices)[number]) => void notices.push(n) };
+      servers = await Promise.all([startTestServer(fast), startTestServer(fast)]);
       const g = await create(servers[0]!, { type: 'guessing-game', options: { target: 1000 }, seats: [{ seat: 'north', name: 'N' }, { seat: 'east', name: 'E' }], clock: { perMove: 4 } });
       const deadline = g.game.awaiting[0].deadline;
       expect((await guess(servers[1]!, g, 'north')).errors).toBeUndefined();

@@ -34,7 +34,7 @@ describe('REST event pages', () => {
   });
 
   it('are cut at 1000 events when first is not given, and say so', async () => {
-    const id = await longGuessingGame(server.app.application, 1_200);
+    const id = await longGuessingGame(server.core, 1_200);
     const page = await server.rest('GET', `/api/games/${id}/events`);
     expect(page.body.events).toHaveLength(1000);
     expect(page.body.pageInfo).toEqual({ hasNextPage: true, endCursor: 1000 });

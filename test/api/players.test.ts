@@ -11,8 +11,10 @@ import { databaseUrl, startTestServer, type TestServer } from '../support/server
 let a: TestServer;
 let b: TestServer;
 let db: pg.Client;
+/** The verification mails server a sends (it has no SMTP: the test reads them here). */
+const sent: { to: string; text: string }[] = [];
 beforeAll(async () => {
-  [a, b] = await Promise.all([startTestServer({ rateLimit: 100_000, registrationsPerMinute: 10_000 }), startTestServer({ rateLimit: 100_000, registrationsPerMinute: 10_000 })]);
+  [a, b] = await Promise.all([startTestServer({ rateLimit: 100_000, registrationsPerMinute: 10_000, sendCode: (mail) => void sent.push(mail) }), startTestServer({ rateLimit: 100_000, registrationsPerMinute: 10_000 })]);
   db = new pg.Client({ connectionString: databaseUrl() });
   await db.connect();
 });
@@ -71,8 +73,6 @@ describe('players', () => {
   });
 
   it('changes name and email; a new email is verified with the code sent to it (read here from the database)', async () => {
-    const sent: { to: string; text: string }[] = [];
-    a.app.application.players!.codeSender = (mail) => void sent.push(mail);
     const { player, token } = await register(a, 'Lin', 'lin@example.org');
     expect(sent.at(-1)?.to).toBe('lin@example.org');
     const code = (await db.query('SELECT email_code FROM players WHERE id = $1', [player.id])).rows[0].email_code as string;
@@ -88,7 +88,6 @@ describe('players', () => {
     const code2 = (await db.query('SELECT email_code FROM players WHERE id = $1', [player.id])).rows[0].email_code as string;
     expect(sent.at(-1)).toMatchObject({ to: 'yu@example.org', text: expect.stringContaining(`\nCode: ${code2}\n`) });
     expect((await a.gql(`mutation($c: String!) { verifyEmail(code: $c) { emailVerified } }`, { c: code2 }, token)).data.verifyEmail.emailVerified).toBe(true);
-    a.app.application.players!.codeSender = () => {};
   });
 
   it('refuses bad names and emails with clear errors, and player-only operations without a player token', async () => {
@@ -118,7 +117,7 @@ describe('players', () => {
   });
 
   it('limits registrations per address (RATE_LIMITED / 429)', async () => {
-    const limited = await startTestServer({ rateLimit: 100_000, registrationsPerMinute: 2, bots: false });
+    const limited = await startTestServer({ rateLimit: 100_000, registrationsPerMinute: 2 });
     try {
       expect((await limited.rest('POST', '/api/players', { name: 'one' })).status).toBe(201);
       expect((await limited.gql(REGISTER, { input: { name: 'two' } })).errors).toBeUndefined();

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GameRegistry } from '../../src/domain/kernel/index.ts';
 import { EventStore } from '../../src/persistence/event-store.ts';
-import { Application, SNAPSHOT_EVERY } from '../../src/app/application.ts';
+import { SNAPSHOT_EVERY, States } from '../../src/app/states.ts';
 import { createGuessingGame } from '../support/client.ts';
 import { guessingGame } from '../support/guessing-game.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
@@ -15,7 +14,7 @@ afterAll(async () => server?.close());
 describe('snapshots', () => {
   it('are written as a long game passes each multiple of SNAPSHOT_EVERY, and loading from one gives the state a full fold gives', async () => {
     const { id } = await createGuessingGame(server, ['north', 'east'], 1_000_000);
-    const service = server.app.application;
+    const service = { store: server.core.ports.games as EventStore, execute: server.core.commands.execute.bind(server.core.commands) };
     // each round: two guesses and a roll = 3 events; commands run as plain calls, no HTTP
     while ((await service.store.game(id))!.version <= SNAPSHOT_EVERY + 10) {
       await service.execute({ kind: 'seat', gameId: id, seat: 'north' }, id, { type: 'guess', number: 1 });
@@ -27,26 +26,26 @@ describe('snapshots', () => {
     expect(snap!.version).toBeLessThan(SNAPSHOT_EVERY + 3);
 
     // A fresh service has no cache: one loads through the snapshot...
-    const viaSnapshot = await new Application(service.store, new GameRegistry([guessingGame]), 'rules-a').stateOf(game);
+    const viaSnapshot = await new States(service.store, () => guessingGame, 'rules-a').of(game);
     // ...the other without any snapshot.
     const noSnapshots: EventStore = Object.create(service.store);
     noSnapshots.snapshot = async () => null;
-    const fullFold = await new Application(noSnapshots, new GameRegistry([guessingGame])).stateOf(game);
+    const fullFold = await new States(noSnapshots, () => guessingGame, '').of(game);
     expect(viaSnapshot.version).toBe(game.version);
     expect(viaSnapshot.state).toEqual(fullFold.state);
     // and a replay before the snapshot still folds from the start
-    const early = await new Application(service.store, new GameRegistry([guessingGame]), 'rules-a').stateOf(game, 10);
+    const early = await new States(service.store, () => guessingGame, 'rules-a').of(game, 10);
     expect(early.version).toBe(10);
 
     // Rules code that changed since the snapshot was written ignores it and folds the events again.
     const reads: number[] = [];
     const counting: EventStore = Object.create(service.store);
     counting.events = (gameId, after, until, limit) => (reads.push(after ?? 0), service.store.events(gameId, after, until, limit));
-    const newRules = await new Application(counting, new GameRegistry([guessingGame]), 'rules-b').stateOf(game);
+    const newRules = await new States(counting, () => guessingGame, 'rules-b').of(game);
     expect(reads).toEqual([0]);
     expect(newRules.state).toEqual(fullFold.state);
     reads.length = 0;
-    await new Application(counting, new GameRegistry([guessingGame]), 'rules-a').stateOf(game);
+    await new States(counting, () => guessingGame, 'rules-a').of(game);
     expect(reads).toEqual([snap!.version]);
   });
 

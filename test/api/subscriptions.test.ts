@@ -76,8 +76,8 @@ describe('gameEvents subscription', () => {
   });
 
   it('delivers every stored event of a long game to a subscriber from version 0, however many', async () => {
-    const id = await longGuessingGame(one.app.application, 3_000);
-    const version = (await one.app.application.store.game(id))!.version;
+    const id = await longGuessingGame(one.core, 3_000);
+    const version = (await one.core.ports.games.game(id))!.version;
     const client = wsClient(two);
     const feed = collect(client, id, 0);
     await feed.until(version, 60_000);

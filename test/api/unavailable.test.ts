@@ -5,15 +5,15 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/api/app.ts';
 import { games } from '../../src/domain/games.ts';
 import { PrismaClient } from '../../src/generated/prisma/client.ts';
 import type { Database } from '../../src/persistence/database.ts';
+import { openService } from '../../src/server.ts';
 import { databaseUrl } from '../support/server.ts';
 
 // Queries go to a port where no PostgreSQL listens (the notifier keeps the real one).
 const DEAD = 'postgresql://nobody:nothing@127.0.0.1:9/none';
-let app: Awaited<ReturnType<typeof buildApp>>;
+let service: Awaited<ReturnType<typeof openService>>;
 let base: string;
 beforeAll(async () => {
   const pool = new pg.Pool({ connectionString: DEAD, connectionTimeoutMillis: 500 });
@@ -27,10 +27,10 @@ beforeAll(async () => {
       await pool.end().catch(() => {});
     },
   };
-  app = await buildApp({ database, games, logger: false });
-  base = await app.listen({ port: 0, host: '127.0.0.1' });
+  service = await openService({ database, games, http: { logger: false } });
+  base = await service.http!.listen({ port: 0, host: '127.0.0.1' });
 });
-afterAll(async () => app?.close());
+afterAll(async () => service?.close());
 
 describe('with the database unreachable', () => {
   it('REST answers 503 UNAVAILABLE with Retry-After', async () => {

@@ -91,7 +91,7 @@ describe('the WebSocket channel', () => {
     // Enough unread events to fill the kernel's buffers (a few MiB on loopback) behind ws.
     const roomy = await startTestServer({ rateLimit: 100_000, websocket: { perConnection: 30, slowConsumerMs: 1_000 } });
     try {
-      const id = await longGuessingGame(roomy.app.application, 3_000);
+      const id = await longGuessingGame(roomy.core, 3_000);
       const c = raw({}, roomy);
       await c.opened;
       await c.waitFor(() => c.messages.some((m) => m.type === 'connection_ack'));

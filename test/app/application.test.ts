@@ -1,21 +1,34 @@
 /**
- * The application core, called as plain functions (no HTTP): the actors, the outbox
- * written with the events, and stored consequences that fold back to the same game.
+ * The application core, called as plain functions on the memory ports (no HTTP, no
+ * database): the actors, the outbox written with the events, and stored consequences that
+ * fold back to the same game.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SYSTEM_ACTOR, type Actor } from '../../src/app/actors.ts';
-import type { Application } from '../../src/app/application.ts';
+import { createCore, type Core, type CoreOptions } from '../../src/app/core.ts';
+import { memoryPorts } from '../../src/app/memory/index.ts';
+import type { Ports } from '../../src/app/ports.ts';
+import { games as hostedGames } from '../../src/domain/games.ts';
 import { evolveMatch, initialMatch, matchStatus, visibleTo, type Recorded } from '../../src/domain/kernel/index.ts';
+import { guessingGame } from '../support/guessing-game.ts';
 import { chooser } from '../support/play.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
 
-let server: TestServer;
-let app: Application;
-beforeAll(async () => {
-  server = await startTestServer({ rateLimit: 100_000 });
-  app = server.app.application;
-});
-afterAll(async () => server?.close());
+/** The calls these tests make, on a core built on `ports`. */
+function service(ports: Ports, options: Partial<CoreOptions> = {}) {
+  const core: Core = createCore(ports, { games: [...hostedGames, guessingGame], ...options });
+  return {
+    store: ports.games,
+    module: core.module,
+    create: core.commands.create.bind(core.commands),
+    execute: core.commands.execute.bind(core.commands),
+    read: core.reads.read.bind(core.reads),
+    export: core.reads.export.bind(core.reads),
+    verify: core.verify.check,
+  };
+}
+
+const ports = memoryPorts();
+const app = service(ports);
 
 const seat = (gameId: string, s: string): Actor => ({ kind: 'seat', gameId, seat: s });
 
@@ -120,10 +133,7 @@ describe('a resignation in a game of three or more', () => {
 
 describe('rules versions', () => {
   it('a game records the rules it started under; verify says plainly when they have changed since', async () => {
-    const { Application } = await import('../../src/app/application.ts');
-    const { GameRegistry } = await import('../../src/domain/kernel/index.ts');
-    const { guessingGame } = await import('../support/guessing-game.ts');
-    const older = new Application(app.store, new GameRegistry([guessingGame]), 'rules-old');
+    const older = service(ports, { games: [guessingGame], rulesFingerprint: 'rules-old' });
     const { game } = await older.create({ type: 'guessing-game', seats: [{ seat: 'north', name: 'N' }, { seat: 'east', name: 'E' }] });
     expect(game.rules).toBe('rules-old');
     await older.execute(seat(game.id, 'north'), game.id, { type: 'resign' });
@@ -131,7 +141,7 @@ describe('rules versions', () => {
     expect(doc.game.rules).toBe('rules-old');
     expect(older.verify(doc)).toEqual({ valid: true, events: 3, commands: 1, rolls: 1 });
 
-    const newer = new Application(app.store, new GameRegistry([guessingGame]), 'rules-new');
+    const newer = service(ports, { games: [guessingGame], rulesFingerprint: 'rules-new' });
     expect(newer.verify(doc)).toMatchObject({ valid: true, rulesChanged: { game: 'rules-old', now: 'rules-new' } });
     const tampered = structuredClone(doc);
     (tampered.events[0]!.data as { first: string }).first = tampered.events[0]!.data.first === 'north' ? 'east' : 'north';

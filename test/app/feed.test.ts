@@ -3,7 +3,7 @@
  * does not read holds about a page, however long the game (it used to queue every event).
  */
 import { describe, expect, it } from 'vitest';
-import type { EventOut } from '../../src/app/application.ts';
+import type { EventOut } from '../../src/app/game-read.ts';
 import { EventFeed, FEED_BUFFER, FEED_PAGE } from '../../src/app/feed.ts';
 import type { Notifier } from '../../src/persistence/notifier.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decideMatch, evolveMatch, initialMatch, matchLegalCommands, matchStatus, SeededRandom, drawDie, start as startGame, step, SYSTEM, visibleTo, type MatchState } from '../../src/domain/kernel/index.ts';
+import { asSeat, decideMatch, evolveMatch, initialMatch, matchLegalCommands, matchStatus, SeededRandom, drawDie, start as startGame, step, SYSTEM, visibleTo, type MatchState } from '../../src/domain/kernel/index.ts';
 import { guessingGame, type GuessState } from '../support/guessing-game.ts';
 
 const input = { options: { target: 5 }, players: ['north', 'east'] };
@@ -37,7 +37,7 @@ describe('match rules shared by every game', () => {
     let s = start();
     expect(matchStatus(guessingGame, s).awaiting.map((p) => p.seat)).toEqual(['north', 'east']);
     s = play(s, 'north', { type: 'guess', number: 3 });
-    const again = decideMatch(guessingGame, s, { type: 'guess', number: 2 }, 'north', new SeededRandom('seed', s.draws));
+    const again = decideMatch(guessingGame, s, { type: 'guess', number: 2 }, asSeat('north'), new SeededRandom('seed', s.draws));
     expect(again).toMatchObject({ ok: false, code: 'NOT_YOUR_TURN' });
     expect(matchLegalCommands(guessingGame, s, 'north')).toEqual([{ type: 'offerDraw' }, { type: 'resign' }]);
   });
@@ -56,7 +56,7 @@ describe('match rules shared by every game', () => {
   it('ends a two-player game on resignation with the other player winning', () => {
     const s = play(start(), 'east', { type: 'resign' });
     expect(matchStatus(guessingGame, s)).toMatchObject({ stage: 'FINISHED', result: { winners: ['north'] } });
-    const late = decideMatch(guessingGame, s, { type: 'guess', number: 1 }, 'north', new SeededRandom('seed', s.draws));
+    const late = decideMatch(guessingGame, s, { type: 'guess', number: 1 }, asSeat('north'), new SeededRandom('seed', s.draws));
     expect(late).toMatchObject({ ok: false, code: 'GAME_OVER' });
   });
 
@@ -81,7 +81,7 @@ describe('match rules shared by every game', () => {
   });
 
   it('refuses a seat that is not in the game', () => {
-    expect(decideMatch(guessingGame, start(), { type: 'resign' }, 'south', new SeededRandom('s', 0))).toMatchObject({ ok: false, code: 'FORBIDDEN' });
+    expect(decideMatch(guessingGame, start(), { type: 'resign' }, asSeat('south'), new SeededRandom('s', 0))).toMatchObject({ ok: false, code: 'FORBIDDEN' });
   });
 });
 
@@ -96,7 +96,7 @@ describe('players the rules put out', () => {
     s = evolveMatch(withOut, s, { event: { type: 'GameStarted', first: 'north', roll: 1 }, seat: null });
     s = { ...s, game: { ...s.game, out: ['south'] } }; // e.g. lost both Generals
     expect(matchLegalCommands(withOut, s, 'south')).toEqual([]);
-    expect(decideMatch(withOut, s, { type: 'offerDraw' }, 'south', new SeededRandom('s', 0))).toMatchObject({ ok: false, code: 'ILLEGAL_COMMAND' });
+    expect(decideMatch(withOut, s, { type: 'offerDraw' }, asSeat('south'), new SeededRandom('s', 0))).toMatchObject({ ok: false, code: 'ILLEGAL_COMMAND' });
     s = evolveMatch(withOut, s, { event: { type: 'DrawOffered', seat: 'north' }, seat: 'north' });
     expect(matchStatus(withOut, s).awaiting.filter((p) => p.kind === 'ANSWER_DRAW').map((p) => p.seat)).toEqual(['east']);
     const accepted = step(withOut, s, { type: 'acceptDraw' }, { kind: 'seat', seat: 'east' }, { seed: 's' });

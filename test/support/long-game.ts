@@ -4,14 +4,14 @@
  * one over HTTP would take a minute on these machines).
  */
 import { matchStatus, step } from '../../src/domain/kernel/index.ts';
-import type { Application } from '../../src/app/application.ts';
+import type { Core } from '../../src/app/core.ts';
 import type { NewEvent } from '../../src/persistence/event-store.ts';
 
-export async function longGuessingGame(app: Application, events: number): Promise<string> {
-  const created = await app.create({ type: 'guessing-game', options: { target: 1_000_000_000 }, seats: [{ seat: 'north', name: 'N' }, { seat: 'east', name: 'E' }] });
-  const game = (await app.store.game(created.game.id))!;
+export async function longGuessingGame(app: Core, events: number): Promise<string> {
+  const created = await app.commands.create({ type: 'guessing-game', options: { target: 1_000_000_000 }, seats: [{ seat: 'north', name: 'N' }, { seat: 'east', name: 'E' }] });
+  const game = (await app.ports.games.game(created.game.id))!;
   const module = app.module(game.type);
-  let { state, version } = await app.stateOf(game);
+  let { state, version } = await app.states.of(game);
   let batch: NewEvent[] = [];
   let from = version;
   for (let n = 0; version < events; n++) {
@@ -23,7 +23,7 @@ export async function longGuessingGame(app: Application, events: number): Promis
     version += outcome.recorded.length;
     if (batch.length >= 500 || version >= events) {
       const status = matchStatus(module, state);
-      const appended = await app.store.append({
+      const appended = await app.ports.games.append({
         gameId: game.id, expectedVersion: from, seat, command: { type: 'batch' }, idempotencyKey: null, events: batch,
         summary: { status: status.stage, awaiting: [...new Set(status.awaiting.map((p) => p.seat))], result: status.result }, outbox: [],
       });

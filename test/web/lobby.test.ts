@@ -18,7 +18,7 @@ if (!chromium) console.warn('test/web: NO CHROMIUM FOUND, the lobby browser test
 describe.skipIf(!chromium)('the lobby in a browser', () => {
   let t: Harness;
   beforeAll(async () => {
-    t = await openHarness();
+    t = await openHarness({ rateLimit: 100_000, registrationsPerMinute: 10_000, workers: true }); // bots move by jobs
   });
   afterAll(() => t?.close());
   const newPage = (viewport?: { width: number; height: number }) => t.newPage(viewport);

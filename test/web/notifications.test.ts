@@ -22,7 +22,7 @@ describe.skipIf(!chromium)('the notification settings in a browser', () => {
 
   beforeAll(async () => {
     receiver = await startReceiver();
-    server = await startTestServer({ rateLimit: 100_000, registrationsPerMinute: 10_000, notifications: { allowPrivate: true, webhookAttempts: 2 }, queue: { pollInterval: 200 } });
+    server = await startTestServer({ rateLimit: 100_000, registrationsPerMinute: 10_000, notifications: { allowPrivate: true, webhookAttempts: 2 }, workers: { pollInterval: 200 } });
     browser = await launchChromium();
   });
   afterAll(async () => {

@@ -62,7 +62,7 @@ describe('a server killed between commit and delivery', () => {
     await new Promise((r) => child!.once('exit', r));
 
     // Another process (a heartbeat every half second; a runner silent for 25 s is dead).
-    other = await startTestServer({ notifications: { secretKey: KEY, allowPrivate: true }, queue: { pollInterval: 500, heartbeatMs: 500, deadAfterMs: 25_000 } });
+    other = await startTestServer({ notifications: { secretKey: KEY, allowPrivate: true }, workers: { pollInterval: 500, heartbeatMs: 500, deadAfterMs: 25_000 } });
     const again = await until(() => receiver!.received.find((r) => r.path === path && r.status === 200), 90_000, 'the delivery after the crash');
     expect(again.id).toBe(first.id);
     expect(again.verified).toBe(true);

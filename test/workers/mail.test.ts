@@ -15,8 +15,9 @@ let box: MailBox;
 beforeAll(async () => {
   box = await startMailBox();
   server = await startTestServer({
-    rateLimit: 100_000, registrationsPerMinute: 10_000, queue: { pollInterval: 200 },
-    notifications: { smtpUrl: box.url, mailFrom: 'Wargames <games@wargames.test>', publicUrl: PUBLIC_URL, allowPrivate: true },
+    rateLimit: 100_000, registrationsPerMinute: 10_000, workers: { pollInterval: 200 },
+    mailer: { smtpUrl: box.url, from: 'Wargames <games@wargames.test>' },
+    notifications: { publicUrl: PUBLIC_URL, allowPrivate: true },
   });
 });
 afterAll(async () => {
@@ -99,7 +100,7 @@ describe('mail', () => {
   it('claims "your turn" at most once until one of the player\'s seats acts (a retried fan-out claims again)', async () => {
     const a = await ada();
     const { id, bob } = await game(a.token);
-    const store = server.app.application.notifications!.store;
+    const store = server.core.notifications.store;
     const p = (await server.gql(`mutation { registerPlayer(input: { name: "Cid" }) { player { id } } }`)).data.registerPlayer.player.id; // a claim is per player and game
     expect(await store.claimYourTurn(p, id, 1, ['north'])).toBe(true);
     expect(await store.claimYourTurn(p, id, 1, ['north'])).toBe(true); // the same commit again

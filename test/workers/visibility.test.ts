@@ -18,8 +18,9 @@ let receiver: Receiver;
 beforeAll(async () => {
   [box, receiver] = await Promise.all([startMailBox(), startReceiver()]);
   server = await startTestServer({
-    rateLimit: 1_000_000, registrationsPerMinute: 10_000, queue: { pollInterval: 200, concurrency: 4 },
-    notifications: { smtpUrl: box.url, publicUrl: 'http://wargames.test', allowPrivate: true },
+    rateLimit: 1_000_000, registrationsPerMinute: 10_000, workers: { pollInterval: 200, concurrency: 4 },
+    mailer: { smtpUrl: box.url, from: 'Wargame service <no-reply@localhost>' },
+    notifications: { publicUrl: 'http://wargames.test', allowPrivate: true },
   });
 });
 afterAll(async () => {

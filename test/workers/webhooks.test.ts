@@ -5,6 +5,7 @@
  * so; private targets refused (at creation, after DNS, at delivery) unless allowed; no
  * redirect followed; a commit nobody listens to adds no job.
  */
+import { notifyJob } from '../../src/app/planners.ts';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { post } from '../../src/workers/notifications.ts';
@@ -17,8 +18,8 @@ let receiver: Receiver;
 beforeAll(async () => {
   receiver = await startReceiver();
   [server, strict] = await Promise.all([
-    startTestServer({ rateLimit: 100_000, registrationsPerMinute: 10_000, notifications: { allowPrivate: true, webhookAttempts: 2 }, queue: { pollInterval: 200 } }),
-    startTestServer({ rateLimit: 100_000, registrationsPerMinute: 10_000, queue: false }),
+    startTestServer({ rateLimit: 100_000, registrationsPerMinute: 10_000, notifications: { allowPrivate: true, webhookAttempts: 2 }, workers: { pollInterval: 200 } }),
+    startTestServer({ rateLimit: 100_000, registrationsPerMinute: 10_000, workers: false }),
   ]);
 });
 afterAll(async () => {
@@ -112,8 +113,8 @@ describe('webhooks', () => {
     await webhook(server, ada.token, path, ['DEADLINE_SOON']);
     await webhook(server, bob.token, bobPath, ['DEADLINE_SOON']);
     const id = await game(server, ada, bob);
-    await server.app.application.notifications!.deadlineSoon(id, 'north', { version: 1, deadline: new Date(Date.now() + 3600_000) });
-    await server.app.application.notifications!.deadlineSoon(id, 'north', { version: 1, deadline: new Date(Date.now() + 3600_000) }); // once per seat and version
+    await server.core.notifications.deadlineSoon(id, 'north', { version: 1, deadline: new Date(Date.now() + 3600_000) });
+    await server.core.notifications.deadlineSoon(id, 'north', { version: 1, deadline: new Date(Date.now() + 3600_000) }); // once per seat and version
     const got = await until(() => receiver.received.find((r) => r.path === path), 20_000, 'deadline soon');
     expect(got.verified).toBe(true);
     expect(got.body).toMatchObject({ type: 'DEADLINE_SOON', gameId: id, seat: 'north', version: 1 });
@@ -185,7 +186,7 @@ describe('webhooks', () => {
   });
 
   it('adds the notification job in the append only when someone listens, never for an append that was not stored', async () => {
-    const store = strict.app.application.store;
+    const store = strict.core.ports.games;
     const newGame = async (playerIds: string[]) => {
       const id = randomUUID();
       await store.createGame({
@@ -196,7 +197,9 @@ describe('webhooks', () => {
       return id;
     };
     const append = (gameId: string, expectedVersion = 1) =>
-      store.append({ gameId, expectedVersion, seat: 'north', command: { type: 'x' }, idempotencyKey: null, events: [{ type: 'E', seat: 'north', data: { type: 'E' } }], summary: { status: 'ACTIVE', awaiting: ['north'], result: null }, outbox: [{ kind: 'EVENTS_APPENDED', seat: null }] });
+      store.append({ gameId, expectedVersion, seat: 'north', command: { type: 'x' }, idempotencyKey: null, events: [{ type: 'E', seat: 'north', data: { type: 'E' } }], summary: { status: 'ACTIVE', awaiting: ['north'], result: null }, outbox: [{ kind: 'EVENTS_APPENDED', seat: null }],
+        // The job the core's notify planner plans for every commit; the store adds it only when someone listens.
+        jobs: [notifyJob(gameId, expectedVersion + 1, 'ACTIVE', false)] });
     // Nobody listens (seat tokens; a player without webhook or mail): no job, no NOTIFY.
     const cid = await player(strict, 'Cid');
     expect(await append(await newGame([]))).toMatchObject({ ok: true, notified: 0 });

@@ -130,8 +130,7 @@ function awaitedSeats(status: Status): string[] {
  * handled here; game commands only reach the module when the game waits for this seat.
  * These are the events of the command itself; turn.ts adds their consequences.
  */
-export function decideMatch<S>(module: GameModule<S>, state: MatchState<S>, command: Command, actor: Actor | string, random: Random): Decision {
-  const who: Actor = typeof actor === 'string' ? asSeat(actor) : actor;
+export function decideMatch<S>(module: GameModule<S>, state: MatchState<S>, command: Command, who: Actor, random: Random): Decision {
   const status = matchStatus(module, state);
   if (who.kind === 'system') {
     if (command.type !== 'timeOut') return { ok: false, code: 'FORBIDDEN', reason: `The service does not submit ${command.type} commands` };

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decideMatch, SeededRandom, type Command, type GameEvent } from '../../../src/domain/kernel/index.ts';
+import { asSeat, decideMatch, SeededRandom, type Command, type GameEvent } from '../../../src/domain/kernel/index.ts';
 import { raidOnWuchao, type WuchaoState } from '../../../src/domain/raid-on-wuchao/index.ts';
 import { STACKING_LIMIT, type Side } from '../../../src/domain/raid-on-wuchao/data.ts';
 import { activeSide, neighbours, stepsLeft, unitsIn } from '../../../src/domain/raid-on-wuchao/state.ts';
@@ -17,7 +17,7 @@ type Game = Played<WuchaoState>;
 const RUNS = process.env.PROPERTY_RUNS ? Number(process.env.PROPERTY_RUNS) : undefined;
 
 function accepts(game: Game, seat: string, command: Command): boolean {
-  return decideMatch(raidOnWuchao, game.state, command, seat, new SeededRandom(game.seed, game.state.draws)).ok;
+  return decideMatch(raidOnWuchao, game.state, command, asSeat(seat), new SeededRandom(game.seed, game.state.draws)).ok;
 }
 
 /** Invariants of the rules, checked after every event. */

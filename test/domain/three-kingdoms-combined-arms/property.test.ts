@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { decideMatch, evolveMatch, initialMatch, SeededRandom, type Command, type GameEvent } from '../../../src/domain/kernel/index.ts';
+import { asSeat, decideMatch, evolveMatch, initialMatch, SeededRandom, type Command, type GameEvent } from '../../../src/domain/kernel/index.ts';
 import { threeKingdoms, type TkState } from '../../../src/domain/three-kingdoms-combined-arms/index.ts';
 import { distance, isSquare, ALL_SQUARES } from '../../../src/domain/three-kingdoms-combined-arms/board.ts';
 import { UNIT_KINDS, UNIT_LIST } from '../../../src/domain/three-kingdoms-combined-arms/data.ts';
@@ -171,12 +171,12 @@ function playOut(seed: string, players: string[], walkSeed: number, turnLimit: n
     // A sample of the listed commands is accepted; a sample of unlisted ones is refused.
     for (let i = 0; i < 2; i++) {
       const c = options[rnd(options.length)]!;
-      const d = decideMatch(threeKingdoms, g.state, c, seat, new SeededRandom(seed, g.state.draws));
+      const d = decideMatch(threeKingdoms, g.state, c, asSeat(seat), new SeededRandom(seed, g.state.draws));
       expect(d.ok, `${JSON.stringify(c)} listed but refused: ${d.ok ? '' : d.reason}`).toBe(true);
     }
     if (steps % 5 === 0) {
       for (const c of unlisted(g, seat, options, rnd)) {
-        const d = decideMatch(threeKingdoms, g.state, c, seat, new SeededRandom(seed, g.state.draws));
+        const d = decideMatch(threeKingdoms, g.state, c, asSeat(seat), new SeededRandom(seed, g.state.draws));
         expect(d.ok, `${JSON.stringify(c)} not listed but accepted`).toBe(false);
       }
     }
@@ -253,7 +253,7 @@ describe('legalCommands', () => {
           expect(options.length).toBeGreaterThan(1);
           if (step % 23 === 0 || status(g).awaiting[0]!.kind === 'RETREAT' || g.log.at(-1)?.event.type === 'PlayerResigned') {
             const accepted = everyCommand(g.state.game)
-              .filter((c) => decideMatch(threeKingdoms, g.state, c, seat, new SeededRandom(seed, g.state.draws)).ok)
+              .filter((c) => decideMatch(threeKingdoms, g.state, c, asSeat(seat), new SeededRandom(seed, g.state.draws)).ok)
               .map(key);
             expect(accepted.sort()).toEqual(options.map(key).sort());
           }

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decideMatch, evolveMatch, initialMatch, SeededRandom, type Command, type GameEvent, type MatchState } from '../../../src/domain/kernel/index.ts';
+import { asSeat, decideMatch, evolveMatch, initialMatch, SeededRandom, type Command, type GameEvent, type MatchState } from '../../../src/domain/kernel/index.ts';
 import { hitsLeft, neighbours, sizeIn, typeOf } from '../../../src/domain/warchon/battlefield.ts';
 import { warchon } from '../../../src/domain/warchon/index.ts';
 import { ARMIES, type WarchonState } from '../../../src/domain/warchon/types.ts';
@@ -86,7 +86,7 @@ function settled(s: WarchonState): void {
 }
 
 function accepted(game: Played<WarchonState>, seat: string, cmd: Command): boolean {
-  const d = decideMatch(warchon, game.state as MatchState<WarchonState>, cmd, seat, new SeededRandom(game.seed, game.state.draws));
+  const d = decideMatch(warchon, game.state as MatchState<WarchonState>, cmd, asSeat(seat), new SeededRandom(game.seed, game.state.draws));
   return d.ok;
 }
 

@@ -1,21 +1,21 @@
 /**
- * The clocks' worker: what happens when a seat's time runs out. A deadline's jobs are
- * added by the database itself, in the transaction that made the seat awaited (migration
- * 20261203100000_clocks): `deadline_passed` at the deadline and `deadline_soon` when a
- * quarter of the time is left, one of each per game and seat (job keys
- * `deadline:<game>:<seat>` and `deadline-soon:<game>:<seat>`), replaced when the seat faces
- * a new decision and removed when the game stops awaiting it. Whichever process's queue
- * runner takes the job runs it, with no client connected; a job of a process that stopped
- * is a row in PostgreSQL and runs once any process runs the queue again.
+ * Deadlines: what happens when a seat's time runs out. The clock planner
+ * (src/app/planners.ts) adds a deadline's jobs with the commit that made the seat awaited:
+ * `deadline_passed` at the deadline and `deadline_soon` when a quarter of the time is left,
+ * one of each per game and seat, replaced when the seat faces a new decision and removed
+ * when the game stops awaiting it, both timed by the database's clock. Whichever process's
+ * runner takes the job runs it (src/workers/tasks.ts calls these).
  *
  * The time-out is the match command `timeOut { seat }`, submitted through the same
- * Application.execute as any command, as the system actor, at the version at which the
+ * Commands.execute as any command, as the system actor, at the version at which the
  * deadline was set: a command of that seat that lands first moves the game on, and the
  * time-out is then refused and dropped quietly. Exactly one of the two is stored.
  */
-import { SYSTEM_ACTOR } from '../app/actors.ts';
-import type { Application } from '../app/application.ts';
-import { AppError } from '../app/errors.ts';
+import { SYSTEM_ACTOR } from './actors.ts';
+import type { Commands } from './commands.ts';
+import { AppError } from './errors.ts';
+import type { ClockStore } from './ports.ts';
+import type { Reads } from './reads.ts';
 
 /** What the database puts in a deadline's jobs. */
 export interface DeadlineJob {
@@ -33,51 +33,31 @@ export type DeadlineOutcome =
   /** The seat acted first, is out, or the game ended: nothing to do. */
   | 'stale';
 
-export const DEADLINE_PASSED_TASK = 'deadline_passed';
-export const DEADLINE_SOON_TASK = 'deadline_soon';
-
 /** Told when a seat has a quarter of its time left (the notifications send DEADLINE_SOON). */
 export type DeadlineSoonHook = (notice: { gameId: string; seat: string; version: number; deadline: Date }) => Promise<void>;
-
-/** The part of the job queue this worker uses: registering tasks by name. */
-export interface TaskRegistry {
-  define(name: string, task: (payload: Record<string, unknown>) => Promise<void>): void;
-}
 
 const ATTEMPTS = 8;
 
 /** The deadline has not passed by the database's clock: the queue retries the job later. */
 export class DeadlineNotYet extends Error {}
 
-function jobOf(payload: Record<string, unknown>): DeadlineJob {
+export function deadlineJobOf(payload: Record<string, unknown>): DeadlineJob {
   const { gameId, seat, version } = payload as Partial<DeadlineJob>;
   if (typeof gameId !== 'string' || typeof seat !== 'string' || !Number.isInteger(version)) throw new Error(`not a deadline job: ${JSON.stringify(payload)}`);
   return { gameId, seat, version: version as number, deadline: typeof payload.deadline === 'string' ? payload.deadline : undefined };
 }
 
-export class ClockWorker {
+export class Deadlines {
   /** Time-outs this process stored, and deadlines it found already answered. */
   readonly stats = { timedOut: 0, stale: 0, warned: 0 };
 
   constructor(
-    private readonly app: Application,
-    private readonly options: { log?: (msg: string) => void; deadlineSoon?: DeadlineSoonHook } = {},
+    private readonly clocks: ClockStore,
+    private readonly reads: Reads,
+    private readonly commands: Commands,
+    /** Sends the "deadline near" notifications (src/app/notifications.ts). */
+    private readonly deadlineSoonHook: DeadlineSoonHook,
   ) {}
-
-  /** Registers the two tasks with the job queue. */
-  register(queue: TaskRegistry): void {
-    queue.define(DEADLINE_PASSED_TASK, async (payload) => {
-      await this.deadlinePassed(jobOf(payload));
-    });
-    queue.define(DEADLINE_SOON_TASK, async (payload) => {
-      await this.deadlineSoon(jobOf(payload));
-    });
-  }
-
-  /** The hook that sends "deadline near" notifications (set by whoever sends them). */
-  set onDeadlineSoon(hook: DeadlineSoonHook | undefined) {
-    this.options.deadlineSoon = hook;
-  }
 
   /**
    * Whether the seat's decision of `job.version` is still the one the game awaits: the game
@@ -85,11 +65,9 @@ export class ClockWorker {
    * after the job's (a command of the seat that leaves it awaited writes one).
    */
   private async standing(job: DeadlineJob) {
-    const clocks = this.app.clocks;
-    if (!clocks) throw new Error('this process reads no deadlines (no clock store)');
-    const d = await clocks.deadline(job.gameId, job.seat);
+    const d = await this.clocks.deadline(job.gameId, job.seat);
     if (!d || d.version !== job.version) return null;
-    const read = await this.app.read(job.gameId, SYSTEM_ACTOR);
+    const read = await this.reads.read(job.gameId, SYSTEM_ACTOR);
     // The game moved on between the two reads: the caller looks again.
     if (read.version !== d.gameVersion) return { moved: true as const };
     if (read.status === 'FINISHED') return null;
@@ -107,7 +85,7 @@ export class ClockWorker {
       // Usually the version at which the deadline was set. Later only when other seats have
       // acted since (several seats awaited at once) and this seat has not: its time still runs.
       try {
-        await this.app.execute(SYSTEM_ACTOR, job.gameId, { type: 'timeOut', seat: job.seat }, { expectedVersion: now.version });
+        await this.commands.execute(SYSTEM_ACTOR, job.gameId, { type: 'timeOut', seat: job.seat }, { expectedVersion: now.version });
         this.stats.timedOut++;
         return 'timed-out';
       } catch (error) {
@@ -128,7 +106,7 @@ export class ClockWorker {
       if (now === null) return 'stale';
       if (now.moved) continue;
       if (now.passed) return 'stale'; // too late to warn: the time-out follows
-      await this.options.deadlineSoon?.({ gameId: job.gameId, seat: job.seat, version: job.version, deadline: now.deadline });
+      await this.deadlineSoonHook({ gameId: job.gameId, seat: job.seat, version: job.version, deadline: now.deadline });
       this.stats.warned++;
       return 'notified';
     }

@@ -21,7 +21,8 @@ import { EventEmitter } from 'node:events';
 import { Logger, run, type Job, type JobHelpers, type Runner, type TaskList, type WorkerEvents } from 'graphile-worker';
 import pg from 'pg';
 
-export { jobJson, jobsSql, type JobChange, type JobRemoval, type JobSpec } from '../persistence/jobs.ts';
+import type { JobQueue } from '../app/ports.ts';
+import type { TaskFn, TaskRegistry } from '../app/tasks.ts';
 
 export interface AddOptions {
   key?: string;
@@ -32,7 +33,6 @@ export interface AddOptions {
   priority?: number;
 }
 
-export type Task = (payload: Record<string, unknown>, helpers: JobHelpers) => Promise<void>;
 
 export function quietLogger(log: (msg: string) => void): Logger {
   return new Logger(() => (level, message) => {
@@ -57,7 +57,7 @@ export interface QueueOptions {
  * One process's part of the queue. `add`/`remove` work whether or not this process runs
  * jobs; `start` runs them (WORKERS=true).
  */
-export class Queue {
+export class Queue implements JobQueue, TaskRegistry {
   private readonly tasks: TaskList = {};
   private readonly pool: pg.Pool;
   private runner: Runner | null = null;
@@ -75,8 +75,8 @@ export class Queue {
   }
 
   /** Registers a task (before start). */
-  define(name: string, task: Task): void {
-    this.tasks[name] = (payload, helpers) => task((payload ?? {}) as Record<string, unknown>, helpers);
+  define(name: string, task: TaskFn): void {
+    this.tasks[name] = (payload, helpers: JobHelpers) => task((payload ?? {}) as Record<string, unknown>, { attempts: helpers.job.attempts, maxAttempts: helpers.job.max_attempts });
   }
 
   get running(): boolean {
@@ -84,8 +84,11 @@ export class Queue {
   }
 
   /** Runs this process's runner. Its schema (graphile_worker) is installed with the migrations (src/persistence/migrate.ts). */
-  async start(): Promise<void> {
+  /** `only`: run only these tasks here (a runner for the clocks apart from the deliveries'). */
+  async start(only?: Iterable<string>): Promise<void> {
     if (this.runner) return;
+    const wanted = only ? new Set(only) : null;
+    const taskList: TaskList = wanted ? Object.fromEntries(Object.entries(this.tasks).filter(([name]) => wanted.has(name))) : this.tasks;
     // Jobs are locked by their runner pool's id: remember it before the pool takes any.
     const events = new EventEmitter() as WorkerEvents;
     events.on('pool:create', ({ workerPool }) => {
@@ -95,7 +98,7 @@ export class Queue {
     const runner = await run({
       pgPool: this.pool,
       events,
-      taskList: this.tasks,
+      taskList,
       concurrency: this.options.concurrency ?? 4,
       pollInterval: this.options.pollInterval ?? 2_000,
       noHandleSignals: true,

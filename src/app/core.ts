@@ -1,0 +1,129 @@
+/**
+ * The core, built once from its ports (src/app/ports.ts): every service is made here by its
+ * constructor, with all it needs, and the planners that say what follows a commit are
+ * registered here. src/server.ts builds one on PostgreSQL; the core's tests build one on
+ * the memory ports (src/app/memory). Nothing below reaches around it.
+ */
+import { randomBytes } from 'node:crypto';
+import { GameRegistry, type GameModule } from '../domain/kernel/index.ts';
+import type { Actor } from './actors.ts';
+import { Bots } from './bots.ts';
+import { Commands } from './commands.ts';
+import { Deadlines, type DeadlineSoonHook } from './deadlines.ts';
+import { AppError } from './errors.ts';
+import { domainFingerprint } from './fingerprint.ts';
+import type { ReadContext } from './game-read.ts';
+import { Planners, type JobPlanner } from './jobs.ts';
+import { Lobby } from './lobby.ts';
+import { Notifications, type NotificationOptions } from './notifications.ts';
+import { botPlanner, clockPlanner, notifyPlanner } from './planners.ts';
+import { playerOf, Players, type VerificationMail } from './players.ts';
+import type { Ports } from './ports.ts';
+import { Reads } from './reads.ts';
+import { States } from './states.ts';
+import { Verifier } from './verifier.ts';
+import { verifyExport, type ExportDocument, type VerifyReport } from './verify.ts';
+
+/** The module that exports the hosted games, for the verify workers to load. */
+export const HOSTED_GAMES_MODULE = new URL('../domain/games.ts', import.meta.url).href;
+
+export interface CoreOptions {
+  games: GameModule[];
+  /** URLs of modules exporting `games` (default: src/domain/games.ts), loaded by the verify workers. */
+  gameModules?: string[];
+  /** Tags games and snapshots; default: a fingerprint of src/domain. */
+  rulesFingerprint?: string;
+  /** Player registrations a minute per address (default 10). */
+  registrationsPerMinute?: number;
+  /** Webhooks and mail; default: webhooks on with a key made for this process, no mail. */
+  notifications?: Partial<NotificationOptions>;
+  /** Sends a verification code (default: the notifications queue it as a mail). */
+  sendCode?: (mail: VerificationMail) => Promise<void> | void;
+  /** Sends "deadline near" (default: the notifications fan it out to webhooks and mail). */
+  deadlineSoon?: DeadlineSoonHook;
+  /** More planners, after the core's own (a channel of its own: reminders, digests, ...). */
+  planners?: Record<string, JobPlanner>;
+}
+
+export interface Core {
+  readonly registry: GameRegistry;
+  /** The rules fingerprint games record. */
+  readonly rules: string;
+  readonly ports: Ports;
+  /** Folded states (the cache, snapshots). */
+  readonly states: States;
+  readonly commands: Commands;
+  readonly reads: Reads;
+  readonly lobby: Lobby;
+  readonly players: Players;
+  readonly notifications: Notifications;
+  readonly bots: Bots;
+  readonly deadlines: Deadlines;
+  readonly planners: Planners;
+  readonly verify: {
+    /** Checks a parsed export here (pure: no store). */
+    check(doc: ExportDocument): VerifyReport;
+    /** Parses and checks an export's bytes on a worker thread. */
+    body(bytes: Uint8Array): Promise<VerifyReport>;
+  };
+  /** The hosted module of a game type. */
+  module(type: string): GameModule;
+  /** The actor a bearer token stands for (null: a spectator). */
+  authenticate(token: string | null): Promise<Actor>;
+  readiness(): Promise<{ ready: true } | { ready: false; status: string; error?: string }>;
+  close(): Promise<void>;
+}
+
+/** Without a configured key (tests, embedding): one per process, so secrets survive no restart. */
+let key: Buffer | null = null;
+function processKey(): Buffer {
+  return (key ??= randomBytes(32));
+}
+
+export function createCore(ports: Ports, options: CoreOptions): Core {
+  const registry = new GameRegistry(options.games);
+  const rules = options.rulesFingerprint ?? domainFingerprint();
+  const module = (type: string): GameModule => {
+    const found = registry.module(type);
+    if (!found) throw new AppError('INTERNAL', `game type ${type} is no longer hosted`);
+    return found;
+  };
+  const n = options.notifications ?? {};
+  const notificationOptions: NotificationOptions = {
+    ...n,
+    secretKey: n.secretKey === undefined ? processKey() : n.secretKey,
+    publicUrl: n.publicUrl ?? 'http://localhost:4000',
+    allowPrivate: n.allowPrivate ?? false,
+    mail: n.mail ?? false,
+  };
+
+  // What follows a commit: the core's planners, then any the caller adds.
+  const planners = new Planners()
+    .register('bots', botPlanner)
+    .register('clocks', clockPlanner)
+    // A player who wants mail listens too, once mail is on and can be signed.
+    .register('notify', notifyPlanner(notificationOptions.mail && notificationOptions.secretKey !== null));
+  for (const [name, plan] of Object.entries(options.planners ?? {})) planners.register(name, plan);
+
+  const states = new States(ports.games, module, rules);
+  const ctx: ReadContext = { module, states, store: ports.games, clocks: ports.clocks };
+  const reads = new Reads(ctx, ports.lobby, ports.wakeUps);
+  const commands = new Commands(ctx, ports.games, states, reads, registry, planners, ports.wakeUps, rules);
+  const notifications = new Notifications(ports.webhooks, ports.players, ports.games, reads, registry, ports.jobs, notificationOptions);
+  const players = new Players(ports.players, ports.games, reads, {
+    registrationsPerMinute: options.registrationsPerMinute ?? 10,
+    sendCode: options.sendCode ?? ((mail) => notifications.sendCode(mail)),
+  });
+  const lobby = new Lobby(ctx, commands, reads, ports.lobby, (actor) => playerOf(ports.players, actor));
+  const bots = new Bots(ports.games, reads, commands);
+  const deadlines = new Deadlines(ports.clocks, reads, commands, options.deadlineSoon ?? (async (d) => void (await notifications.fanOutDeadline(d.gameId, d.seat, d.version, d.deadline))));
+  const verifier = new Verifier(options.gameModules ?? [HOSTED_GAMES_MODULE], rules);
+
+  return {
+    registry, rules, ports, states, commands, reads, lobby, players, notifications, bots, deadlines, planners, module,
+    verify: { check: (doc) => verifyExport(doc, registry, rules), body: (bytes) => verifier.verify(bytes) },
+    authenticate: (token) => players.authenticate(token),
+    readiness: () => ports.readiness?.() ?? Promise.resolve({ ready: true }),
+    close: () => verifier.close(),
+  };
+}

@@ -1,0 +1,155 @@
+/** The player and webhook stores in memory (see src/app/memory/index.ts). */
+import type { DeliveryRecord, JobSpec, NewDelivery, PlayerRecord, PlayerStore, PlayerTokenRecord, WebhookRecord, WebhookStore } from '../ports.ts';
+import { copy, type MemoryData } from './data.ts';
+
+export class MemoryPlayers implements PlayerStore {
+  constructor(private readonly d: MemoryData) {}
+
+  async createPlayer(player: { id: string; name: string; email: string | null; emailCode: string | null; emailCodeExpires: Date | null }, token: { id: string; name: string; tokenHash: string }) {
+    const at = this.d.now();
+    const record: PlayerRecord = { ...player, emailVerified: false, notifyByEmail: false, emailCodeAttempts: 0, createdAt: at, updatedAt: at };
+    this.d.players.set(player.id, record);
+    this.d.playerTokens.set(token.tokenHash, { id: token.id, playerId: player.id, name: token.name, tokenHash: token.tokenHash, createdAt: at, lastUsedAt: null });
+    return copy(record);
+  }
+
+  async player(id: string) {
+    const p = this.d.players.get(id);
+    return p ? copy(p) : null;
+  }
+
+  async players(ids: string[]) {
+    return ids.flatMap((id) => (this.d.players.has(id) ? [copy(this.d.players.get(id)!)] : []));
+  }
+
+  async updatePlayer(id: string, data: Partial<Omit<PlayerRecord, 'id' | 'createdAt' | 'updatedAt'>>) {
+    const p = this.d.players.get(id);
+    if (!p) throw new Error(`no player ${id}`);
+    Object.assign(p, copy(data), { updatedAt: this.d.now() });
+    return copy(p);
+  }
+
+  async wrongCode(id: string, max: number) {
+    const p = this.d.players.get(id)!;
+    p.emailCodeAttempts++;
+    if (p.emailCodeAttempts >= max) Object.assign(p, { emailCode: null, emailCodeExpires: null });
+    return p.emailCodeAttempts;
+  }
+
+  async playerForToken(tokenHash: string) {
+    const t = this.d.playerTokens.get(tokenHash);
+    if (!t) return null;
+    t.lastUsedAt = this.d.now();
+    return { playerId: t.playerId, tokenId: t.id };
+  }
+
+  private out({ tokenHash: _, ...t }: PlayerTokenRecord & { tokenHash: string }): PlayerTokenRecord {
+    return copy(t);
+  }
+
+  async createToken(token: { id: string; playerId: string; name: string; tokenHash: string }) {
+    const record = { ...token, createdAt: this.d.now(), lastUsedAt: null };
+    this.d.playerTokens.set(token.tokenHash, record);
+    return this.out(record);
+  }
+
+  async tokens(playerId: string) {
+    return [...this.d.playerTokens.values()].filter((t) => t.playerId === playerId).map((t) => this.out(t));
+  }
+
+  async countTokens(playerId: string) {
+    return (await this.tokens(playerId)).length;
+  }
+
+  async revokeToken(playerId: string, id: string) {
+    for (const [hash, t] of this.d.playerTokens) {
+      if (t.id === id && t.playerId === playerId) return this.d.playerTokens.delete(hash);
+    }
+    return false;
+  }
+}
+
+export class MemoryWebhooks implements WebhookStore {
+  constructor(private readonly d: MemoryData) {}
+
+  async create(w: Pick<WebhookRecord, 'id' | 'playerId' | 'gameId' | 'url' | 'events' | 'secret'>) {
+    const record: WebhookRecord = { ...copy(w), failures: 0, disabledAt: null, disabledReason: null, createdAt: this.d.now() };
+    this.d.webhooks.set(w.id, record);
+    return copy(record);
+  }
+
+  async count(playerId: string) {
+    return [...this.d.webhooks.values()].filter((w) => w.playerId === playerId).length;
+  }
+
+  async delete(playerId: string, id: string) {
+    return this.d.webhooks.get(id)?.playerId === playerId && this.d.webhooks.delete(id);
+  }
+
+  async ofPlayer(playerId: string) {
+    return [...this.d.webhooks.values()].filter((w) => w.playerId === playerId).map(copy);
+  }
+
+  async get(id: string) {
+    const w = this.d.webhooks.get(id);
+    return w ? copy(w) : null;
+  }
+
+  async listening(gameId: string, playerIds: string[]) {
+    return [...this.d.webhooks.values()].filter((w) => !w.disabledAt && (w.gameId === gameId || (w.gameId === null && playerIds.includes(w.playerId)))).map(copy);
+  }
+
+  async deliveries(webhookId: string, first: number) {
+    return [...this.d.deliveries.values()].filter((x) => x.webhookId === webhookId).reverse().slice(0, first).map(copy);
+  }
+
+  async delivery(id: string) {
+    const x = this.d.deliveries.get(id);
+    return x ? copy(x) : null;
+  }
+
+  async commandSeat(gameId: string, version: number) {
+    return (this.d.commands.get(gameId) ?? []).find((c) => c.lastVersion === version)?.seat ?? null;
+  }
+
+  async claimYourTurn(playerId: string, gameId: string, version: number, seats: string[]) {
+    const key = `${playerId}:${gameId}`;
+    const last = this.d.yourTurn.get(key);
+    const acted = (this.d.commands.get(gameId) ?? []).some((c) => c.seat !== null && seats.includes(c.seat) && last !== undefined && c.lastVersion > last && c.lastVersion <= version);
+    if (last === undefined || last === version || (last < version && acted)) {
+      this.d.yourTurn.set(key, version);
+      return true;
+    }
+    return false;
+  }
+
+  async enqueue(deliveries: NewDelivery[], job: (d: NewDelivery) => JobSpec) {
+    const written: string[] = [];
+    for (const x of deliveries) {
+      if (this.d.deliveries.has(x.id)) continue;
+      const at = this.d.now();
+      this.d.deliveries.set(x.id, { ...copy(x), status: 'PENDING', attempts: 0, lastError: null, createdAt: at, updatedAt: at });
+      this.d.addJob(job(x));
+      written.push(x.id);
+    }
+    return written;
+  }
+
+  async attempted(id: string, outcome: { status: DeliveryRecord['status']; error?: string | null; attempt?: boolean }) {
+    const x = this.d.deliveries.get(id);
+    if (!x) return;
+    Object.assign(x, { status: outcome.status, attempts: x.attempts + (outcome.attempt === false ? 0 : 1), lastError: outcome.error ?? x.lastError, updatedAt: this.d.now() });
+  }
+
+  async webhookAttempted(deliveryId: string, webhookId: string, ok: boolean, outcome: { status: DeliveryRecord['status']; error?: string | null }) {
+    const w = this.d.webhooks.get(webhookId);
+    if (w) w.failures = ok ? 0 : w.failures + 1;
+    await this.attempted(deliveryId, { ...outcome, attempt: true });
+  }
+
+  async disable(id: string, reason: string) {
+    const w = this.d.webhooks.get(id);
+    if (w && !w.disabledAt) Object.assign(w, { disabledAt: this.d.now(), disabledReason: reason });
+  }
+}
+

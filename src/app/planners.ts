@@ -1,0 +1,58 @@
+/**
+ * The core's own planners (src/app/jobs.ts): what a commit makes due.
+ *   bots      a seat the service plays is awaited → its move, as a job (no observer, no sweep)
+ *   clocks    a seat on a clock becomes awaited → its time-out at the deadline and a warning
+ *             when a quarter is left, both from the store's clock; a seat no longer awaited
+ *             → both cancelled
+ *   notify    someone listens to the game → the fan-out of the commit's outbox rows
+ */
+import type { JobPlanner } from './jobs.ts';
+import type { JobChange, JobSpec } from './ports.ts';
+import { priorityOf, TASKS } from './tasks.ts';
+
+export const deadlineKey = (gameId: string, seat: string) => `deadline:${gameId}:${seat}`;
+export const deadlineSoonKey = (gameId: string, seat: string) => `deadline-soon:${gameId}:${seat}`;
+
+/** One move job a game (keyed: a pending one is replaced, a running one lets a new one follow). */
+export const botPlanner: JobPlanner = ({ game, summary, version }) => {
+  if (game.bots.length === 0 || !summary.awaiting.some((s) => game.bots.includes(s))) return [];
+  // A draw offer awaits a bot's answer with no SEAT_AWAITED row: the summary says it is awaited.
+  return [{ task: TASKS.bot, payload: { gameId: game.id, version }, key: `bot:${game.id}`, priority: priorityOf(TASKS.bot) }];
+};
+
+/**
+ * A seat's time starts when the game starts awaiting it (its SEAT_AWAITED row, written by
+ * the same statement at the database's now()): the jobs run that many seconds after the
+ * commit by the database's clock. One job of each kind per game and seat (the key): a new
+ * decision of the seat replaces them. The job names the version at which the deadline was
+ * set; the time-out is submitted at that version, so a command landing first wins.
+ */
+export const clockPlanner: JobPlanner = ({ game, outbox, summary, version }) => {
+  const perMove = game.clockPerMove;
+  if (!perMove) return [];
+  const jobs: JobChange[] = [];
+  const still = new Set(summary.awaiting);
+  for (const seat of game.awaiting) {
+    if (still.has(seat)) continue;
+    jobs.push({ removeKey: deadlineKey(game.id, seat) }, { removeKey: deadlineSoonKey(game.id, seat) });
+  }
+  for (const o of outbox) {
+    if (o.kind !== 'SEAT_AWAITED' || o.seat === null) continue;
+    const payload = { gameId: game.id, seat: o.seat, version };
+    jobs.push(
+      { task: TASKS.deadlinePassed, payload, key: deadlineKey(game.id, o.seat), runAfterSeconds: perMove, priority: priorityOf(TASKS.deadlinePassed) },
+      { task: TASKS.deadlineSoon, payload, key: deadlineSoonKey(game.id, o.seat), runAfterSeconds: perMove * 0.75, maxAttempts: 5, priority: priorityOf(TASKS.deadlineSoon) },
+    );
+  }
+  return jobs;
+};
+
+/** The fan-out job of one commit, added by the store only when someone listens to the game. */
+export function notifyJob(gameId: string, version: number, status: string, mail: boolean): JobSpec {
+  return { task: TASKS.notify, payload: { gameId, version, status }, maxAttempts: 25, priority: priorityOf(TASKS.notify), when: mail ? 'listened-or-mail' : 'listened' };
+}
+
+/** `mail`: a player who wants mail listens too (mail is on and webhooks can be signed). */
+export function notifyPlanner(mail: boolean): JobPlanner {
+  return ({ game, version, summary }) => [notifyJob(game.id, version, summary.status, mail)];
+}

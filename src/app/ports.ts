@@ -1,0 +1,281 @@
+/**
+ * The core's ports: what it needs from storage, the job queue and the wake-ups, and the
+ * records they carry. The core owns these; src/persistence implements them on PostgreSQL
+ * and src/app/memory in memory (for the core's tests and the bench's pure-core section).
+ * Nothing here knows SQL.
+ */
+
+import type { PlayerStore, WebhookStore } from './ports-people.ts';
+
+export type * from './ports-people.ts';
+
+// ---- games, events, commands ------------------------------------------------------------
+
+export interface StoredEvent {
+  version: number;
+  type: string;
+  seat: string | null;
+  data: Record<string, unknown>;
+  rolls: unknown[] | null;
+  commandId: string | null;
+  at: Date;
+  /** Increasing across all games. */
+  position?: string;
+}
+
+export interface NewEvent {
+  type: string;
+  seat: string | null;
+  data: object;
+  rolls?: unknown[] | null;
+}
+
+export interface GameRecord {
+  id: string;
+  type: string;
+  options: unknown;
+  players: { seat: string; name: string }[];
+  seedCommitment: string;
+  seed: string;
+  status: string;
+  version: number;
+  awaiting: string[];
+  result: { winners: string[]; reason: string } | null;
+  /** Fingerprint of the rules code the game started under. */
+  rules: string;
+  createdAt: Date;
+  updatedAt: Date;
+  /** Who holds the seats not held by a seat token from creation (none for such games). */
+  seats: SeatEntry[];
+  /** The players holding a seat. */
+  playerIds: string[];
+  /** The seats the service plays. */
+  bots: string[];
+  /** PUBLIC | PRIVATE */
+  visibility: string;
+  /** sha256 of the invite code, while the game has one. */
+  inviteCodeHash: string | null;
+  /** The player who created the game. */
+  createdBy: string | null;
+  /** Seconds each awaited seat has for each decision (null: no clock). */
+  clockPerMove: number | null;
+}
+
+/**
+ * Who holds a seat: a seat token (named at creation, or `joined` later), a player, a bot,
+ * or nobody yet. Never an email.
+ */
+export interface SeatEntry {
+  seat: string;
+  kind: 'token' | 'player' | 'bot' | 'open';
+  playerId?: string;
+  bot?: string;
+  /** Taken with joinGame rather than at creation. */
+  joined?: boolean;
+  /** For a seat token: the start of its hash (a later holder of the seat has another). */
+  token?: string;
+}
+
+/** The lobby's part of a game row, given at creation (defaults: no lobby). */
+export type LobbyFields = 'seats' | 'playerIds' | 'bots' | 'visibility' | 'inviteCodeHash' | 'createdBy' | 'clockPerMove';
+
+/** What changed for whom, committed with the events (see src/app/outbox.ts). */
+export interface OutboxEntry {
+  kind: 'EVENTS_APPENDED' | 'SEAT_AWAITED' | 'GAME_STARTED' | 'GAME_ENDED';
+  seat: string | null;
+  data?: Record<string, unknown>;
+}
+
+export interface StoredOutboxEntry extends OutboxEntry {
+  id: string;
+  gameId: string;
+  version: number;
+  createdAt: Date;
+}
+
+export interface GameSummary {
+  status: string;
+  awaiting: string[];
+  result: { winners: string[]; reason: string } | null;
+}
+
+export interface CommandRecord {
+  id: string;
+  /** null: the service itself (a deadline that passed). */
+  seat: string | null;
+  command: Record<string, unknown>;
+  idempotencyKey: string | null;
+  firstVersion: number;
+  lastVersion: number;
+}
+
+export type AppendOutcome =
+  | { ok: true; firstVersion: number; lastVersion: number; commandId: string; game: GameRecord; events: StoredEvent[]; /** Conditional jobs (`when`) the statement added. */ notified?: number }
+  | { ok: false; conflict: 'VERSION'; currentVersion: number }
+  | { ok: false; conflict: 'IDEMPOTENCY'; existing: CommandRecord };
+
+export interface AppendInput {
+  gameId: string;
+  expectedVersion: number;
+  /** null: the service itself. */
+  seat: string | null;
+  command: object;
+  idempotencyKey: string | null;
+  events: NewEvent[];
+  summary: GameSummary;
+  outbox: OutboxEntry[];
+  /** Jobs to add (or cancel) with the commit: stored if and only if the append is. */
+  jobs?: JobChange[];
+  /** The game's record at expectedVersion, as the command was decided on (the store may then read back only the summary). */
+  base?: GameRecord;
+}
+
+export interface NewGame {
+  game: Omit<GameRecord, 'createdAt' | 'updatedAt' | 'version' | LobbyFields> & Partial<Pick<GameRecord, LobbyFields>>;
+  tokens: { tokenHash: string; seat: string; name: string }[];
+  events: NewEvent[];
+  outbox?: OutboxEntry[];
+  /** Jobs to add with the game, all or nothing. */
+  jobs?: JobChange[];
+}
+
+/** A keyset position in a listing. */
+export interface Cursor {
+  createdAt: Date;
+  id: string;
+}
+
+/** The event store: one stream per game, appended at the version it was decided on. */
+export interface GameStore {
+  /** Creates the game with its seat tokens (hashes), setup events, outbox rows and jobs, all or nothing. */
+  createGame(input: NewGame): Promise<GameRecord>;
+  /** The command's events, command record, summary, outbox rows and jobs, all or nothing. */
+  append(input: AppendInput): Promise<AppendOutcome>;
+  game(id: string): Promise<GameRecord | null>;
+  /** Events after `after`, up to `until` (inclusive), at most `limit`. */
+  events(gameId: string, after?: number, until?: number, limit?: number): Promise<StoredEvent[]>;
+  /** Outbox rows, oldest first; `version`: only that commit's. */
+  outbox(gameId: string, version?: number): Promise<StoredOutboxEntry[]>;
+  findCommand(gameId: string, seat: string, idempotencyKey: string): Promise<CommandRecord | null>;
+  commands(gameId: string): Promise<CommandRecord[]>;
+  seatForToken(tokenHash: string): Promise<{ gameId: string; seat: string } | null>;
+  /** `rules` names the rules code that folded the state. */
+  saveSnapshot(gameId: string, version: number, state: unknown, rules?: string): Promise<void>;
+  /** The latest snapshot at or before `version` folded by the given rules. */
+  snapshot(gameId: string, version?: number, rules?: string): Promise<{ version: number; state: unknown } | null>;
+  /** Games, newest first, keyset-paginated by (createdAt, id). */
+  listGames(filter: { type?: string; status?: string; ids?: string[] }, first: number, after?: Cursor): Promise<GameRecord[]>;
+}
+
+// ---- the lobby ----------------------------------------------------------------------------
+
+export interface SeatChange {
+  gameId: string;
+  /** The seats as they were read: the change happens only if they are still so. */
+  expected: SeatEntry[];
+  seats: SeatEntry[];
+  players: { seat: string; name: string }[];
+  playerIds: string[];
+  bots: string[];
+  /** A seat token for an anonymous joiner. */
+  addToken?: { tokenHash: string; seat: string; name: string };
+  /** Seat tokens that no longer hold anything (a seat left). */
+  removeTokensFor?: string[];
+  /** The last seat is filled: the setup events, the summary after them, their outbox rows and jobs. */
+  start?: { events: NewEvent[]; summary: GameSummary; outbox: OutboxEntry[]; jobs?: JobChange[] };
+}
+
+export interface GameFilter {
+  type?: string;
+  status?: string;
+  myTurn?: boolean;
+}
+
+export interface LobbyStore {
+  /** Applies the change unless the game's seats or status moved on meanwhile (then null); only at version 0. */
+  changeSeats(change: SeatChange): Promise<GameRecord | null>;
+  /** OPEN → ABANDONED; null when the game is no longer OPEN. */
+  cancel(gameId: string): Promise<GameRecord | null>;
+  /** Public games with an open seat, oldest first. */
+  openGames(type: string | undefined, first: number, after?: Cursor): Promise<GameRecord[]>;
+  /** The games a player holds a seat in, newest first. */
+  playerGames(playerId: string, filter: GameFilter, first: number, after?: Cursor): Promise<GameRecord[]>;
+  myTurnCount(playerId: string): Promise<number>;
+  /** The open game an invite code (its hash) belongs to. */
+  byInviteCode(codeHash: string): Promise<GameRecord | null>;
+}
+
+// ---- clocks -------------------------------------------------------------------------------
+
+export interface SeatDeadline {
+  seat: string;
+  /** The game's version when the seat became awaited: where the time-out is submitted. */
+  version: number;
+  deadline: Date;
+}
+
+/** Deadlines, derived by the store from when a seat became awaited (its clock) plus the game's clock. */
+export interface ClockStore {
+  /** The deadlines of the seats the game awaits, as of `version`. */
+  deadlines(gameId: string, version: number): Promise<SeatDeadline[]>;
+  /** One seat's deadline now, whether it has passed by the store's clock, and the game's version then. */
+  deadline(gameId: string, seat: string): Promise<(SeatDeadline & { passed: boolean; gameVersion: number }) | null>;
+}
+
+// ---- jobs ---------------------------------------------------------------------------------
+
+/** A job to add: `key` replaces the pending job with that key. */
+export interface JobSpec {
+  /** The task's name. */
+  task: string;
+  payload?: Record<string, unknown>;
+  key?: string;
+  /** An absolute time to run at. */
+  runAt?: Date;
+  /** Seconds after the commit, by the store's clock (the database's now(), not a process's). */
+  runAfterSeconds?: number;
+  maxAttempts?: number;
+  /** Lower runs first (default 0); see src/app/tasks.ts for each task's. */
+  priority?: number;
+  /**
+   * Only when someone listens to the game: an enabled webhook on it or one of its players
+   * ('listened'), or that or a player of it who wants mail ('listened-or-mail'). The store
+   * decides in the commit's own statement.
+   */
+  when?: 'listened' | 'listened-or-mail';
+}
+
+/** Cancels the pending job with this key, if any (a deadline that no longer applies). */
+export interface JobRemoval {
+  removeKey: string;
+}
+
+export type JobChange = JobSpec | JobRemoval;
+
+/** Jobs added outside a commit (or with none). */
+export interface JobQueue {
+  add(task: string, payload?: Record<string, unknown>, options?: { key?: string; runAt?: Date; maxAttempts?: number; priority?: number }): Promise<string>;
+  remove(key: string): Promise<void>;
+}
+
+// ---- wake-ups -----------------------------------------------------------------------------
+
+/** "Game X has new events", across processes: only a wake-up, the store is the truth. */
+export interface WakeUps {
+  publish(gameId: string, version: number): void;
+  /** Calls `wake` when the game may have new events; returns the unsubscribe. */
+  listen(gameId: string, wake: () => void): () => void;
+}
+
+/** Everything the core is built on. */
+export interface Ports {
+  games: GameStore;
+  lobby: LobbyStore;
+  players: PlayerStore;
+  webhooks: WebhookStore;
+  clocks: ClockStore;
+  jobs: JobQueue;
+  wakeUps: WakeUps;
+  /** 'ready', or why not (migrations, the database). */
+  readiness?(): Promise<{ ready: true } | { ready: false; status: string; error?: string }>;
+}

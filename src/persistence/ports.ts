@@ -1,0 +1,56 @@
+/**
+ * The core's ports on PostgreSQL: the stores, the job queue (graphile-worker, whose runner
+ * the worker role starts) and the wake-ups (LISTEN/NOTIFY). src/server.ts opens these and
+ * builds the core on them.
+ */
+import type { Ports } from '../app/ports.ts';
+import { ClockStore } from './clock-store.ts';
+import type { Database } from './database.ts';
+import { EventStore } from './event-store.ts';
+import { LobbyStore } from './lobby-store.ts';
+import { listMigrations, migrationsApplied } from './migrate.ts';
+import { Notifier } from './notifier.ts';
+import { PlayerStore } from './player-store.ts';
+import { Queue, type QueueOptions } from './queue.ts';
+import { WebhookStore } from './webhook-store.ts';
+
+export interface PostgresPorts {
+  ports: Ports;
+  /** The job queue: add jobs from any role; `start` runs them (the worker role). */
+  queue: Queue;
+  close(): Promise<void>;
+}
+
+export async function openPorts(database: Database, opts: { log?: (msg: string) => void; queue?: Omit<QueueOptions, 'connectionString'> } = {}): Promise<PostgresPorts> {
+  const log = opts.log ?? (() => {});
+  const notifier = new Notifier(database.url, log);
+  await notifier.start();
+  const queue = new Queue({ connectionString: database.url, log, ...opts.queue });
+  // The migration files do not change while the process runs: read them once, not per probe.
+  const migrations = listMigrations().map((m) => m.name);
+  const ports: Ports = {
+    games: new EventStore(database.prisma),
+    lobby: new LobbyStore(database.prisma),
+    players: new PlayerStore(database.prisma),
+    webhooks: new WebhookStore(database.prisma),
+    clocks: new ClockStore(database.prisma),
+    jobs: queue,
+    wakeUps: notifier,
+    async readiness() {
+      try {
+        const ok = await migrationsApplied(async (sql) => (await database.pool.query(sql)).rows, migrations);
+        return ok ? { ready: true } : { ready: false, status: 'migrations pending' };
+      } catch (error) {
+        return { ready: false, status: 'database unreachable', error: (error as Error).message };
+      }
+    },
+  };
+  return {
+    ports,
+    queue,
+    async close() {
+      await queue.stop();
+      await notifier.close();
+    },
+  };
+}

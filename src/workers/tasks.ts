@@ -1,0 +1,30 @@
+/**
+ * The worker role: every task of the job queue, each a payload in and a core call out.
+ * Which jobs exist is the planners' business (src/app/planners.ts), when they run the
+ * queue's; here is only what each does. src/server.ts registers these with the queue's
+ * runner in a process that runs workers (WORKERS=true, or `npm run worker`).
+ */
+import type { Core } from '../app/core.ts';
+import { deadlineJobOf } from '../app/deadlines.ts';
+import { TASKS, type TaskRegistry } from '../app/tasks.ts';
+import { defineNotificationTasks, type MailerOptions } from './notifications.ts';
+
+export interface WorkerOptions {
+  /** SMTP for mail (null: mail jobs do nothing). */
+  mailer: MailerOptions | null;
+  log?: (msg: string) => void;
+}
+
+/** Registers every task; returns what to close when the worker stops. */
+export function defineTasks(queue: TaskRegistry, core: Core, options: WorkerOptions): { close(): void } {
+  queue.define(TASKS.bot, async (p) => {
+    await core.bots.move(String(p.gameId));
+  });
+  queue.define(TASKS.deadlinePassed, async (p) => {
+    await core.deadlines.deadlinePassed(deadlineJobOf(p));
+  });
+  queue.define(TASKS.deadlineSoon, async (p) => {
+    await core.deadlines.deadlineSoon(deadlineJobOf(p));
+  });
+  return defineNotificationTasks(queue, core.notifications, options.mailer, options.log);
+}
