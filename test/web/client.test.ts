@@ -6,55 +6,22 @@
  * for the three other games, the board drawn and a legal command made by clicking.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { findChromium, launchChromium } from './browser.ts';
+import type { Page } from 'playwright-core';
+import { findChromium } from './browser.ts';
+import { type Checked, createFromLobby as createFromLobby_, openHarness, type Harness } from './harness.ts';
 import { SHORT_RAID } from './fixtures.ts';
 
 const chromium = findChromium();
 if (!chromium) console.warn('test/web: NO CHROMIUM FOUND, the browser tests are SKIPPED');
 
 describe.skipIf(!chromium)('the web client in a browser', () => {
-  let server: TestServer;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
-
+  let t: Harness;
   beforeAll(async () => {
-    server = await startTestServer({ rateLimit: 100_000 });
-    browser = await launchChromium();
+    t = await openHarness({ rateLimit: 100_000 });
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
-  async function newPage(viewport = { width: 1280, height: 900 }): Promise<Page> {
-    const context = await browser.newContext({ viewport });
-    contexts.push(context);
-    const page = await context.newPage();
-    page.setDefaultTimeout(15_000);
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    // Every request stays on the service.
-    page.on('request', (r) => {
-      if (!r.url().startsWith(server.url) && !r.url().startsWith(server.url.replace('http', 'ws')) && !r.url().startsWith('data:')) errors.push(`external request ${r.url()}`);
-    });
-    (page as Page & { errors: string[] }).errors = errors;
-    return page;
-  }
-
-  async function createFromLobby(page: Page, type: string, names: Record<string, string>, options?: unknown) {
-    await page.goto(server.url + '/');
-    const card = page.locator(`.type-card[data-type="${type}"]`);
-    for (const [seat, name] of Object.entries(names)) await card.locator(`input[name="seat-${seat}"]`).fill(name);
-    if (options) {
-      await card.locator('summary').click();
-      await card.locator('textarea[name="options"]').fill(JSON.stringify(options));
-    }
-    await card.getByRole('button', { name: /^Create/ }).click();
-    await page.waitForURL(/\/games\/[0-9a-f-]+$/);
-    await page.locator('.board svg').waitFor();
-  }
+  afterAll(() => t?.close());
+  const newPage = (viewport?: { width: number; height: number }) => t.newPage(viewport);
+  const createFromLobby = (page: Page, type: string, names: Record<string, string>, options?: unknown) => createFromLobby_(page, t.server.url, type, names, options);
 
   const log = (page: Page) => page.locator('ol.log');
 
@@ -109,7 +76,7 @@ describe.skipIf(!chromium)('the web client in a browser', () => {
     // Each event arrived once and in order on Ann's page, across the dropped connection.
     const versions = await log(ann).locator('li').evaluateAll((lis) => lis.map((li) => Number(li.getAttribute('data-version'))));
     expect(versions).toEqual(Array.from({ length: versions.length }, (_, i) => i + 1));
-    const game = await server.gql(`{ games { nodes { id status version } } }`);
+    const game = await t.server.gql(`{ games { nodes { id status version } } }`);
     expect(game.data.games.nodes.find((g: { version: number }) => g.version === versions.length)?.status).toBe('FINISHED');
 
     // The replay slider: back at version 1 Zhang He is not yet on the map.
@@ -120,7 +87,7 @@ describe.skipIf(!chromium)('the web client in a browser', () => {
     await expect.poll(() => ann.locator('.summary').textContent()).toContain('Setup');
     await ann.getByRole('button', { name: 'Back to the live game' }).click();
     await expect.poll(() => ann.locator('.replay-label').textContent()).toContain('Live');
-    for (const page of [ann, bo]) expect((page as Page & { errors: string[] }).errors).toEqual([]);
+    for (const page of [ann, bo]) expect((page as Checked).errors).toEqual([]);
   });
 
   it('shows a refused command with the service\'s reason', async () => {
@@ -171,6 +138,6 @@ describe.skipIf(!chromium)('the web client in a browser', () => {
     await expect.poll(() => log(page).textContent()).toMatch(/placed .* in spread/);
     // Hot seat: Celestine's view shows Azuthkan's unit only as a marker.
     await page.getByRole('button', { name: /^Celestine/ }).click();
-    await expect.poll(() => page.locator('.board svg').textContent()).toContain('? azuthkan-');
+    await expect.poll(() => page.locator('.board svg').textContent()).toContain('Hidden unit');
   });
 });

@@ -7,9 +7,9 @@
  * (a turn limit; small maps and rosters): the turn limit's draw is an end of the game.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { findChromium, launchChromium } from './browser.ts';
+import type { Page } from 'playwright-core';
+import { findChromium } from './browser.ts';
+import { openHarness, type Checked, type Harness } from './harness.ts';
 
 const chromium = findChromium();
 if (!chromium) console.warn('test/web: NO CHROMIUM FOUND, the game browser tests are SKIPPED');
@@ -36,35 +36,16 @@ const TK_TERRAIN = {
   mountains: ['F8', 'G5', 'D10', 'I3', 'B8', 'K5', 'E9', 'H4', 'C7', 'J8'],
 };
 
-type Checked = Page & { errors: string[] };
-
 describe.skipIf(!chromium)('every game in a browser, to its end', () => {
-  let server: TestServer;
-  let browser: Browser;
-
+  let t: Harness;
   beforeAll(async () => {
-    server = await startTestServer({ rateLimit: 100_000, registrationsPerMinute: 10_000 });
-    browser = await launchChromium();
+    t = await openHarness();
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
-  async function newPage(): Promise<Checked> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const page = (await context.newPage()) as Checked;
-    page.setDefaultTimeout(15_000);
-    page.errors = [];
-    page.on('pageerror', (e) => page.errors.push(e.message));
-    page.on('request', (r) => {
-      if (!r.url().startsWith(server.url) && !r.url().startsWith(server.url.replace('http', 'ws')) && !r.url().startsWith('data:')) page.errors.push(`external request ${r.url()}`);
-    });
-    return page;
-  }
+  afterAll(() => t?.close());
+  const newPage = (viewport?: { width: number; height: number }) => t.newPage(viewport);
 
   async function registerAs(page: Page, name: string) {
-    await page.goto(server.url + '/');
+    await page.goto(t.server.url + '/');
     await page.getByLabel('Name', { exact: true }).fill(name);
     await page.getByRole('button', { name: 'Register' }).click();
     await expect.poll(() => page.locator('.account .signed-in').textContent()).toContain(`Signed in as ${name}`);
@@ -78,7 +59,7 @@ describe.skipIf(!chromium)('every game in a browser, to its end', () => {
   async function start(type: string, seats: [string, string], seatNames: [string, string], options: unknown): Promise<[Checked, Checked]> {
     const ann = await newPage();
     await registerAs(ann, `Ann ${type}`);
-    await ann.goto(server.url + '/');
+    await ann.goto(t.server.url + '/');
     const card = ann.locator(`.type-card[data-type="${type}"]`);
     await card.locator(`select[name="kind-${seats[0]}"]`).selectOption('me');
     await card.locator(`select[name="kind-${seats[1]}"]`).selectOption('open');

@@ -7,42 +7,24 @@
  * token management and the player's settings.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { findChromium, launchChromium } from './browser.ts';
+import type { Page } from 'playwright-core';
+import { findChromium } from './browser.ts';
+import { openHarness, type Checked, type Harness } from './harness.ts';
 import { SHORT_RAID } from './fixtures.ts';
 
 const chromium = findChromium();
 if (!chromium) console.warn('test/web: NO CHROMIUM FOUND, the lobby browser tests are SKIPPED');
 
 describe.skipIf(!chromium)('the lobby in a browser', () => {
-  let server: TestServer;
-  let browser: Browser;
-
+  let t: Harness;
   beforeAll(async () => {
-    server = await startTestServer({ rateLimit: 100_000, registrationsPerMinute: 10_000, workers: true }); // bots move by jobs
-    browser = await launchChromium();
+    t = await openHarness({ rateLimit: 100_000, registrationsPerMinute: 10_000, workers: true }); // bots move by jobs
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
-  type Checked = Page & { errors: string[] };
-  async function newPage(viewport = { width: 1280, height: 900 }): Promise<Checked> {
-    const context = await browser.newContext({ viewport });
-    const page = (await context.newPage()) as Checked;
-    page.setDefaultTimeout(15_000);
-    page.errors = [];
-    page.on('pageerror', (e) => page.errors.push(e.message));
-    page.on('request', (r) => {
-      if (!r.url().startsWith(server.url) && !r.url().startsWith(server.url.replace('http', 'ws')) && !r.url().startsWith('data:')) page.errors.push(`external request ${r.url()}`);
-    });
-    return page;
-  }
+  afterAll(() => t?.close());
+  const newPage = (viewport?: { width: number; height: number }) => t.newPage(viewport);
 
   async function registerAs(page: Page, name: string, email?: string) {
-    await page.goto(server.url + '/');
+    await page.goto(t.server.url + '/');
     await page.getByLabel('Name', { exact: true }).fill(name);
     if (email) await page.getByLabel('Email', { exact: true }).fill(email);
     await page.getByRole('button', { name: 'Register' }).click();
@@ -52,7 +34,7 @@ describe.skipIf(!chromium)('the lobby in a browser', () => {
 
   /** Picks who plays each seat in a type card ("me", "open", "bot:random", "named") and creates the game. */
   async function create(page: Page, type: string, kinds: Record<string, string>, opts: { options?: unknown; visibility?: 'PUBLIC' | 'PRIVATE'; names?: Record<string, string>; include?: string[] } = {}) {
-    await page.goto(server.url + '/');
+    await page.goto(t.server.url + '/');
     const card = page.locator(`.type-card[data-type="${type}"]`);
     for (const seat of opts.include ?? []) await card.getByLabel(`Play with ${seat}`).check();
     for (const [seat, kind] of Object.entries(kinds)) await card.locator(`select[name="kind-${seat}"]`).selectOption(kind);
@@ -87,7 +69,7 @@ describe.skipIf(!chromium)('the lobby in a browser', () => {
     await ann.getByRole('button', { name: 'Copy' }).click();
     await expect.poll(() => ann.locator('.invite').textContent()).toMatch(/Copied|Selected/);
     // Without the code the private game offers no seat.
-    await bo.goto(`${server.url}/games/${id}`);
+    await bo.goto(`${t.server.url}/games/${id}`);
     await expect.poll(() => bo.locator('.open-game').textContent()).toContain('join it from the invite link');
 
     // Bo opens the invite link and takes the open seat under his player name.
@@ -105,7 +87,7 @@ describe.skipIf(!chromium)('the lobby in a browser', () => {
     }
 
     // Bo's lobby lists it first, waiting for him (myTurn, myTurnCount).
-    await bo.goto(server.url + '/');
+    await bo.goto(t.server.url + '/');
     await expect.poll(() => bo.locator('.my-games').textContent()).toContain('1 waiting for you');
     await expect.poll(() => bo.locator('.my-games li').first().getAttribute('data-game')).toBe(id);
     expect(await bo.locator('.my-games li').first().textContent()).toContain('your move');
@@ -133,7 +115,7 @@ describe.skipIf(!chromium)('the lobby in a browser', () => {
     for (const page of [ann, bo]) await expect.poll(() => status(page).textContent()).toContain('Game over: Bo (Yuan) won — Cutoff: Yuan holds A1');
 
     // Ann's lobby: the finished game, nothing waiting.
-    await ann.goto(server.url + '/');
+    await ann.goto(t.server.url + '/');
     await expect.poll(() => ann.locator(`.my-games li[data-game="${id}"]`).textContent()).toContain('finished');
     expect(await ann.locator('.my-games').textContent()).not.toContain('waiting for you');
     for (const page of [ann, bo]) expect(page.errors).toEqual([]);
@@ -183,7 +165,7 @@ describe.skipIf(!chromium)('the lobby in a browser', () => {
     await expect.poll(() => di.locator('.open-game').textContent()).toContain('public');
 
     const guest = await newPage();
-    await guest.goto(server.url + '/');
+    await guest.goto(t.server.url + '/');
     await expect.poll(() => guest.locator(`.open-games li[data-game="${id}"]`).textContent()).toContain('Shu: open');
     await guest.locator(`.open-games li[data-game="${id}"] a`).click();
     await guest.getByRole('button', { name: 'Join as Shu' }).click();
@@ -196,7 +178,7 @@ describe.skipIf(!chromium)('the lobby in a browser', () => {
     await expect.poll(() => di.locator('.seats [data-seat="shu"]').textContent()).toContain('Guest');
     await expect.poll(() => guest.locator('.seat-bar').textContent()).toContain('Guest (Shu)');
     // A started game can no longer be left: it is gone from the open games.
-    await guest.goto(server.url + '/');
+    await guest.goto(t.server.url + '/');
     await expect.poll(() => guest.locator('.open-games').textContent()).not.toContain(id);
     await expect.poll(() => guest.locator('.my-games').textContent()).toContain('Three Kingdoms');
 
@@ -204,7 +186,7 @@ describe.skipIf(!chromium)('the lobby in a browser', () => {
     // Chinese Warlords with three seats, two of them open: one guest joining does not start it.
     const id2 = await create(di, 'chinese-warlords', { red: 'me', blue: 'open', green: 'open' }, { visibility: 'PUBLIC', include: ['green'] });
     const g2 = await newPage();
-    await g2.goto(`${server.url}/games/${id2}`);
+    await g2.goto(`${t.server.url}/games/${id2}`);
     await g2.getByLabel('Your name').fill('Passer-by');
     await g2.getByRole('button', { name: 'Join as Blue' }).click();
     await expect.poll(() => g2.locator('.leave-cancel').count()).toBe(1);
@@ -221,14 +203,14 @@ describe.skipIf(!chromium)('the lobby in a browser', () => {
   // The clocks' part of the contract (Prompt.deadline, Seat.deadline, CreateGameInput.clock):
   // run when the service's schema has it, skipped (and said so) until then.
   it('a game with a clock: the deadline of the decision awaited counts down on the page', async (ctx) => {
-    const schema = await server.gql(`{ __type(name: "Prompt") { fields { name } } }`);
+    const schema = await t.server.gql(`{ __type(name: "Prompt") { fields { name } } }`);
     if (!schema.data.__type.fields.some((f: { name: string }) => f.name === 'deadline')) {
       console.warn('test/web: the schema has no Prompt.deadline yet: the clock test is skipped');
       return ctx.skip();
     }
     const fay = await newPage();
     await registerAs(fay, 'Fay');
-    await fay.goto(server.url + '/');
+    await fay.goto(t.server.url + '/');
     const card = fay.locator('.type-card[data-type="raid-on-wuchao"]');
     await card.locator('select[name="kind-yuan"]').selectOption('bot:random');
     await card.locator('select[name="clock"]').selectOption('3600');
@@ -259,7 +241,7 @@ describe.skipIf(!chromium)('the lobby in a browser', () => {
     expect(phoneToken).not.toBe(token);
 
     const phone = await newPage({ width: 390, height: 844 });
-    await phone.goto(server.url + '/');
+    await phone.goto(t.server.url + '/');
     await phone.getByLabel('Player token').fill('wgp_not-a-token');
     await phone.getByRole('button', { name: 'Sign in' }).click();
     await expect.poll(() => phone.locator('.sign-in [role=alert]').textContent()).toContain('Not signed in');
@@ -273,7 +255,7 @@ describe.skipIf(!chromium)('the lobby in a browser', () => {
     await ed.getByLabel(/Email me when/).check();
     await ed.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => ed.locator('.profile [role=status]').textContent()).toBe('Saved.');
-    const me = await server.gql(`{ me { name notifyByEmail email emailVerified tokens { name } } }`, {}, token);
+    const me = await t.server.gql(`{ me { name notifyByEmail email emailVerified tokens { name } } }`, {}, token);
     expect(me.data.me).toMatchObject({ name: 'Edward', notifyByEmail: true, email: 'ed@example.org', emailVerified: false });
     expect(me.data.me.tokens.map((t: { name: string }) => t.name)).toContain('phone');
     await ed.getByLabel('Code from the mail').fill('000000');

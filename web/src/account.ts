@@ -224,7 +224,9 @@ export async function webhookSettings(box: HTMLElement, created?: { url: string;
         );
         void webhookSettings(box, { url: c.createWebhook.webhook.url, secret: c.createWebhook.secret });
       } catch (err) {
-        note.textContent = `Not added: ${reasonOf(err)}`;
+        const why = reasonOf(err);
+        // The operator's switch for local development, named where it is needed.
+        note.textContent = `Not added: ${why}${/private address|loopback/i.test(why) ? '. (Running the service yourself for local development? Start it with WEBHOOK_ALLOW_PRIVATE=true to allow such addresses.)' : ''}`;
       }
     } }, field('hook-url', 'Address', url), h('div', { class: 'hook-events' }, boxes.map((b) => h('label', { for: b.id }, b, ` ${b.value.toLowerCase().replace(/_/g, ' ')} `))), h('button', { type: 'submit' }, 'Add webhook')),
     note,

@@ -4,6 +4,8 @@
  */
 import { createClient, type Client } from 'graphql-ws';
 import { features, type Features } from './features.ts';
+import type * as S from './generated/schema.ts';
+import { viewSelection } from './views.ts';
 
 export interface GqlError { message: string; extensions?: { code?: string; reason?: string; currentVersion?: number } }
 export class ApiError extends Error {
@@ -14,7 +16,7 @@ export class ApiError extends Error {
   get reason() { return this.errors[0]?.extensions?.reason; }
 }
 
-export async function gql<T = any>(query: string, variables: Record<string, unknown> = {}, token?: string | null): Promise<T> {
+export async function gql<T = unknown>(query: string, variables: Record<string, unknown> = {}, token?: string | null): Promise<T> {
   const res = await fetch('/graphql', {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
@@ -61,81 +63,53 @@ export function wsClient(token: string | null, on: { connected(): void; closed()
   return client;
 }
 
-export interface GameEvent { version: number; type: string; seat: string | null; data: Record<string, any>; at: string }
-export interface Prompt { seat: string; kind: string; prompt: string; deadline?: string | null }
-export interface SeatInfo { id: string; name: string; isYou: boolean; mustAct: boolean; open: boolean; bot: string | null; player: { id: string; name: string } | null; deadline?: string | null }
-export interface GameData {
-  id: string;
-  type: string;
-  status: string;
-  version: number;
-  phase: string;
-  round: number | null;
+/** A log entry; its data is the game's (each game's event schema says its shape). */
+export type GameEvent = Pick<S.GameEvent, 'version' | 'type' | 'seat' | 'at'> & { data: Record<string, any> };
+export type Prompt = Pick<S.Prompt, 'seat' | 'kind' | 'prompt'> & Partial<Pick<S.Prompt, 'deadline'>>;
+export type SeatInfo = Pick<S.Seat, 'id' | 'name' | 'isYou' | 'mustAct' | 'open' | 'bot'> & { player: Pick<S.PlayerSummary, 'id' | 'name'> | null } & Partial<Pick<S.Seat, 'deadline'>>;
+/** Any member of the GameView union, read whole (views.ts); a board narrows it to its game's. */
+export type View = S.GameView;
+export type GameData = Pick<S.Game, 'id' | 'type' | 'status' | 'version' | 'phase' | 'round' | 'yourSeat' | 'isYourTurn' | 'visibility'> & {
   seats: SeatInfo[];
   awaiting: Prompt[];
   legalCommands: Command[];
-  yourSeat: string | null;
-  isYourTurn: boolean;
-  result: { winners: string[]; reason: string } | null;
-  visibility: 'PUBLIC' | 'PRIVATE';
-  view: any;
-}
-export type Command = { type: string; [k: string]: unknown };
-export interface GameTypeInfo { id: string; name: string; seats: string[]; minPlayers: number; maxPlayers: number; bots: string[] }
-
-/** Selection sets of each game's view (the GameView union: one fragment per type, see src/api/views). */
-export const VIEW_FRAGMENTS: Record<string, string> = {
-  'raid-on-wuchao': `... on RaidOnWuchaoView { round rounds phase stage
-    spaces { id control defenseBonus printedDefenseBonus granary camp victory neighbours units }
-    connections units { id name side space state attack attackIsDie defense move movementLeft path special }
-    xuYouTokens granariesRaided pendingCombats
-    combat { space attackerSide attackers defenders defense terrainBonus dice { die label roll } rerolling attackTotal damage }
-    result { winners reason } }`,
-  'three-kingdoms-combined-arms': `... on ThreeKingdomsCombinedArmsView { size stage round activeSeat phase placer turnLimit
-    players { seat faction corner out citiesControlled reserve { kind name count } }
-    terrain { square kind controller }
-    units { id name seat kind square move range defense damage moved attacked retreated }
-    destroyed { id name seat kind } pendingRetreat { unit seat options } result { winners reason } }`,
-  'chinese-warlords': `... on ChineseWarlordsView { turn phase activeSeat initiativeOrder turnLimit
-    map { name coordinates hexes { id col row terrain controller } strongholds }
-    players { seat treasury abilityRoll ability abilityText stronghold out unavailable upkeepLossesToChoose }
-    units { id type name owner hex carriedBy force range movementLeft attacked retreated attackedRecently }
-    attack { attacker defender target stacks units } defense { attacker defender hex result lossesToChoose afterLosses }
-    result { winners reason } }`,
-  warchon: `... on WarchonView { turn phase activeArmy numbers turnLimit viewer
-    spreads { number name terrain capacity specialRules paths neighbours engaged randomEventThisTurn }
-    units { id army spread destroyed revealed shifted known key type name size movement as ds hits maxHits traits movesLeft reserve temporary fightsFor }
-    unplaced { army count units }
-    battle { spread attacker defender step numberCall { purpose committed yourNumber } lastNumber { purpose value event } originalNumber randomEvent modifiers { units op value stat reason } halved berserkers withheld bridge engaged }
-    result { winners reason } }`,
+  result: S.Result | null;
+  /** null: no deadlines (or a service without clocks) */
+  clock?: S.Clock | null;
+  view: View;
 };
-const viewSelection = (type: string) => `{ __typename ${VIEW_FRAGMENTS[type] ?? '... on GenericView { gameType state }'} }`;
+export type Command = { type: string; [k: string]: unknown };
 
 /** A game's fields the pages show; the clocks' deadlines when the service has them. */
-export function gameFields(f: Pick<Features, 'promptDeadline' | 'seatDeadline'>) {
-  return `id type status version phase round visibility yourSeat isYourTurn result { winners reason }
+export function gameFields(f: Pick<Features, 'promptDeadline' | 'seatDeadline' | 'gameClock'>) {
+  return `id type status version phase round visibility yourSeat isYourTurn result { winners reason }${f.gameClock ? ' clock { perMove }' : ''}
     seats { id name isYou mustAct open bot player { id name }${f.seatDeadline ? ' deadline' : ''} }
     awaiting { seat kind prompt${f.promptDeadline ? ' deadline' : ''} }`;
 }
 
-export async function loadGame(id: string, type: string, token: string | null): Promise<GameData> {
-  const fields = gameFields(await features());
+/**
+ * `withView: false` for a game that has not started (it has no view yet): its seats and
+ * status only, and `view` is then null.
+ */
+export async function loadGame(id: string, token: string | null, withView = true): Promise<GameData> {
+  const [feats, view] = await Promise.all([features(), viewSelection()]);
   const data = await gql<{ game: GameData | null }>(
-    `query($id: ID!) { game(id: $id) { ${fields} legalCommands view ${viewSelection(type)} } }`,
-    { id },
+    `query($id: ID!, $withView: Boolean!) { game(id: $id) { ${gameFields(feats)} legalCommands view @include(if: $withView) ${view} } }`,
+    { id, withView },
     token,
   );
+  if (data.game && !withView) data.game.view = null as unknown as View;
   if (!data.game) throw new ApiError([{ message: 'No such game', extensions: { code: 'NOT_FOUND' } }]);
   return data.game;
 }
 
-export async function loadViewAt(id: string, type: string, version: number, token: string | null): Promise<any> {
-  const data = await gql(`query($id: ID!, $v: Int) { game(id: $id) { view(atVersion: $v) ${viewSelection(type)} } }`, { id, v: version }, token);
+export async function loadViewAt(id: string, version: number, token: string | null): Promise<View> {
+  const data = await gql<{ game: { view: View } }>(`query($id: ID!, $v: Int) { game(id: $id) { view(atVersion: $v) ${await viewSelection()} } }`, { id, v: version }, token);
   return data.game.view;
 }
 
-export async function gameType(id: string): Promise<{ type: string } | null> {
-  return (await gql<{ game: { type: string } | null }>(`query($id: ID!) { game(id: $id) { type } }`, { id })).game;
+export async function gameType(id: string): Promise<{ type: string; status: string } | null> {
+  return (await gql<{ game: { type: string; status: string } | null }>(`query($id: ID!) { game(id: $id) { type status } }`, { id })).game;
 }
 
 export async function loadEvents(id: string, after: number, token: string | null): Promise<GameEvent[]> {

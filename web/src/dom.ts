@@ -14,6 +14,8 @@ function setAttrs(el: Element, attrs: Attrs) {
   for (const [k, v] of Object.entries(attrs)) {
     if (v === null || v === undefined || v === false) continue;
     if (typeof v === 'function') el.addEventListener(k.replace(/^on/, '').toLowerCase(), v as EventListener);
+    // Through the CSSOM, not a style="" attribute: a strict Content-Security-Policy allows it.
+    else if (k === 'style') (el as HTMLElement | SVGElement).style.cssText = String(v);
     else el.setAttribute(k, v === true ? '' : String(v));
   }
 }
@@ -66,10 +68,31 @@ export function pretty(key: string): string {
   return key.replace(/[-_]/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2').replace(/\b\w/g, (c) => c.toUpperCase());
 }
 
-export const SEAT_COLOURS: Record<string, string> = {
-  cao: '#2b6cb0', yuan: '#c05621',
-  wei: '#2b6cb0', shu: '#2f855a', wu: '#c53030', jin: '#6b46c1',
-  red: '#c53030', blue: '#2b6cb0', green: '#2f855a', yellow: '#b7791f',
-  azuthkan: '#9b2c2c', celestine: '#2c5282',
-};
-export const seatColour = (seat: string | null | undefined) => (seat && SEAT_COLOURS[seat]) || '#4a5568';
+/**
+ * After a board is drawn: each SVG button's accessible name starts with the text it shows
+ * (a speech-input user says what they see), its own text only, not that of buttons inside it.
+ * axe-core reads adjacent SVG texts as one word, hence the spaces added.
+ */
+/** The words axe-core compares: parentheticals dropped, then letters and digits only. */
+const words = (text: string) => text.replace(/\([^()]*\)/g, '').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+
+export function nameButtons(root: Element) {
+  for (const el of root.querySelectorAll('.hit[aria-label]')) {
+    const own: string[] = [];
+    const walk = (n: Node) => {
+      for (const c of n.childNodes) {
+        if (c instanceof Element && (c.classList.contains('hit') || c.tagName.toLowerCase() === 'title')) continue;
+        if (c.nodeType === Node.TEXT_NODE) {
+          // Separate texts read as separate words (SVG drops the trailing space when it draws).
+          if (c.textContent && !/\s$/.test(c.textContent)) c.textContent += ' ';
+          own.push(c.textContent ?? '');
+        }
+        else walk(c);
+      }
+    };
+    walk(el);
+    const visible = own.join(' ').replace(/\s+/g, ' ').trim();
+    const label = el.getAttribute('aria-label') ?? '';
+    if (visible && !` ${words(label)} `.includes(` ${words(visible)} `)) el.setAttribute('aria-label', `${visible}: ${label}`);
+  }
+}

@@ -12,15 +12,17 @@ export interface Features {
   seatDeadline: boolean;
   clockInput: boolean;
   webhooks: boolean;
+  /** `Game.clock { perMove }` */
+  gameClock: boolean;
 }
 
 let cached: Promise<Features> | null = null;
 
 export function features(): Promise<Features> {
-  cached ??= gql<{ prompt: Fields; seat: Fields; create: { inputFields: { name: string }[] } | null; mutation: Fields; player: Fields }>(
+  cached ??= gql<{ prompt: Fields; seat: Fields; create: { inputFields: { name: string }[] } | null; mutation: Fields; player: Fields; game: Fields }>(
     `{ prompt: __type(name: "Prompt") { fields { name } } seat: __type(name: "Seat") { fields { name } }
        create: __type(name: "CreateGameInput") { inputFields { name } } mutation: __type(name: "Mutation") { fields { name } }
-       player: __type(name: "Player") { fields { name } } }`,
+       player: __type(name: "Player") { fields { name } } game: __type(name: "Game") { fields { name } } }`,
   )
     .then((r) => {
       const has = (t: Fields, f: string) => !!t?.fields?.some((x) => x.name === f);
@@ -29,12 +31,22 @@ export function features(): Promise<Features> {
         seatDeadline: has(r.seat, 'deadline'),
         clockInput: !!r.create?.inputFields.some((x) => x.name === 'clock'),
         webhooks: has(r.mutation, 'createWebhook') && has(r.mutation, 'deleteWebhook') && has(r.player, 'webhooks'),
+        gameClock: has(r.game, 'clock'),
       };
     })
-    .catch(() => ({ promptDeadline: false, seatDeadline: false, clockInput: false, webhooks: false }));
+    .catch(() => ({ promptDeadline: false, seatDeadline: false, clockInput: false, webhooks: false, gameClock: false }));
   return cached;
 }
 type Fields = { fields: { name: string }[] | null } | null;
+
+/** A clock's time per move in words: "1 day", "3 hours", "45 minutes". */
+export function perMoveInWords(seconds: number): string {
+  const unit = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  if (seconds % 86400 === 0) return unit(seconds / 86400, 'day');
+  if (seconds % 3600 === 0) return unit(seconds / 3600, 'hour');
+  if (seconds % 60 === 0) return unit(seconds / 60, 'minute');
+  return unit(seconds, 'second');
+}
 
 /** "2 d 3 h", "4 h 05 min", "3 min 07 s", "time is up": what is left until an ISO deadline. */
 export function timeLeft(deadline: string, now = Date.now()): string {

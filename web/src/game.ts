@@ -4,15 +4,22 @@
  * the log in words, a replay slider over every version, and live updates through the
  * gameEvents subscription that resume from the last version seen after a lost connection.
  */
-import type { Client } from 'graphql-ws';
-import { ApiError, GAME_EVENTS, gameType, gql, loadGame, loadViewAt, submit, wsClient, type Command, type GameData, type GameEvent, type SeatInfo } from './api.ts';
+import { ApiError, gameType, gql, loadGame, loadViewAt, submit, type Command, type GameData, type GameEvent, type SeatInfo, type View } from './api.ts';
 import { boardFor } from './boards/index.ts';
 import type { Board, BoardContext } from './boards/types.ts';
-import { clear, h, pretty, seatColour } from './dom.ts';
+import { refreshWaiting, setPage } from './attention.ts';
+import { seatColour, seatTitle, typeName } from './catalogue.ts';
+import { refusalInWords } from './refusals.ts';
+import { clear, h, nameButtons, pretty } from './dom.ts';
 import { describeGeneric, formatEvent } from './log.ts';
 import { startDeadlineCountdowns } from './features.ts';
 import { playerToken, signedIn } from './player.ts';
+import { followGame } from './live.ts';
+import { openGamePanel } from './open-game.ts';
+import { Picking } from './picking.ts';
+import { deadlineBadge, seatList as panelSeatList } from './panels.ts';
 import { inviteLink, seatLink, store } from './store.ts';
+import { zoomable } from './zoom.ts';
 
 const MATCH = new Set(['resign', 'offerDraw', 'acceptDraw', 'declineDraw']);
 const MATCH_LABELS: Record<string, string> = { resign: 'Resign', offerDraw: 'Offer a draw', acceptDraw: 'Accept the draw', declineDraw: 'Decline the draw' };
@@ -24,8 +31,8 @@ const MATCH_LABELS: Record<string, string> = { resign: 'Resign', offerDraw: 'Off
 export async function gamePage(root: HTMLElement, gameId: string, setConnection: (text: string, ok: boolean) => void, opts: { inviteCode?: string } = {}): Promise<() => void> {
   // A seat handed over by link: /games/<id>#seat=<seat>&token=<token>.
   const hash = new URLSearchParams(location.hash.slice(1));
-  let type = store.get(gameId)?.type;
-  if (!type) type = (await gameType(gameId))?.type;
+  const found = await gameType(gameId);
+  const type = found?.type;
   if (!type) {
     root.append(h('h1', {}, 'No such game'), h('p', {}, h('a', { href: '/' }, 'Back to the lobby')));
     return () => {};
@@ -53,10 +60,8 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
   let game: GameData | null = null;
   let events: GameEvent[] = [];
   let lastSeen = 0;
-  let selection: string | null = null;
-  let inspected: string | null = null;
-  let choice: Command[] | null = null; // several commands for one click: the player picks
-  let replay: { version: number; view: any } | null = null;
+  const picking = new Picking(board);
+  let replay: { version: number; view: View } | null = null;
   let busy = false;
   let message: { text: string; kind: 'error' | 'info' } | null = null;
   let confirmResign = false;
@@ -65,28 +70,35 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
   let playerHolds: string[] = []; // the seats the signed-in player holds here (known in player mode)
   let pollTimer: ReturnType<typeof setTimeout> | undefined;
 
-  // Layout: the board and, beside it (below on a phone), status, actions, log.
+  // Layout: the turn bar (what the game waits for, the reply to the last command, the main
+  // actions) stays in view at every size; below it the board and, beside it (below on a
+  // phone), the other actions, the log and the seats.
   const title = h('h1', { class: 'game-title' });
   const seatBar = h('div', { class: 'seat-bar', role: 'group', 'aria-label': 'Your seats in this game' });
   const status = h('section', { class: 'status', 'aria-live': 'polite', 'aria-label': 'What the game waits for' });
   const alertBox = h('div', { class: 'alert', role: 'alert' });
+  const actions = h('section', { class: 'actions', 'aria-label': 'Your actions' });
+  const turnBar = h('div', { class: 'turn-bar' }, status, alertBox, actions);
   const boardBox = h('div', { class: 'board', 'aria-label': 'Board' });
   const summary = h('div', { class: 'summary' });
-  const actions = h('section', { class: 'actions', 'aria-label': 'Your actions' });
+  const zoom = zoomable(boardBox, () => draw());
+  const more = h('section', { class: 'more-actions', 'aria-label': 'More actions' });
   const replayBox = h('section', { class: 'replay', 'aria-label': 'Replay' });
-  const logList = h('ol', { class: 'log', 'aria-label': 'Log' });
+  // Focusable: a keyboard reaches the log and scrolls it.
+  const logList = h('ol', { class: 'log', 'aria-label': 'Log', tabindex: 0 });
   const seatsBox = h('section', { class: 'seats' });
   const openBox = h('section', { class: 'open-game', 'aria-label': 'Waiting for players', hidden: true });
   const grid = h('div', { class: 'game-grid' },
-    h('div', { class: 'board-col' }, boardBox, summary, replayBox),
-    h('div', { class: 'side-col' }, status, alertBox, actions, h('h2', {}, 'Log'), logList, seatsBox),
+    h('div', { class: 'board-col' }, zoom.controls, boardBox, summary, replayBox),
+    h('div', { class: 'side-col' }, more, h('h2', {}, 'Log'), logList, seatsBox),
   );
-  root.append(h('div', { class: 'game-head' }, title, seatBar), openBox, grid);
+  const playing = h('div', { class: 'playing' }, turnBar, grid);
+  root.append(h('div', { class: 'game-head' }, title, seatBar), openBox, playing);
   const stopCountdowns = startDeadlineCountdowns(root);
 
   const seatName = (id: string) => {
     const s = game?.seats.find((x) => x.id === id);
-    return s ? `${s.name} (${pretty(id)})` : pretty(id);
+    return s ? `${s.name} (${seatTitle(id, type)})` : seatTitle(id, type);
   };
 
   function ctxCommands(): Command[] {
@@ -97,51 +109,22 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
   function buildContext(): BoardContext {
     const view = replay ? replay.view : game!.view;
     const commands = ctxCommands();
-    const destinations = new Set<string>();
-    const selectable = new Set<string>();
-    for (const c of commands) {
-      const piece = board.pieceOf(c, view);
-      const place = board.placeOf(c, view);
-      if (piece) selectable.add(piece);
-      if (place && (selection ? piece === selection : piece === null)) destinations.add(place);
-    }
-    return { game: game!, view, commands, selection, inspected, destinations, selectable, clickPlace, clickPiece };
-  }
-
-  function matching(piece: string | null, place: string | null): Command[] {
-    const view = game!.view;
-    return ctxCommands().filter((c) => board.pieceOf(c, view) === piece && board.placeOf(c, view) === place);
+    const { destinations, selectable } = picking.targets(commands, view);
+    return { game: game!, view, commands, selection: picking.selection, inspected: picking.inspected, destinations, selectable, clickPlace, clickPiece };
   }
 
   function clickPlace(place: string) {
     if (!game || replay) return;
-    choice = null;
-    if (selection) {
-      const cmds = matching(selection, place);
-      if (cmds.length === 1) return void run(cmds[0]!);
-      if (cmds.length > 1) return ((choice = cmds), draw());
-    }
-    const placeOnly = matching(null, place);
-    const pieces = board.piecesAt(game.view, place).filter((p) => buildContext().selectable.has(p.key));
-    if (placeOnly.length === 1 && pieces.length === 0) return void run(placeOnly[0]!);
-    if (placeOnly.length > 1) choice = placeOnly;
-    selection = null;
-    inspected = place;
-    draw();
+    const command = picking.clickPlace(ctxCommands(), game.view, place);
+    if (command) void run(command);
+    else draw();
   }
 
   function clickPiece(piece: string, place: string | null) {
     if (!game || replay) return;
-    choice = null;
-    if (selection && selection !== piece && place && matching(selection, place).length) return clickPlace(place);
-    if (buildContext().selectable.has(piece)) {
-      selection = selection === piece ? null : piece;
-      inspected = place;
-    } else {
-      selection = null;
-      inspected = place;
-    }
-    draw();
+    const command = picking.clickPiece(ctxCommands(), game.view, piece, place);
+    if (command) void run(command);
+    else draw();
   }
 
   async function run(command: Command) {
@@ -151,9 +134,7 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
     draw();
     try {
       await submit(gameId, command, game.version, token(), playerSeats().length > 1 ? game.yourSeat : null);
-      selection = null;
-      inspected = null;
-      choice = null;
+      picking.reset();
       message = null;
       confirmResign = false;
       busy = false;
@@ -163,7 +144,8 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
       const err = e instanceof ApiError ? e : null;
       const code = err?.code ?? 'ERROR';
       const why = err?.reason ?? (e as Error).message;
-      message = { text: code === 'VERSION_CONFLICT' ? `Refused: the game moved on before your command arrived (${why}). The board is up to date again.` : `Refused (${code}): ${why}`, kind: 'error' };
+      const words = refusalInWords(why, game.seats, game.type);
+      message = { text: code === 'VERSION_CONFLICT' ? 'Refused: the game moved on before your command arrived. The board is up to date again.' : `Refused (${code}): ${words}`, kind: 'error' };
       await refresh().catch(() => {});
       draw();
     }
@@ -182,9 +164,13 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
     if (!game || disposed) return;
     title.replaceChildren(`${typeName(game.type)} `, h('span', { class: 'muted' }, `· ${game.status.toLowerCase()} · version ${game.version}`));
     drawSeatBar();
+    const yourTurn = game.status !== 'FINISHED' && game.seats.some((x) => x.mustAct && isMine(x.id));
+    const awaited = [...new Set(game.awaiting.map((p) => p.seat))].filter((x) => !isMine(x)).map(seatName);
+    const state = game.status === 'FINISHED' ? 'game over' : game.status === 'OPEN' ? 'waiting for players' : !yourTurn && awaited.length ? `waiting for ${awaited.join(', ')}` : game.status.toLowerCase();
+    setPage(yourTurn ? typeName(game.type) : `${typeName(game.type)} · ${state}`, yourTurn);
     const waiting = game.status === 'OPEN' || game.status === 'ABANDONED';
     openBox.hidden = !waiting;
-    grid.hidden = waiting;
+    playing.hidden = waiting;
     if (waiting) return drawOpen();
     const ctx = buildContext();
 
@@ -205,7 +191,10 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
     alertBox.textContent = message?.text ?? '';
 
     // The board.
+    const scroll = { left: boardBox.scrollLeft, top: boardBox.scrollTop };
     boardBox.replaceChildren(board.render(ctx));
+    nameButtons(boardBox);
+    zoom.fit(boardBox.querySelector('svg'), scroll);
     boardBox.classList.toggle('replaying', !!replay);
     summary.replaceChildren(...(board.summary?.(ctx.view, game) ?? []).map((x) => h('p', {}, x)));
     drawActions(ctx);
@@ -232,24 +221,7 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
     );
   }
 
-  /** Clock hook: a deadline shown as the time left, ticking (startDeadlineCountdowns). */
-  const deadlineBadge = (deadline: string) =>
-    h('span', { class: 'deadline', 'data-deadline': deadline, title: `Deadline: ${new Date(deadline).toLocaleString()}` });
-
-  /** Every seat: who holds it (a player, a name with a seat token, a bot) or that it is open. */
-  function seatList(seats: SeatInfo[]) {
-    return h('ul', { class: 'seat-list' }, seats.map((s) => h('li', { 'data-seat': s.id, class: s.open ? 'open' : '' },
-      h('span', { class: 'dot', style: `background:${seatColour(s.id)}` }), ' ',
-      h('strong', {}, pretty(s.id)), ': ',
-      s.open ? h('em', { class: 'open-seat' }, 'open seat') : h('span', { class: 'seat-name' }, s.name),
-      s.bot ? h('span', { class: 'badge bot' }, `bot: ${s.bot}`) : '',
-      s.player ? h('span', { class: 'badge player', title: 'a registered player' }, 'player') : '',
-      isMine(s.id) ? h('span', { class: 'badge you' }, 'you') : '',
-      s.mustAct ? ' (to act)' : '',
-      s.deadline ? [' ', deadlineBadge(s.deadline)] : '',
-      held[s.id] ? h('span', { class: 'muted small' }, ' · seat token held in this browser') : '',
-    )));
-  }
+  const seatList = (seats: SeatInfo[]) => panelSeatList(seats, type, isMine, (x) => !!held[x]);
 
   // An OPEN game: its seats, the invite link, joining, leaving and cancelling. Joins make no
   // event, so while it is open the page looks again every few seconds; the setup's events
@@ -262,46 +234,20 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
     const sig = JSON.stringify([g.status, g.seats, playerHolds, Object.keys(held), message, copied, busy, inviteCode]);
     if (sig === openSig) return;
     openSig = sig;
-    const mineHere = Object.keys(held).length > 0 || playerHolds.length > 0;
-    const open = g.seats.filter((x) => x.open);
-    const me = signedIn();
-    const parts: (Node | string)[] = [];
-    if (g.status === 'ABANDONED') {
-      parts.push(h('h2', {}, 'Cancelled'), h('p', {}, 'This game was cancelled before it started.'), seatList(g.seats), h('p', {}, h('a', { href: '/' }, 'Back to the lobby')));
-    } else {
-      parts.push(
-        h('h2', {}, 'Waiting for players'),
-        h('p', {}, `It starts as soon as the last seat is taken (${open.length} open). `,
-          g.visibility === 'PUBLIC' ? 'It is public: listed among the open games in the lobby.' : 'It is private: only someone with its invite link can join.'),
-        seatList(g.seats),
-      );
-      if (inviteCode && mineHere) {
-        const link = inviteLink(gameId, inviteCode);
-        parts.push(h('div', { class: 'invite' },
-          h('label', { for: 'invite-link' }, 'Invite link — send it to the players you want:'),
-          h('div', { class: 'copy-row' },
-            h('input', { id: 'invite-link', readonly: true, value: link, class: 'link', onfocus: (e: Event) => (e.target as HTMLInputElement).select() }),
-            button('Copy', () => void copy(link), { class: 'copy' })),
-          copied ? h('p', { class: 'muted small', role: 'status' }, copied) : '',
-        ));
-      }
-      if (!mineHere) {
-        if (g.visibility === 'PRIVATE' && !inviteCode) parts.push(h('p', { class: 'muted' }, 'This game is private: join it from the invite link its creator sends you.'));
-        else parts.push(h('div', { class: 'join-seat' },
-          me ? h('p', {}, 'You join as ', h('strong', {}, me.name), ' (your player account).')
-            : h('p', {}, h('label', { for: 'join-name' }, 'Your name '), joinName, h('br'), h('span', { class: 'muted small' }, 'A seat token comes back and stays in this browser. Register in the lobby first to keep all your games together.')),
-          ...open.map((x) => button(`Join as ${pretty(x.id)}`, () => void join(x.id), { class: 'primary join-btn', 'data-seat': x.id })),
-        ));
-      } else {
-        parts.push(h('div', { class: 'leave-cancel' },
-          button('Leave this game', () => void act('leaveGame'), { class: 'leave' }),
-          button('Cancel the game', () => void act('cancelGame'), { class: 'danger cancel' }),
-          h('p', { class: 'muted small' }, 'Leaving frees your seat; only the creator may cancel.'),
-        ));
-      }
-    }
-    if (message) parts.push(h('div', { class: `alert ${message.kind}`, role: 'alert' }, message.text));
-    openBox.replaceChildren(...parts);
+    openBox.replaceChildren(...openGamePanel({
+      game: g,
+      mineHere: Object.keys(held).length > 0 || playerHolds.length > 0,
+      inviteLink: inviteCode ? inviteLink(gameId, inviteCode) : null,
+      me: signedIn(),
+      joinName,
+      copied,
+      message,
+      seatList: () => seatList(g.seats),
+      button,
+      join: (x) => void join(x),
+      act: (what) => void act(what),
+      copy: (text) => void copy(text),
+    }));
   }
 
   async function copy(text: string) {
@@ -389,6 +335,7 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
 
   function drawActions(ctx: BoardContext) {
     clear(actions);
+    clear(more);
     if (!game) return;
     if (replay) {
       actions.append(h('p', { class: 'muted' }, 'Replaying an earlier version: go back to the live game to act.'));
@@ -402,22 +349,22 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
     }
     const view = game.view;
     const boardCmds = ctxCommands();
-    if (choice) {
-      actions.append(h('div', { class: 'choice' }, h('p', {}, 'Which one?'), ...choice.map((c) => button(describe(c), () => run(c))), button('Cancel', () => ((choice = null), draw()))));
+    if (picking.choice) {
+      actions.append(h('div', { class: 'choice' }, h('p', {}, 'Which one?'), ...picking.choice.map((c) => button(describe(c), () => run(c))), button('Cancel', () => ((picking.choice = null), draw()))));
     }
-    if (selection) {
-      const own = boardCmds.filter((c) => board.pieceOf(c, view) === selection && board.placeOf(c, view) === null);
+    if (picking.selection) {
+      const own = boardCmds.filter((c) => board.pieceOf(c, view) === picking.selection && board.placeOf(c, view) === null);
       actions.append(h('div', { class: 'selected' },
-        h('p', {}, 'Selected: ', h('strong', {}, board.pieceLabel(view, selection)), ctx.destinations.size ? ' — choose a highlighted place on the board.' : ''),
+        h('p', {}, 'Selected: ', h('strong', {}, board.pieceLabel(view, picking.selection)), ctx.destinations.size ? ' — choose a highlighted place on the board.' : ''),
         ...own.map((c) => button(describe(c), () => run(c))),
-        button('Cancel selection', () => ((selection = null), draw())),
+        button('Cancel selection', () => ((picking.selection = null), draw())),
       ));
-    } else if (inspected) {
-      const here = board.piecesAt(view, inspected);
-      const placeOnly = boardCmds.filter((c) => board.pieceOf(c, view) === null && board.placeOf(c, view) === inspected);
-      actions.append(h('div', { class: 'inspect' },
-        h('p', {}, h('strong', {}, board.placeLabel(view, inspected))),
-        here.length ? h('ul', {}, here.map((p) => h('li', {}, ctx.selectable.has(p.key) ? button(p.label, () => ((selection = p.key), draw())) : p.label))) : h('p', { class: 'muted' }, 'Empty.'),
+    } else if (picking.inspected) {
+      const here = board.piecesAt(view, picking.inspected);
+      const placeOnly = boardCmds.filter((c) => board.pieceOf(c, view) === null && board.placeOf(c, view) === picking.inspected);
+      more.append(h('div', { class: 'inspect' },
+        h('p', {}, h('strong', {}, board.placeLabel(view, picking.inspected))),
+        here.length ? h('ul', {}, here.map((p) => h('li', {}, ctx.selectable.has(p.key) ? button(p.label, () => ((picking.selection = p.key), draw())) : p.label))) : h('p', { class: 'muted' }, 'Empty.'),
         ...placeOnly.map((c) => button(describe(c), () => run(c))),
       ));
     }
@@ -428,11 +375,11 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
     }
     const general = boardCmds.filter((c) => board.pieceOf(c, view) === null && board.placeOf(c, view) === null);
     if (general.length) actions.append(h('div', { class: 'general' }, ...general.map((c) => button(describe(c), () => run(c), { class: 'primary' }))));
-    if (ctx.selectable.size && !selection) actions.append(h('p', { class: 'hint muted' }, 'Pick a highlighted piece on the board, then where it goes.'));
+    if (ctx.selectable.size && !picking.selection) actions.append(h('p', { class: 'hint muted' }, 'Pick a highlighted piece on the board, then where it goes.'));
 
     const match = all.filter((c) => MATCH.has(c.type));
     if (match.length) {
-      actions.append(h('div', { class: 'match' }, ...match.map((c) =>
+      more.append(h('div', { class: 'match' }, ...match.map((c) =>
         c.type === 'resign'
           ? confirmResign
             ? h('span', {}, button('Really resign?', () => run(c), { class: 'danger' }), button('Keep playing', () => ((confirmResign = false), draw())))
@@ -446,7 +393,7 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
       h('ul', {}, all.map((c) => h('li', {}, button(describe(c), () => run(c)), ' ', h('code', {}, JSON.stringify(c))))),
       rawCommandForm(),
     );
-    actions.append(details);
+    more.append(details);
   }
 
   function rawCommandForm() {
@@ -488,11 +435,9 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
     if (v >= game.version) {
       replay = null;
     } else {
-      const view = await loadViewAt(gameId, game.type, v, token());
+      const view = await loadViewAt(gameId, v, token());
       replay = { version: v, view };
-      selection = null;
-      inspected = null;
-      choice = null;
+      picking.reset();
     }
     draw();
   }
@@ -533,7 +478,7 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
       const t = input.value.trim();
       if (!t) return;
       try {
-        const g = await loadGame(gameId, type!, t);
+        const g = await loadGame(gameId, t);
         if (!g.yourSeat) throw new Error('That token holds no seat in this game.');
         store.addSeat(gameId, type!, g.yourSeat, t);
         held = store.get(gameId)!.seats;
@@ -558,9 +503,7 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
     if (s === seat) return;
     seat = s;
     if (s) store.setLastSeat(gameId, s);
-    selection = null;
-    inspected = null;
-    choice = null;
+    picking.reset();
     // The log is redacted per seat: read it again as the new seat.
     events = [];
     lastSeen = 0;
@@ -580,7 +523,12 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
     refreshing = (async () => {
       do {
         again = false;
-        game = await loadGame(gameId, type!, token());
+        const before = game?.version;
+        // A game not started has no view: ask for it once the game has started.
+        const started = (status: string) => status !== 'OPEN' && status !== 'ABANDONED';
+        game = await loadGame(gameId, token(), started(game?.status ?? found!.status));
+        if (!game.view && started(game.status)) game = await loadGame(gameId, token());
+        if (before !== undefined && before !== game.version) void refreshWaiting();
         if (seat === null) playerHolds = game.seats.filter((x) => x.isYou).map((x) => x.id);
         // Hot seat: when the seat shown is not awaited and exactly one other seat held here is, play it.
         const heldAwaited = game.seats.filter((x) => held[x.id] && x.mustAct).map((x) => x.id);
@@ -594,7 +542,7 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
           again = true;
         }
       } while (again);
-      if (game!.status !== 'OPEN' && game!.status !== 'ABANDONED' && selection && !buildContext().selectable.has(selection)) selection = null;
+      if (game!.status !== 'OPEN' && game!.status !== 'ABANDONED' && picking.selection && !buildContext().selectable.has(picking.selection)) picking.selection = null;
       clearTimeout(pollTimer);
       if (game!.status === 'OPEN' && !disposed) pollTimer = setTimeout(() => void refresh().catch(() => {}), 3000);
       draw();
@@ -602,45 +550,24 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
     return refreshing;
   }
 
-  // Live updates: subscribe from the last version seen; after a lost connection the client
-  // reconnects by itself and we subscribe again from there, so nothing is missed or doubled.
-  let client: Client | null = null;
-  let unsubscribe: (() => void) | null = null;
+  // Live updates (live.ts): each new event joins the log; one past the page's version
+  // reloads the game.
+  let stopFollowing: (() => void) | null = null;
   let refreshTimer: ReturnType<typeof setTimeout> | undefined;
   function connect() {
-    unsubscribe?.();
-    unsubscribe = null;
-    void client?.dispose();
-    const c = wsClient(token(), {
-      connected: () => {
-        if (c !== client) return;
-        setConnection('live', true);
-        unsubscribe?.();
-        unsubscribe = c.subscribe<{ gameEvents: GameEvent }>({ query: GAME_EVENTS, variables: { id: gameId, after: lastSeen } }, {
-          next: ({ data }) => {
-            const e = data?.gameEvents;
-            if (!e || e.version <= lastSeen) return;
-            events.push(e);
-            lastSeen = e.version;
-            if (!game || e.version > game.version) {
-              clearTimeout(refreshTimer);
-              refreshTimer = setTimeout(() => void refresh(), 60);
-            } else drawLog();
-          },
-          error: () => setConnection('reconnecting…', false),
-          complete: () => {},
-        });
-      },
-      closed: () => {
-        if (c !== client || disposed) return;
-        setConnection('reconnecting…', false);
-        // Drop the old subscription (it would be re-sent from its first afterVersion):
-        // 'connected' subscribes again from the last version seen.
-        unsubscribe?.();
-        unsubscribe = null;
+    stopFollowing?.();
+    stopFollowing = followGame(gameId, token(), {
+      after: () => lastSeen,
+      connection: (text, ok) => !disposed && setConnection(text, ok),
+      event: (e) => {
+        events.push(e);
+        lastSeen = e.version;
+        if (!game || e.version > game.version) {
+          clearTimeout(refreshTimer);
+          refreshTimer = setTimeout(() => void refresh(), 60);
+        } else drawLog();
       },
     });
-    client = c;
   }
 
   // Boards lay themselves out for the screen's width (phones get a vertical map).
@@ -666,12 +593,7 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
     clearTimeout(pollTimer);
     stopCountdowns();
     window.removeEventListener('resize', onResize);
-    unsubscribe?.();
-    void client?.dispose();
+    stopFollowing?.();
     setConnection('', true);
   };
-}
-
-export function typeName(type: string) {
-  return ({ 'raid-on-wuchao': 'Raid on Wuchao', 'three-kingdoms-combined-arms': 'Three Kingdoms Combined Arms', 'chinese-warlords': 'Chinese Warlords', warchon: 'Warchon' } as Record<string, string>)[type] ?? pretty(type);
 }

@@ -5,12 +5,11 @@
  * and creating a game: each seat for me, open, a bot or a named player (a seat token comes
  * back and stays in this browser), public or private, with the invite link shown after.
  */
-import { ApiError, gql, type GameTypeInfo } from './api.ts';
+import { ApiError, gql } from './api.ts';
 import { accountSection } from './account.ts';
-import { clear, h, pretty, seatColour } from './dom.ts';
+import { loadCatalogue, seatColour, seatTitle, typeName, type GameTypeInfo } from './catalogue.ts';
+import { clear, h, pretty } from './dom.ts';
 import { features } from './features.ts';
-import { typeName } from './game.ts';
-import { DESCRIPTIONS } from './games.ts';
 import { playerToken, signedIn } from './player.ts';
 import { store } from './store.ts';
 
@@ -23,7 +22,7 @@ export async function lobbyPage(root: HTMLElement, navigate: (path: string) => v
   const account = await accountSection(reload);
   root.append(h('h1', {}, 'Lobby'), account, mine, open, join, types);
 
-  const [{ gameTypes }, feats] = await Promise.all([gql<{ gameTypes: GameTypeInfo[] }>(`{ gameTypes { id name seats minPlayers maxPlayers bots } }`), features()]);
+  const [gameTypes, feats] = await Promise.all([loadCatalogue(), features()]);
   for (const t of gameTypes) types.append(typeCard(t, navigate, feats.clockInput));
   await Promise.all([drawMine(mine, navigate), drawOpenGames(open)]);
 }
@@ -192,7 +191,7 @@ function typeCard(t: GameTypeInfo, navigate: (path: string) => void, clockInput:
     const input: Record<string, unknown> = { type: t.id, options: opts, seats, visibility: visibility.value };
     if (clockInput && perMove.value) input.clock = { perMove: Number(perMove.value) };
     try {
-      const r = await gql(`mutation($input: CreateGameInput!) { createGame(input: $input) { game { id type } seatTokens { seat token } inviteCode } }`, { input }, playerToken());
+      const r = await gql<{ createGame: { game: { id: string; type: string }; seatTokens: { seat: string; token: string }[]; inviteCode: string | null } }>(`mutation($input: CreateGameInput!) { createGame(input: $input) { game { id type } seatTokens { seat token } inviteCode } }`, { input }, playerToken());
       const { game, seatTokens, inviteCode } = r.createGame;
       for (const st of seatTokens) store.addSeat(game.id, game.type, st.seat, st.token);
       // Keep the game (and its invite code, shown only now) in this browser.
@@ -204,8 +203,8 @@ function typeCard(t: GameTypeInfo, navigate: (path: string) => void, clockInput:
   } },
     h('fieldset', {}, h('legend', {}, 'Seats'), ...inputs.map((x) => h('div', { class: 'seat-row' },
       t.minPlayers < t.maxPlayers ? x.include : '',
-      h('span', { class: 'dot', style: `background:${seatColour(x.seat)}` }),
-      h('span', { class: 'seat-id' }, pretty(x.seat)),
+      h('span', { class: 'dot', style: `background:${seatColour(x.seat, t.id)}` }),
+      h('span', { class: 'seat-id' }, seatTitle(x.seat, t.id)),
       h('div', { class: 'seat-choice' }, x.kind, x.name),
     ))),
     h('div', { class: 'create-row' }, visibility, clockInput ? perMove : ''),
@@ -215,7 +214,7 @@ function typeCard(t: GameTypeInfo, navigate: (path: string) => void, clockInput:
   );
   return h('article', { class: 'type-card', 'data-type': t.id },
     h('h3', {}, t.name),
-    h('p', {}, DESCRIPTIONS[t.id] ?? ''),
+    h('p', {}, t.description),
     h('p', { class: 'muted small' }, `${t.minPlayers === t.maxPlayers ? t.minPlayers : `${t.minPlayers}–${t.maxPlayers}`} players · seats: ${t.seats.map(pretty).join(', ')}`),
     form,
   );

@@ -1,5 +1,5 @@
 /** The log in words: the game's own wording for its events, or a generic line. */
-import type { Command, GameEvent } from './api.ts';
+import type { Command, GameEvent, View } from './api.ts';
 import type { Board } from './boards/types.ts';
 import { pretty } from './dom.ts';
 
@@ -25,7 +25,7 @@ export function describeGeneric(c: Command): string {
   return `${pretty(c.type)}${rest.length ? ` (${rest.join(', ')})` : ''}`;
 }
 
-export function formatEvent(board: Board, e: GameEvent, view: any, seatName: (s: string) => string): string {
+export function formatEvent(board: Board, e: GameEvent, view: View | undefined, seatName: (s: string) => string): string {
   const d = e.data ?? {};
   switch (e.type) {
     case 'PlayerResigned': return `${seatName(d.seat ?? e.seat)} resigned.`;
@@ -37,7 +37,7 @@ export function formatEvent(board: Board, e: GameEvent, view: any, seatName: (s:
     case 'GameEnded': return `Game over: ${Array.isArray(d.winners) && d.winners.length ? `${d.winners.map(seatName).join(', ')} won` : 'a draw'}${d.reason ? ` (${d.reason})` : ''}.`;
   }
   try {
-    const line = board.formatEvent(e, view, seatName);
+    const line = view ? board.formatEvent(e, view, seatName) : null;
     if (line) return line;
   } catch {
     /* a shape the formatter did not expect: the generic line says it */

@@ -1,5 +1,7 @@
 /** The play-by-web client: a tiny router over the lobby, game pages and invite links. */
 import { gql } from './api.ts';
+import { refreshWaiting, setPage } from './attention.ts';
+import { loadCatalogue } from './catalogue.ts';
 import { h } from './dom.ts';
 import { gamePage } from './game.ts';
 import { lobbyPage } from './lobby.ts';
@@ -15,21 +17,32 @@ function setConnection(text: string, ok: boolean) {
   conn.className = `conn ${ok ? 'ok' : 'down'}`;
 }
 
+let routing = 0;
 async function route() {
+  const id = ++routing;
   leave?.();
   leave = null;
-  app.replaceChildren();
+  // Each page draws into an element of its own: a page still loading when the player
+  // moves on (a link clicked in the meantime) draws into nothing and is let go.
+  const page = h('div', { class: 'page' });
+  app.replaceChildren(page);
   const path = location.pathname;
   const game = /^\/games\/([^/]+)\/?$/.exec(path);
   const join = /^\/join\/([^/]+)\/?$/.exec(path);
+  let left: (() => void) | null = null;
   try {
-    if (game) leave = await gamePage(app, decodeURIComponent(game[1]!), setConnection);
-    else if (join) leave = await joinPage(app, decodeURIComponent(join[1]!), setConnection);
-    else await lobbyPage(app, navigate);
+    await loadCatalogue();
+    if (game) left = await gamePage(page, decodeURIComponent(game[1]!), setConnection);
+    else if (join) left = await joinPage(page, decodeURIComponent(join[1]!), setConnection);
+    else await lobbyPage(page, navigate);
   } catch (e) {
-    app.append(h('p', { class: 'alert error', role: 'alert' }, `Something went wrong: ${(e as Error).message}`));
+    page.append(h('p', { class: 'alert error', role: 'alert' }, `Something went wrong: ${(e as Error).message}`));
   }
-  document.title = `${app.querySelector('h1')?.textContent ?? 'Wargames'} · Wargames`;
+  if (id !== routing) return left?.();
+  leave = left;
+  // A game page names its turn in the title itself (game.ts).
+  if (!leave) setPage(page.querySelector('h1')?.textContent ?? 'Lobby');
+  void refreshWaiting();
   showAccount();
   if (location.hash.length > 1 && !location.hash.includes('=')) document.getElementById(location.hash.slice(1))?.scrollIntoView();
 }

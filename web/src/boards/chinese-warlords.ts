@@ -1,16 +1,28 @@
 /** Chinese Warlords: the hex map (odd-r offset "col,row") with terrain, stacks and carriers. */
-import { pretty, s, seatColour, svgButton } from '../dom.ts';
+import { seatColour } from '../catalogue.ts';
+import { h, pretty, s, svgButton } from '../dom.ts';
+import type { ChineseWarlordsView } from '../generated/schema.ts';
 import type { Board, BoardContext } from './types.ts';
 
 const R = 26;
 const W = Math.sqrt(3) * R;
 const TERRAIN_FILL: Record<string, string> = { village: '#fbd38d', stronghold: '#feb2b2', open: '#f0fff4', road: '#e2e8f0', paddies: '#c6f6d5', jungle: '#68d391', water: '#90cdf4' };
+/** Each unit type in words, for the legend and the stacks' contents. */
+const UNIT_NAME: Record<string, string> = { peasants: 'peasants', thugs: 'thugs', bodyguards: 'bodyguards', lieutenant: 'lieutenant', warlord: 'warlord', vehicles: 'vehicles (carry units)', machineGun: 'machine gun', artillery: 'artillery', armoredVehicle: 'armoured vehicle', boats: 'boats (carry units)' };
+
+/** "2 peasants, 1 thugs, 1 vehicles carrying 2". */
+function stackInWords(here: Unit[]): string {
+  const counts = new Map<string, number>();
+  for (const u of here) counts.set(u.type, (counts.get(u.type) ?? 0) + 1);
+  return [...counts].map(([t, n]) => `${n} ${(UNIT_NAME[t] ?? pretty(t)).replace(/ \(carry units\)/, '')}`).join(', ') + (here.some((u) => u.carriedBy) ? ` (${here.filter((u) => u.carriedBy).length} carried)` : '');
+}
+
 const ABBR: Record<string, string> = { peasants: 'P', thugs: 'T', bodyguards: 'B', lieutenant: 'L', warlord: 'W', vehicles: 'V', machineGun: 'MG', artillery: 'A', armoredVehicle: 'AV', boats: 'Bt' };
 const CARRIERS = new Set(['vehicles', 'boats', 'armoredVehicle']);
 
 interface Hex { id: string; col: number; row: number; terrain: string; controller: string | null }
 interface Unit { id: string; type: string; name: string; owner: string; hex: string; carriedBy: string | null; force: number; range: number; movementLeft: number; attacked: boolean; retreated: boolean }
-const units = (view: any) => view.units as Unit[];
+const units = (view: ChineseWarlordsView) => view.units as Unit[];
 const centre = (h: { col: number; row: number }) => ({ x: W / 2 + 4 + W * (h.col + 0.5 * (h.row & 1)), y: R + 4 + 1.5 * R * h.row });
 
 function hexPoints(x: number, y: number) {
@@ -20,13 +32,13 @@ function hexPoints(x: number, y: number) {
   }).join(' ');
 }
 
-function unitLabel(view: any, u: Unit) {
+function unitLabel(view: ChineseWarlordsView, u: Unit) {
   const carrier = u.carriedBy ? units(view).find((x) => x.id === u.carriedBy) : null;
   const passengers = units(view).filter((x) => x.carriedBy === u.id).length;
   return `${pretty(u.owner)} ${u.name} (force ${u.force}, range ${u.range}, ${u.movementLeft} MP left${u.attacked ? ', attacked' : ''}${carrier ? `, aboard ${carrier.name}` : ''}${passengers ? `, carrying ${passengers}` : ''})`;
 }
 
-export const chineseWarlords: Board = {
+export const chineseWarlords: Board<ChineseWarlordsView> = {
   pieceOf(c) {
     if (c.type === 'recruit') return `recruit:${c.unitType}`;
     if (c.type === 'attack') return `stack:${c.stack}`;
@@ -105,18 +117,19 @@ export const chineseWarlords: Board = {
   summary(view, game) {
     const players = view.players as { seat: string; treasury: number; ability: string; abilityText: string; out: boolean; unavailable: string[]; upkeepLossesToChoose: number }[];
     const a = view.attack, d = view.defense;
-    const legend = document.createElement('span');
-    legend.className = 'legend';
-    for (const [t, c] of Object.entries(TERRAIN_FILL)) legend.insertAdjacentHTML('beforeend', `<span><i style="background:${c}"></i>${t}</span> `);
+    // What the colours and the letters on the map mean (the letters are the unit types').
+    const terrain = h('span', { class: 'legend' }, 'Terrain: ', Object.entries(TERRAIN_FILL).map(([t, c]) => h('span', {}, h('i', { style: `background:${c}` }), t)));
+    const letters = h('span', { class: 'legend units' }, 'Units: ', Object.entries(ABBR).map(([t, a]) => h('span', {}, h('b', {}, a), ` ${UNIT_NAME[t] ?? pretty(t)}`)), h('span', {}, h('b', {}, 'vehicle / boat'), ' a carrier, +N: units aboard'));
     return [
-      legend,
+      terrain,
+      letters,
       `Turn ${view.turn}${view.turnLimit ? ` of ${view.turnLimit}` : ''} · ${pretty(view.phase)}${view.activeSeat ? ` · ${pretty(view.activeSeat)}` : ''} · ${view.map.name}`,
       ...players.map((p) => `${game.seats.find((x) => x.id === p.seat)?.name ?? p.seat} (${p.seat}): treasury ${p.treasury}; ${p.ability} — ${p.abilityText}${p.out ? '; out' : ''}${p.unavailable.length ? `; unavailable: ${p.unavailable.map(pretty).join(', ')}` : ''}${p.upkeepLossesToChoose ? `; ${p.upkeepLossesToChoose} upkeep losses to choose` : ''}`),
       ...(a ? [`Attack forming: ${pretty(a.attacker)} on ${a.target} (${a.units.length} units)`] : []),
       ...(d ? [`${pretty(d.defender)} defends ${d.hex}: ${d.result}${d.lossesToChoose ? `, ${d.lossesToChoose} losses to choose` : ''}${d.afterLosses ? `, then ${d.afterLosses}` : ''}`] : []),
     ];
   },
-  render(ctx: BoardContext) {
+  render(ctx: BoardContext<ChineseWarlordsView>) {
     const view = ctx.view;
     const hexes = view.map.hexes as Hex[];
     const maxCol = Math.max(...hexes.map((x) => x.col)), maxRow = Math.max(...hexes.map((x) => x.row));
@@ -143,10 +156,11 @@ export const chineseWarlords: Board = {
         g.append(s('rect', { x: x - 20, y: y - 7, width: 40, height: 17, rx: 4, fill: seatColour(owner), stroke: sel ? '#000' : '#fff', 'stroke-width': sel ? 2.5 : 1, class: 'stack' }));
         const types = [...new Set(top.map((u) => ABBR[u.type] ?? u.type))].slice(0, 3).join('');
         g.append(s('text', { x, y: y + 5, class: 'stack-text', 'text-anchor': 'middle' }, `${here.length}${types ? ' ' + types : ''}`.slice(0, 7)));
-        if (top.some((u) => CARRIERS.has(u.type))) g.append(s('text', { x, y: y + R - 6, class: 'carrier-text', 'text-anchor': 'middle' }, `${top.some((u) => u.type === 'boats') ? 'boat' : 'truck'}${carried ? ` +${carried}` : ''}`));
+        if (top.some((u) => CARRIERS.has(u.type))) g.append(s('text', { x, y: y + R - 6, class: 'carrier-text', 'text-anchor': 'middle' }, `${top.some((u) => u.type === 'boats') ? 'boat' : 'vehicle'}${carried ? ` +${carried}` : ''}`));
         if (here.some((u) => ctx.selectable.has(u.id)) || ctx.selectable.has(`stack:${hx.id}`)) g.classList.add('can');
       }
-      const label = `${this.placeLabel(view, hx.id)}${here.length ? `; ${here.length} ${pretty(here[0]!.owner)} units` : ''}${dest ? ' — a destination' : ''}`;
+      // The stack in words, read on hover (its title) or by a screen reader.
+      const label = `${this.placeLabel(view, hx.id)}${here.length ? `; ${pretty(here[0]!.owner)}: ${stackInWords(here)}` : ''}${dest ? ' — a destination' : ''}`;
       svgButton(g, label, () => ctx.clickPlace(hx.id));
       svg.append(g);
     }

@@ -1,9 +1,12 @@
 /** Raid on Wuchao: the map of spaces and connections, each token full or reduced in its space. */
 import type { Command } from '../api.ts';
-import { pretty, s, seatColour, svgButton } from '../dom.ts';
+import { seatColour } from '../catalogue.ts';
+import { pretty, s, svgButton } from '../dom.ts';
+import type { RaidOnWuchaoView } from '../generated/schema.ts';
 import type { Board, BoardContext } from './types.ts';
 
-const BOX_W = 136;
+// Wide enough for the longest unit name beside its factors at 11 px ("Granary Guard 1-6-1").
+const BOX_W = 160;
 const ROW_H = 18;
 const COL_GAP = 34;
 const ROW_GAP = 24;
@@ -42,12 +45,12 @@ function layout(spaces: Space[], boxH: number): { pos: Record<string, { x: numbe
   return { pos, width: 2 * r + BOX_W + 40, height: 1.2 * r + boxH + 40 };
 }
 
-const units = (view: any) => view.units as Unit[];
+const units = (view: RaidOnWuchaoView) => view.units as Unit[];
 const narrow = () => window.innerWidth < 700;
-const unit = (view: any, id: string) => units(view).find((u) => u.id === id);
+const unit = (view: RaidOnWuchaoView, id: string) => units(view).find((u) => u.id === id);
 const stats = (u: Unit) => `${u.attackIsDie ? 'D6' : u.attack}-${u.defense}-${u.move}`;
 
-export const raidOnWuchao: Board = {
+export const raidOnWuchao: Board<RaidOnWuchaoView> = {
   pieceOf(c) {
     return typeof c.unit === 'string' ? c.unit : null;
   },
@@ -114,10 +117,10 @@ export const raidOnWuchao: Board = {
     const c = view.combat;
     return [
       `Round ${view.round ?? '–'} of ${view.rounds} · ${view.phase} · Xu You tokens: ${view.xuYouTokens}${view.granariesRaided ? ' · granaries raided' : ''}`,
-      ...(c ? [`Battle in ${c.space}: attack ${c.attackTotal ?? '?'} vs defense ${c.defense}; dice ${c.dice.map((d: any) => `${d.label} ${d.roll ?? '–'}`).join(', ')}`] : []),
+      ...(c ? [`Battle in ${c.space}: attack ${c.attackTotal ?? '?'} vs defense ${c.defense}; dice ${c.dice.map((d) => `${d.label} ${d.roll ?? '–'}`).join(', ')}`] : []),
     ];
   },
-  render(ctx: BoardContext) {
+  render(ctx: BoardContext<RaidOnWuchaoView>) {
     const view = ctx.view;
     const spaces = view.spaces as Space[];
     const maxUnits = Math.max(3, ...spaces.map((sp) => sp.units.length));
@@ -157,13 +160,13 @@ export const raidOnWuchao: Board = {
 
 const short = (t: string, n: number) => (t.length > n ? `${t.slice(0, n - 1)}…` : t);
 
-function token(ctx: BoardContext, u: Unit, x: number, y: number, w: number, place: string | null, label: string) {
+function token(ctx: BoardContext<RaidOnWuchaoView>, u: Unit, x: number, y: number, w: number, place: string | null, label: string) {
   const selected = ctx.selection === u.id;
   const can = ctx.selectable.has(u.id);
   const g = s('g', { class: `piece${selected ? ' selected' : ''}${can ? ' can' : ''}`, 'data-piece': u.id });
   const colour = seatColour(u.side);
   g.append(s('rect', { x, y, width: w, height: ROW_H - 2, rx: 3, fill: u.state === 'reduced' ? '#fff' : colour, stroke: colour, 'stroke-width': 1.5, 'stroke-dasharray': u.state === 'reduced' ? '3 2' : null }));
-  g.append(s('text', { x: x + 4, y: y + 11.5, class: 'piece-text', fill: u.state === 'reduced' ? colour : '#fff' }, short(`${u.special ? '★ ' : ''}${u.name}`, 12)));
+  g.append(s('text', { x: x + 4, y: y + 11.5, class: 'piece-text', fill: u.state === 'reduced' ? colour : '#fff' }, short(`${u.special ? '★ ' : ''}${u.name}`, Math.floor((w - 14) / 6.6) - stats(u).length)));
   g.append(s('text', { x: x + w - 4, y: y + 11.5, class: 'piece-text', 'text-anchor': 'end', fill: u.state === 'reduced' ? colour : '#fff' }, stats(u)));
   if (can || place) svgButton(g, `${label}${can ? '' : ''}`, () => ctx.clickPiece(u.id, place));
   return g;

@@ -1,5 +1,7 @@
 /** Three Kingdoms Combined Arms: the 12x12 grid (A1 south-west) with its terrain and units. */
-import { pretty, s, seatColour, svgButton } from '../dom.ts';
+import { seatColour } from '../catalogue.ts';
+import { pretty, s, svgButton } from '../dom.ts';
+import type { ThreeKingdomsCombinedArmsView } from '../generated/schema.ts';
 import type { Board, BoardContext } from './types.ts';
 
 const CELL = 44;
@@ -8,11 +10,11 @@ const ABBR: Record<string, string> = { general: 'G', armoredCavalry: 'AC', infan
 const TERRAIN_FILL: Record<string, string> = { city: '#fbd38d', forest: '#9ae6b4', mountain: '#cbd5e0' };
 
 interface Unit { id: string; name: string; seat: string; kind: string; square: string; move: number; range: number; defense: number; damage: number; moved: boolean; attacked: boolean; retreated: boolean }
-const units = (view: any) => view.units as Unit[];
+const units = (view: ThreeKingdomsCombinedArmsView) => view.units as Unit[];
 const colOf = (sq: string) => sq.charCodeAt(0) - 65;
 const rowOf = (sq: string) => Number(sq.slice(1));
 
-export const threeKingdoms: Board = {
+export const threeKingdoms: Board<ThreeKingdomsCombinedArmsView> = {
   pieceOf(c) {
     if (c.type === 'placeUnit') return `reserve:${c.kind}`;
     return typeof c.unit === 'string' ? c.unit : null;
@@ -72,7 +74,7 @@ export const threeKingdoms: Board = {
       ...players.map((p) => `${game.seats.find((x) => x.id === p.seat)?.name ?? p.seat}: ${p.faction}, ${p.corner} corner, ${p.citiesControlled} cities${p.out ? ', out' : ''}${p.reserve.length ? ` · to place: ${p.reserve.map((r) => `${r.count} ${r.name}`).join(', ')}` : ''}`),
     ];
   },
-  render(ctx: BoardContext) {
+  render(ctx: BoardContext<ThreeKingdomsCombinedArmsView>) {
     const view = ctx.view;
     const size: number = view.size;
     const me = ctx.game.yourSeat;

@@ -1,9 +1,9 @@
 /** What the game page needs from each game's drawing: the board, and how its commands map onto it. */
-import type { Command, GameData, GameEvent } from '../api.ts';
+import type { Command, GameData, GameEvent, View } from '../api.ts';
 
-export interface BoardContext {
+export interface BoardContext<V = View> {
   game: GameData;
-  view: any;
+  view: V;
   /** The caller's commands that the board may offer (none in a replay). */
   commands: Command[];
   selection: string | null;
@@ -18,20 +18,21 @@ export interface BoardContext {
 
 export interface Piece { key: string; label: string }
 
-export interface Board {
+/** V: the game's view type, generated from the schema (web/src/generated/schema.ts). */
+export interface Board<V = View> {
   /** The thing a command acts with (a unit, a stack, a unit still to place), as a key the board draws. */
-  pieceOf(cmd: Command, view: any): string | null;
+  pieceOf(cmd: Command, view: V): string | null;
   /** Where a command acts (a space, a square, a hex, a spread), as a key the board draws. */
-  placeOf(cmd: Command, view: any): string | null;
-  render(ctx: BoardContext): Element;
-  pieceLabel(view: any, key: string): string;
-  placeLabel(view: any, key: string): string;
+  placeOf(cmd: Command, view: V): string | null;
+  render(ctx: BoardContext<V>): Element;
+  pieceLabel(view: V, key: string): string;
+  placeLabel(view: V, key: string): string;
   /** What stands at a place, for the inspector beside the board. */
-  piecesAt(view: any, place: string): Piece[];
+  piecesAt(view: V, place: string): Piece[];
   /** A command in words, e.g. "Move Xu Chu to D1". */
-  describe(cmd: Command, view: any): string;
+  describe(cmd: Command, view: V): string;
   /** One event in words (null: the generic wording). */
-  formatEvent(e: GameEvent, view: any, seatName: (s: string) => string): string | null;
+  formatEvent(e: GameEvent, view: V, seatName: (s: string) => string): string | null;
   /** A few lines under the board: treasury, Capacity, combat in progress… */
-  summary?(view: any, game: GameData): (string | Node)[];
+  summary?(view: V, game: GameData): (string | Node)[];
 }

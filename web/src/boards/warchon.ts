@@ -1,5 +1,7 @@
 /** Warchon: the seven spreads with their Capacity, and the units in them (hidden ones as markers). */
-import { pretty, s, seatColour, svgButton } from '../dom.ts';
+import { seatColour } from '../catalogue.ts';
+import { pretty, s, svgButton } from '../dom.ts';
+import type { WarchonView } from '../generated/schema.ts';
 import type { Board, BoardContext } from './types.ts';
 
 const CARD_W = 176;
@@ -8,15 +10,15 @@ const ROW = 17;
 
 interface Spread { number: number; name: string; terrain: string[]; capacity: number; specialRules: string; paths: number[]; neighbours: number[]; engaged: boolean; randomEventThisTurn: boolean }
 interface Unit { id: string; army: string; spread: number | null; destroyed: boolean; revealed: boolean; known: boolean; name: string | null; size: number | null; as: number | null; ds: number | null; hits: number | null; maxHits: number | null; movesLeft: number | null; reserve: boolean; temporary: boolean; fightsFor: string | null }
-const units = (view: any) => view.units as Unit[];
+const units = (view: WarchonView) => view.units as Unit[];
 const short = (t: string, n: number) => (t.length > n ? `${t.slice(0, n - 1)}…` : t);
 
 function unitText(u: Unit) {
-  if (!u.known) return `${pretty(u.army)} hidden unit (${u.id})`;
+  if (!u.known) return `Hidden unit (${pretty(u.army)})`;
   return `${u.name} (${pretty(u.army)}; AS ${u.as}, DS ${u.ds}, size ${u.size}, hits ${u.hits}/${u.maxHits}${u.movesLeft !== null ? `, ${u.movesLeft} moves` : ''}${u.fightsFor ? `, fights for ${pretty(u.fightsFor)}` : ''})`;
 }
 
-export const warchon: Board = {
+export const warchon: Board<WarchonView> = {
   pieceOf(c) {
     if (c.type === 'placeUnit') return `roster:${c.unit}`;
     return typeof c.unit === 'string' ? c.unit : null;
@@ -41,7 +43,7 @@ export const warchon: Board = {
   describe(c, view) {
     const n = (id: unknown) => {
       const u = units(view).find((x) => x.id === id);
-      return u?.name ?? (u ? `hidden ${u.id}` : pretty(String(id)));
+      return u?.name ?? (u ? `a hidden ${pretty(u.army)} unit` : pretty(String(id)));
     };
     switch (c.type) {
       case 'placeUnit': return `Place ${pretty(String(c.unit))} in spread ${c.spread}`;
@@ -62,7 +64,11 @@ export const warchon: Board = {
   },
   formatEvent(e, view, seatName) {
     const d = e.data;
-    const n = (id: string) => units(view)?.find((u) => u.id === id)?.name ?? id;
+    const n = (id: string) => {
+      const u = units(view)?.find((x) => x.id === id);
+      return u?.name ?? (u ? `a hidden ${pretty(u.army)} unit` : pretty(id));
+    };
+    const list = (ids: string[]) => ids.map(n).join(', ');
     switch (e.type) {
       case 'GameSetUp': return `Numbers: ${d.numbers === 'players' ? 'chosen secretly by the players' : 'drawn by the server'}${d.turnLimit ? `; ${d.turnLimit} turns at most` : ''}.`;
       case 'UnitPlaced': return `${seatName(d.army)} placed ${d.unitType ? pretty(d.unitType) : 'a hidden unit'} in spread ${d.spread} (${d.marker}).`;
@@ -85,6 +91,26 @@ export const warchon: Board = {
       case 'UnitHit': return `${n(d.unit)} is hit (${d.cause})${d.destroyed ? ' and destroyed' : ''}.`;
       case 'UnitDestroyed': return `${n(d.unit)} is destroyed (${d.cause}).`;
       case 'Engaged': return `Spread ${d.spread} is Engaged.`;
+      case 'RandomEventTriggered': return `Number ${d.number} in spread ${d.spread} triggers a random event.`;
+      case 'EventResolved': return `The random event is resolved${d.endsCombat ? ': it ends the combat' : d.useOriginalNumber ? ': the original number stands' : ''}.`;
+      case 'CombatResolved': return `Combat in spread ${d.spread}: attack ${d.attackTotal} against defense ${d.defenseTotal} (difference ${d.difference}), number ${d.number}: result ${d.result}.`;
+      case 'CSModified': return `${list(d.units)}: ${d.stat} ${d.op === 'add' ? `${d.value >= 0 ? '+' : ''}${d.value}` : d.op === 'set' ? `set to ${d.value}` : `×${d.value}`} (${d.reason}).`;
+      case 'CSHalved': return `Combat strengths in spread ${d.spread} are halved.`;
+      case 'ChoicesOffered': return `A choice in spread ${d.spread} (${pretty(d.purpose).toLowerCase()}) for ${(d.choices as { seat: string }[]).map((c) => seatName(c.seat)).join(', ') || 'nobody'}.`;
+      case 'UnitChosen': return `${seatName(d.seat)} chose ${n(d.unit)} (${pretty(d.purpose).toLowerCase()}).`;
+      case 'ChoicePassed': return `${seatName(d.seat)} passed (${pretty(d.purpose).toLowerCase()}).`;
+      case 'ReserveJoined': return `A reserve unit joins the battle in spread ${d.spread} from spread ${d.from}.`;
+      case 'ElementalJoined': return `${n(d.unit)} joins ${seatName(d.army)} in spread ${d.spread}.`;
+      case 'UnitBribed': return `${n(d.unit)} is bribed: it fights for ${seatName(d.fightsFor)}.`;
+      case 'BridgeOffered': return `${seatName(d.army)} may cross the bridge in spread ${d.spread}.`;
+      case 'UnitCommittedToBridge': return `${n(d.unit)} is committed to the bridge.`;
+      case 'BridgeCrossed': return `The bridge in spread ${d.spread} is crossed by ${list(d.committed) || 'nobody'}.`;
+      case 'RiversFury': return `The river's fury: ${(d.picks as { army: string; roll: number; unit: string }[]).map((p) => `${seatName(p.army)} rolls ${p.roll}, ${n(p.unit)}`).join('; ')}.`;
+      case 'RetreatsOrdered': return `Retreats ordered (${d.cause}): ${list((d.retreats as { unit: string }[]).map((r) => r.unit))}.`;
+      case 'UnitRetreated': return `${n(d.unit)} retreated from spread ${d.from} to ${d.to}.`;
+      case 'CapacityExceeded': return `${seatName(d.army)} exceeds the Capacity of spread ${d.spread} (${d.capacity}${d.aerial ? ', aerial units' : ''}).`;
+      case 'BattleEnded': return `The battle in spread ${d.spread} is over.`;
+      case 'TurnEnded': return `Turn ${d.turn} of ${seatName(d.army)} ends.`;
     }
     return null;
   },
@@ -96,7 +122,7 @@ export const warchon: Board = {
       ...(b ? [`Battle in spread ${b.spread} (${b.step})${b.numberCall ? ` · secret numbers in: ${b.numberCall.committed.map(pretty).join(', ') || 'none'}${b.numberCall.yourNumber ? ` · yours: ${b.numberCall.yourNumber}` : ''}` : ''}${b.lastNumber ? ` · last number ${b.lastNumber.value}` : ''}${b.randomEvent ? ` · event: ${b.randomEvent}` : ''}`] : []),
     ];
   },
-  render(ctx: BoardContext) {
+  render(ctx: BoardContext<WarchonView>) {
     const view = ctx.view;
     const spreads = view.spreads as Spread[];
     const live = units(view).filter((u) => !u.destroyed && u.spread !== null);
@@ -154,12 +180,12 @@ export const warchon: Board = {
   },
 };
 
-function marker(ctx: BoardContext, u: Unit, x: number, y: number, w: number, place: string) {
+function marker(ctx: BoardContext<WarchonView>, u: Unit, x: number, y: number, w: number, place: string) {
   const can = ctx.selectable.has(u.id);
   const g = s('g', { class: `piece${can ? ' can' : ''}${ctx.selection === u.id ? ' selected' : ''}${ctx.destinations.has(place) ? '' : ''}`, 'data-piece': u.id });
   const colour = seatColour(u.army);
   g.append(s('rect', { x, y, width: w, height: ROW - 2, rx: 3, fill: u.known ? colour : '#fff', stroke: colour, 'stroke-width': 1.5, 'stroke-dasharray': u.known ? null : '3 2' }));
-  const label = u.known ? short(`${u.name}`, 17) : `? ${u.id}`;
+  const label = u.known ? short(`${u.name}`, 17) : 'Hidden unit';
   g.append(s('text', { x: x + 4, y: y + 11.5, class: 'piece-text', fill: u.known ? '#fff' : colour }, label));
   if (u.known) g.append(s('text', { x: x + w - 4, y: y + 11.5, class: 'piece-text', fill: '#fff', 'text-anchor': 'end' }, `${u.as}/${u.ds} ${'●'.repeat(Math.max(0, u.hits ?? 0))}`));
   svgButton(g, unitText(u), () => ctx.clickPiece(u.id, place));
