@@ -1,0 +1,107 @@
+/**
+ * Orders in words: in random positions of every game, each legal command's line reads back
+ * to exactly that command, lines are unique, and no other line (a mutation of one) reads
+ * to a legal command.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { games } from '../../src/domain/games.ts';
+import { activePlayers, legalOrders, matchLegalCommands, normalizeLine, parseOrder, type MatchState, type GameModule, type Order } from '../../src/domain/kernel/index.ts';
+import { chooser } from '../support/play.ts';
+import { OPTIONS, randomGame } from '../support/random-game.ts';
+
+/** Ways to spoil a line, each a different line (or the same line in another case and spacing). */
+const mutations: ((line: string, other: string, pick: (n: number) => number) => string)[] = [
+  (l, _o, p) => {
+    const i = p(l.length);
+    return l.slice(0, i) + l.slice(i + 1);
+  },
+  (l, _o, p) => {
+    const i = p(l.length + 1);
+    return `${l.slice(0, i)}${'xz1-'[p(4)]}${l.slice(i)}`;
+  },
+  (l) => l.split(' ').reverse().join(' '),
+  (l) => l.split(' ').slice(0, -1).join(' '),
+  (l, o) => `${l} ${o.split(' ').at(-1)}`,
+  (l, o) => {
+    const w = l.split(' ');
+    const x = o.split(' ');
+    w[w.length - 1] = x[x.length - 1]!;
+    return w.join(' ');
+  },
+  (l, o) => [...o.split(' ').slice(0, 1), ...l.split(' ').slice(1)].join(' '),
+];
+
+function checkPosition<S>(module: GameModule<S>, state: MatchState<S>, seed: number) {
+  const pick = chooser(seed);
+  for (const seat of activePlayers(module, state)) {
+    const orders = legalOrders(module, state, seat);
+    expect(orders.map((o) => o.command)).toEqual(matchLegalCommands(module, state, seat));
+    const lines = orders.map((o) => normalizeLine(o.notation));
+    expect(new Set(lines).size, `${module.id}: two orders share a line: ${lines.join(' | ')}`).toBe(lines.length);
+    for (const o of orders) {
+      expect(o.notation).not.toMatch(/\n/);
+      expect(o.text.length).toBeGreaterThan(0);
+    }
+    const sample: Order[] = orders.length <= 4 ? orders : Array.from({ length: 4 }, () => orders[pick(orders.length)]!);
+    for (const o of sample) {
+      expect(parseOrder(module, state, seat, o.notation), o.notation).toEqual({ ok: true, command: o.command });
+      // Case and spaces are forgiven.
+      const sloppy = `  ${o.notation.toUpperCase().replace(/ /g, '   ')} `;
+      expect(parseOrder(module, state, seat, sloppy), sloppy).toEqual({ ok: true, command: o.command });
+      const other = orders[pick(orders.length)]!.notation;
+      const mutated = mutations[pick(mutations.length)]!(o.notation, other, pick);
+      const read = parseOrder(module, state, seat, mutated);
+      if (read.ok) {
+        const same = orders.find((x) => JSON.stringify(x.command) === JSON.stringify(read.command));
+        // A mutated line may read to a command, but a legal one only if it is that order's own line.
+        if (same) expect(normalizeLine(mutated), `"${mutated}" (from "${o.notation}") reads to the legal ${same.notation}`).toBe(normalizeLine(same.notation));
+      } else {
+        expect(read.code).toBe('BAD_REQUEST');
+        expect(read.reason.length).toBeGreaterThan(10);
+      }
+    }
+  }
+}
+
+describe.each(games.map((m) => [m.id, m] as const))('%s mail notation', (id, module) => {
+  it('has a notation', () => {
+    expect(module.notation).toBeDefined();
+  });
+
+  it('reads every legal order back to its command, and no mutated line to a legal one', () => {
+    const options = OPTIONS[id]!;
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), fc.integer({ min: 0, max: options.length - 1 }), (seed, o) => {
+        const players = module.seats.slice(0, module.maxPlayers > 2 && seed % 2 ? module.maxPlayers : module.minPlayers) as string[];
+        let n = 0;
+        randomGame(module, options[o], players, seed, (game) => {
+          // Every position early on, then every seventh: enough phases, within the time.
+          if (n++ < 20 || n % 7 === 0) checkPosition(module, game.state, seed + n);
+        });
+      }),
+      { numRuns: 6 },
+    );
+  });
+});
+
+describe('match orders', () => {
+  const module = games[0]!;
+  it('resign, offer draw, accept draw and decline draw read in any game', async () => {
+    const { newGame } = await import('../support/play.ts');
+    const g = newGame(module, {}, ['cao', 'yuan'], 'match-orders');
+    expect(parseOrder(module, g.state, 'cao', 'Resign')).toEqual({ ok: true, command: { type: 'resign' } });
+    expect(parseOrder(module, g.state, 'cao', 'offer   DRAW')).toEqual({ ok: true, command: { type: 'offerDraw' } });
+    // Not legal now (no offer), but an order of the game: the rules will say why.
+    expect(parseOrder(module, g.state, 'cao', 'accept draw')).toEqual({ ok: true, command: { type: 'acceptDraw' } });
+  });
+
+  it('refuses a line that is no order, saying which orders there are', async () => {
+    const { newGame } = await import('../support/play.ts');
+    const g = newGame(module, {}, ['cao', 'yuan'], 'match-orders');
+    const read = parseOrder(module, g.state, 'yuan', 'fly chunyu-qiong H1');
+    expect(read).toMatchObject({ ok: false, code: 'BAD_REQUEST' });
+    expect(!read.ok && read.reason).toContain('place <unit> <space>');
+    expect(parseOrder(module, g.state, 'yuan', '   ')).toMatchObject({ ok: false, code: 'BAD_REQUEST', reason: 'An empty line is not an order' });
+  });
+});
