@@ -6,3 +6,4 @@ export * from './turn.ts';
 export * from './registry.ts';
 export * from './bots.ts';
 export * from './notation.ts';
+export * from './steps.ts';
