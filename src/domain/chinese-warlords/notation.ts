@@ -3,7 +3,7 @@
  * one short line per command, read from the seat's view (nothing is hidden). Hexes are
  * written as the API names them, "col,row".
  */
-import { pickId, verbs, type Notation } from '../kernel/index.ts';
+import { idVerbs, plainVerb, verbs, type Notation } from '../kernel/index.ts';
 import type { WarlordsCommand } from './commands.ts';
 import { UNIT_TYPE_IDS, UNIT_TYPES, type UnitType } from './data.ts';
 
@@ -24,46 +24,30 @@ const unitOf = (v: WarlordsView, id: string) => v.units.find((u) => u.id === id)
 const name = (v: WarlordsView, id: string) => `${unitOf(v, id)?.name ?? 'unit'} ${id}`;
 const hexOf = (v: WarlordsView, id: string) => unitOf(v, id)?.hex ?? '?';
 
-type Kind = 'unit' | 'hex' | 'type';
-function ids(v: WarlordsView, words: string[], kinds: Kind[]): string[] | string {
-  const out: string[] = [];
-  for (const [i, w] of words.entries()) {
-    const kind = kinds[i]!;
-    const all = kind === 'unit' ? v.units.map((u) => u.id) : kind === 'hex' ? v.map.hexes.map((h) => h.id) : UNIT_TYPE_IDS;
-    const r = pickId(w, all, kind === 'type' ? `unit type (${UNIT_TYPE_IDS.join(', ')})` : kind === 'hex' ? 'hex (write col,row)' : 'unit');
-    if ('refused' in r) return r.refused;
-    out.push(r.id);
-  }
-  return out;
-}
-
-const read =
-  <C>(kinds: Kind[], make: (ids: string[], v: WarlordsView) => C | string) =>
-  (a: string[], v: WarlordsView) => {
-    const r = ids(v, a, kinds);
-    return typeof r === 'string' ? r : make(r, v);
-  };
-const plain = <C>(command: C) => ({ args: [], read: () => command });
+const verb = idVerbs<WarlordsView>((v, kind) =>
+  kind === 'unit'
+    ? { ids: v.units.map((u) => u.id), what: 'unit' }
+    : kind === 'hex'
+      ? { ids: v.map.hexes.map((h) => h.id), what: 'hex (write col,row)' }
+      : { ids: UNIT_TYPE_IDS, what: `unit type (${UNIT_TYPE_IDS.join(', ')})` },
+);
 
 const parse = verbs<WarlordsView, WarlordsCommand>({
-  recruit: { args: ['type', 'hex'], read: read(['type', 'hex'], ([t, hex]) => ({ type: 'recruit', unitType: t as UnitType, hex: hex! })) },
-  'end recruitment': plain({ type: 'endRecruitment' }),
-  move: {
-    args: ['unit', 'from', 'to'],
-    read: read(['unit', 'hex', 'hex'], ([unit, from, to], v) =>
-      // The line names where the unit is, so that a stale order is caught, not misread.
-      hexOf(v, unit!) === from ? { type: 'move', unit: unit!, to: to! } : `${name(v, unit!)} is in ${hexOf(v, unit!)}, not ${from}`,
-    ),
-  },
-  board: { args: ['unit', 'carrier'], read: read(['unit', 'unit'], ([unit, carrier]) => ({ type: 'board', unit: unit!, carrier: carrier! })) },
-  unload: { args: ['unit'], read: read(['unit'], ([unit]) => ({ type: 'unload', unit: unit! })) },
-  'end movement': plain({ type: 'endMovement' }),
-  attack: { args: ['from', 'target'], read: read(['hex', 'hex'], ([stack, target]) => ({ type: 'attack', stack: stack!, target: target! })) },
-  'resolve attack': plain({ type: 'resolveAttack' }),
-  'end combat': plain({ type: 'endCombat' }),
-  lose: { args: ['unit'], read: read(['unit'], ([unit]) => ({ type: 'loseUnit', unit: unit! })) },
-  retreat: { args: ['to'], read: read(['hex'], ([to]) => ({ type: 'retreat', to: to! })) },
-  'begin turn': plain({ type: 'beginTurn' }),
+  recruit: verb(['type', 'hex'], ([t, hex]) => ({ type: 'recruit', unitType: t as UnitType, hex: hex! })),
+  'end recruitment': plainVerb({ type: 'endRecruitment' }),
+  move: verb(['unit', 'from:hex', 'to:hex'], ([unit, from, to], v) =>
+    // The line names where the unit is, so that a stale order is caught, not misread.
+    hexOf(v, unit!) === from ? { type: 'move', unit: unit!, to: to! } : `${name(v, unit!)} is in ${hexOf(v, unit!)}, not ${from}`,
+  ),
+  board: verb(['unit', 'carrier:unit'], ([unit, carrier]) => ({ type: 'board', unit: unit!, carrier: carrier! })),
+  unload: verb(['unit'], ([unit]) => ({ type: 'unload', unit: unit! })),
+  'end movement': plainVerb({ type: 'endMovement' }),
+  attack: verb(['from:hex', 'target:hex'], ([stack, target]) => ({ type: 'attack', stack: stack!, target: target! })),
+  'resolve attack': plainVerb({ type: 'resolveAttack' }),
+  'end combat': plainVerb({ type: 'endCombat' }),
+  lose: verb(['unit'], ([unit]) => ({ type: 'loseUnit', unit: unit! })),
+  retreat: verb(['to:hex'], ([to]) => ({ type: 'retreat', to: to! })),
+  'begin turn': plainVerb({ type: 'beginTurn' }),
 });
 
 export const notation: Notation<WarlordsCommand> = {

@@ -103,3 +103,40 @@ export function pickId(word: string, ids: Iterable<string>, what: string): { id:
   if (found.length > 1) return { refused: `"${word}" is ambiguous: ${found.join(' or ')}` };
   return { refused: `there is no ${what} "${word}"` };
 }
+
+/** Where a game finds the ids a word of some kind may name (in the seat's view), and what to call them in a refusal. */
+export type IdLookup<V> = (view: V, kind: string, seat: string) => { ids: Iterable<string>; what: string };
+
+/** Each word read as an id of its kind (kinds repeat for longer lists), or the first refusal. */
+export function readIds<V>(lookup: IdLookup<V>, view: V, seat: string, words: string[], kinds: string[]): string[] | string {
+  const out: string[] = [];
+  for (const [i, word] of words.entries()) {
+    const { ids, what } = lookup(view, kinds[i % kinds.length]!, seat);
+    const r = pickId(word, ids, what);
+    if ('refused' in r) return r.refused;
+    out.push(r.id);
+  }
+  return out;
+}
+
+/**
+ * Verbs whose words are ids: `args` names them for help, "from:space" shows as <from> and
+ * is read as a space; `make` builds the command from the ids found.
+ */
+export function idVerbs<V>(lookup: IdLookup<V>) {
+  return <C>(args: string[], make: (ids: string[], view: V, seat: string) => C | string): Verb<V, C> => {
+    const kinds = args.map((a) => a.split(':').at(-1)!);
+    return {
+      args: args.map((a) => a.split(':')[0]!),
+      read: (words, view, seat) => {
+        const r = readIds(lookup, view, seat, words, kinds);
+        return typeof r === 'string' ? r : make(r, view, seat);
+      },
+    };
+  };
+}
+
+/** A verb with nothing after it: "end movement". */
+export function plainVerb<C>(command: C): Verb<unknown, C> {
+  return { args: [], read: () => command };
+}

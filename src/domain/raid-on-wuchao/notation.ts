@@ -2,7 +2,7 @@
  * The mail notation of Raid on Wuchao (docs/rules/raid-on-wuchao.md, "Mail notation"):
  * one short line per command, read from the seat's view (the board is open to all).
  */
-import { pickId, verbs, type Notation } from '../kernel/index.ts';
+import { idVerbs, plainVerb, readIds, verbs, type IdLookup, type Notation } from '../kernel/index.ts';
 import type { WuchaoCommand } from './commands.ts';
 
 /** The parts of view.ts's view the notation reads. */
@@ -29,29 +29,12 @@ const SIDES: Record<string, string> = { cao: 'Cao', yuan: 'Yuan' };
 const name = (v: WuchaoView, id: string) => v.units.find((u) => u.id === id)?.name ?? id;
 const spaceOf = (v: WuchaoView, id: string) => v.units.find((u) => u.id === id)?.space ?? '?';
 
-function unit(v: WuchaoView, word: string): string | { refused: string } {
-  const r = pickId(word, v.units.map((u) => u.id), 'unit');
-  return 'id' in r ? r.id : r;
-}
-function space(v: WuchaoView, word: string): string | { refused: string } {
-  const r = pickId(word, v.spaces.map((s) => s.id), 'space');
-  return 'id' in r ? r.id : r;
-}
-/** Every word read as an id of its kind, or the first refusal. */
-function ids(v: WuchaoView, words: string[], kinds: ('unit' | 'space' | 'space or destroyed')[]): string[] | string {
-  const out: string[] = [];
-  for (const [i, w] of words.entries()) {
-    const kind = kinds[i % kinds.length]!;
-    if (kind === 'space or destroyed' && w === 'destroyed') {
-      out.push(w);
-      continue;
-    }
-    const r = kind === 'unit' ? unit(v, w) : space(v, w);
-    if (typeof r !== 'string') return r.refused;
-    out.push(r);
-  }
-  return out;
-}
+const ids: IdLookup<WuchaoView> = (v, kind) =>
+  kind === 'unit'
+    ? { ids: v.units.map((u) => u.id), what: 'unit' }
+    : { ids: [...v.spaces.map((s) => s.id), ...(kind === 'space-or-destroyed' ? ['destroyed'] : [])], what: kind === 'space' ? 'space' : 'space (or "destroyed")' };
+const verb = idVerbs(ids);
+const read = (v: WuchaoView, words: string[], kinds: string[]) => readIds(ids, v, '', words, kinds);
 
 /** "2 to Xu Chu, 1 to Yue Jin": a unit named twice takes two points (§8 Damage Allocation). */
 function damageWords(v: WuchaoView, units: string[]): string {
@@ -63,47 +46,28 @@ function damageWords(v: WuchaoView, units: string[]): string {
 const pairs = <T>(words: string[], make: (a: string, b: string) => T): T[] => Array.from({ length: words.length / 2 }, (_, i) => make(words[2 * i]!, words[2 * i + 1]!));
 
 const parse = verbs<WuchaoView, WuchaoCommand>({
-  place: {
-    args: ['unit', 'space'],
-    read: (a, v) => {
-      const r = ids(v, a, ['unit', 'space']);
-      return typeof r === 'string' ? r : { type: 'placeUnit', unit: r[0]!, space: r[1]! };
-    },
-  },
+  place: verb(['unit', 'space'], ([unit, space]) => ({ type: 'placeUnit', unit: unit!, space: space! })),
   deploy: {
     args: ['unit space...'],
     read: (a, v) => {
       if (a.length % 2) return 'write it as deploy <unit> <space> <unit> <space> ...';
-      const r = ids(v, a, ['unit', 'space']);
+      const r = read(v, a, ['unit', 'space']);
       return typeof r === 'string' ? r : { type: 'deploy', placements: pairs(r, (unit, space) => ({ unit, space })) };
     },
   },
-  move: {
-    args: ['unit', 'from', 'to'],
-    read: (a, v) => {
-      const r = ids(v, a, ['unit', 'space', 'space']);
-      if (typeof r === 'string') return r;
-      const [u, from, to] = r as [string, string, string];
-      // The line names where the unit is, so that a stale order is caught, not misread.
-      if (spaceOf(v, u) !== from) return `${name(v, u)} is in ${spaceOf(v, u)}, not ${from}`;
-      return { type: 'move', unit: u, to };
-    },
-  },
-  'end movement': { args: [], read: () => ({ type: 'endMovement' }) },
-  'step back': {
-    args: ['unit'],
-    read: (a, v) => {
-      const r = ids(v, a, ['unit']);
-      return typeof r === 'string' ? r : { type: 'stepBack', unit: r[0]! };
-    },
-  },
-  reroll: { args: [], read: () => ({ type: 'reroll' }) },
-  'accept roll': { args: [], read: () => ({ type: 'acceptRoll' }) },
+  move: verb(['unit', 'from:space', 'to:space'], ([u, from, to], v) =>
+    // The line names where the unit is, so that a stale order is caught, not misread.
+    spaceOf(v, u!) === from ? { type: 'move', unit: u!, to: to! } : `${name(v, u!)} is in ${spaceOf(v, u!)}, not ${from}`,
+  ),
+  'end movement': plainVerb({ type: 'endMovement' }),
+  'step back': verb(['unit'], ([unit]) => ({ type: 'stepBack', unit: unit! })),
+  reroll: plainVerb({ type: 'reroll' }),
+  'accept roll': plainVerb({ type: 'acceptRoll' }),
   allocate: {
     args: ['unit...'],
     read: (a, v) => {
       if (a.length === 1 && a[0] === 'nothing') return { type: 'allocateDamage', units: [] };
-      const r = ids(v, a, ['unit']);
+      const r = read(v, a, ['unit']);
       return typeof r === 'string' ? r : { type: 'allocateDamage', units: r };
     },
   },
@@ -111,7 +75,7 @@ const parse = verbs<WuchaoView, WuchaoCommand>({
     args: ['unit space...'],
     read: (a, v) => {
       if (a.length % 2) return 'write it as withdraw <unit> <space or destroyed> <unit> <space or destroyed> ...';
-      const r = ids(v, a, ['unit', 'space or destroyed']);
+      const r = read(v, a, ['unit', 'space-or-destroyed']);
       if (typeof r === 'string') return r;
       const from = v.combat?.space;
       if (!from) return 'there is no failed assault to withdraw from';

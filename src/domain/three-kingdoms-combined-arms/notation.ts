@@ -2,7 +2,7 @@
  * The mail notation of Three Kingdoms Combined Arms (docs/rules/three-kingdoms-combined-arms.md,
  * "Mail notation"): one short line per command, read from the seat's view (nothing is hidden).
  */
-import { pickId, verbs, type Notation } from '../kernel/index.ts';
+import { idVerbs, plainVerb, verbs, type Notation } from '../kernel/index.ts';
 import { ALL_SQUARES } from './board.ts';
 import type { TkCommand } from './commands.ts';
 import { UNIT_KINDS, UNIT_LIST, type UnitKind } from './data.ts';
@@ -24,39 +24,20 @@ const unitOf = (v: TkView, id: string) => v.units.find((u) => u.id === id);
 const name = (v: TkView, id: string) => unitOf(v, id)?.name ?? id;
 const squareOf = (v: TkView, id: string) => unitOf(v, id)?.square ?? '?';
 
-type Kind = 'unit' | 'square' | 'kind';
-/** Each word read as an id of its kind, or the first refusal. */
-function ids(v: TkView, words: string[], kinds: Kind[]): string[] | string {
-  const out: string[] = [];
-  for (const [i, w] of words.entries()) {
-    const kind = kinds[i]!;
-    const r = pickId(w, kind === 'unit' ? v.units.map((u) => u.id) : kind === 'square' ? ALL_SQUARES : UNIT_KINDS, kind === 'kind' ? `unit kind (${UNIT_KINDS.join(', ')})` : kind);
-    if ('refused' in r) return r.refused;
-    out.push(r.id);
-  }
-  return out;
-}
-
-const read =
-  <C>(kinds: Kind[], make: (ids: string[], v: TkView) => C | string) =>
-  (a: string[], v: TkView) => {
-    const r = ids(v, a, kinds);
-    return typeof r === 'string' ? r : make(r, v);
-  };
+const verb = idVerbs<TkView>((v, kind) =>
+  kind === 'unit' ? { ids: v.units.map((u) => u.id), what: 'unit' } : kind === 'square' ? { ids: ALL_SQUARES, what: 'square' } : { ids: UNIT_KINDS, what: `unit kind (${UNIT_KINDS.join(', ')})` },
+);
 
 const parse = verbs<TkView, TkCommand>({
-  place: { args: ['kind', 'square'], read: read(['kind', 'square'], ([kind, square]) => ({ type: 'placeUnit', kind: kind as UnitKind, square: square! })) },
-  move: {
-    args: ['unit', 'from', 'to'],
-    read: read(['unit', 'square', 'square'], ([unit, from, to], v) =>
-      // The line names where the unit stands, so that a stale order is caught, not misread.
-      squareOf(v, unit!) === from ? { type: 'move', unit: unit!, to: to! } : `${name(v, unit!)} is on ${squareOf(v, unit!)}, not ${from}`,
-    ),
-  },
-  'end movement': { args: [], read: () => ({ type: 'endMovement' }) },
-  attack: { args: ['unit', 'target'], read: read(['unit', 'unit'], ([unit, target]) => ({ type: 'attack', unit: unit!, target: target! })) },
-  'end turn': { args: [], read: () => ({ type: 'endTurn' }) },
-  retreat: { args: ['unit', 'to'], read: read(['unit', 'square'], ([unit, to]) => ({ type: 'retreat', unit: unit!, to: to! })) },
+  place: verb(['kind', 'square'], ([kind, square]) => ({ type: 'placeUnit', kind: kind as UnitKind, square: square! })),
+  move: verb(['unit', 'from:square', 'to:square'], ([unit, from, to], v) =>
+    // The line names where the unit stands, so that a stale order is caught, not misread.
+    squareOf(v, unit!) === from ? { type: 'move', unit: unit!, to: to! } : `${name(v, unit!)} is on ${squareOf(v, unit!)}, not ${from}`,
+  ),
+  'end movement': plainVerb({ type: 'endMovement' }),
+  attack: verb(['unit', 'target:unit'], ([unit, target]) => ({ type: 'attack', unit: unit!, target: target! })),
+  'end turn': plainVerb({ type: 'endTurn' }),
+  retreat: verb(['unit', 'to:square'], ([unit, to]) => ({ type: 'retreat', unit: unit!, to: to! })),
 });
 
 export const notation: Notation<TkCommand> = {

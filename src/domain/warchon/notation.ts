@@ -3,7 +3,7 @@
  * per command. Everything is read from the seat's own view, so an enemy unit the seat has
  * not seen fight stays a marker ("celestine-3") in its lines, sentences and position.
  */
-import { pickId, verbs, type Notation } from '../kernel/index.ts';
+import { idVerbs, plainVerb, verbs, type Notation } from '../kernel/index.ts';
 import type { WarchonCommand } from './types.ts';
 
 /** The parts of view.ts's view the notation reads. */
@@ -38,56 +38,36 @@ function label(v: WarchonView, id: string): string {
 const spreadName = (v: WarchonView, n: number | null) => (n === null ? 'off the battlefield' : `${v.spreads.find((s) => s.number === n)?.name ?? '?'} (spread ${n})`);
 const spreadOfUnit = (v: WarchonView, id: string) => unitOf(v, id)?.spread ?? null;
 
-type Kind = 'unit' | 'spread' | 'unplaced';
-function ids(v: WarchonView, seat: string, words: string[], kinds: Kind[]): (string | number)[] | string {
-  const out: (string | number)[] = [];
-  for (const [i, w] of words.entries()) {
-    const kind = kinds[i]!;
-    if (kind === 'spread') {
-      const r = pickId(w, v.spreads.map((s) => String(s.number)), 'spread');
-      if ('refused' in r) return r.refused;
-      out.push(Number(r.id));
-      continue;
-    }
-    const all = kind === 'unit' ? v.units.map((u) => u.id) : (v.unplaced.find((p) => p.army === seat)?.units ?? []);
-    const r = pickId(w, all, kind === 'unit' ? 'unit' : 'unplaced unit of yours');
-    if ('refused' in r) return r.refused;
-    out.push(r.id);
-  }
-  return out;
-}
-
-const read =
-  <C>(kinds: Kind[], make: (ids: (string | number)[], v: WarchonView) => C | string) =>
-  (a: string[], v: WarchonView, seat: string) => {
-    const r = ids(v, seat, a, kinds);
-    return typeof r === 'string' ? r : make(r, v);
-  };
-const plain = <C>(command: C) => ({ args: [], read: () => command });
-const oneUnit = <T extends string>(type: T) => ({ args: ['unit'], read: read(['unit'], ([unit]) => ({ type, unit: unit as string }) as WarchonCommand) });
+const verb = idVerbs<WarchonView>((v, kind, seat) =>
+  kind === 'spread'
+    ? { ids: v.spreads.map((s) => String(s.number)), what: 'spread' }
+    : kind === 'unplaced'
+      ? { ids: v.unplaced.find((p) => p.army === seat)?.units ?? [], what: 'unplaced unit of yours' }
+      : { ids: v.units.map((u) => u.id), what: 'unit' },
+);
+const oneUnit = <T extends WarchonCommand['type']>(type: T) => verb(['unit'], ([unit]) => ({ type, unit: unit! }) as WarchonCommand);
 
 const parse = verbs<WarchonView, WarchonCommand>({
-  place: { args: ['unit', 'spread'], read: read(['unplaced', 'spread'], ([unit, spread]) => ({ type: 'placeUnit', unit: unit as string, spread: spread as number })) },
-  move: {
-    args: ['unit', 'from', 'to'],
-    read: read(['unit', 'spread', 'spread'], ([unit, from, to], v) =>
-      // The line names where the unit is, so that a stale order is caught, not misread.
-      spreadOfUnit(v, unit as string) === from ? { type: 'moveUnit', unit: unit as string, to: to as number } : `${label(v, unit as string)} is in ${spreadName(v, spreadOfUnit(v, unit as string))}, not spread ${from}`,
-    ),
-  },
-  'end movement': plain({ type: 'endMovement' }),
+  place: verb(['unit:unplaced', 'spread'], ([unit, spread]) => ({ type: 'placeUnit', unit: unit!, spread: Number(spread) })),
+  move: verb(['unit', 'from:spread', 'to:spread'], ([unit, from, to], v) =>
+    // The line names where the unit is, so that a stale order is caught, not misread.
+    spreadOfUnit(v, unit!) === Number(from)
+      ? { type: 'moveUnit', unit: unit!, to: Number(to) }
+      : `${label(v, unit!)} is in ${spreadName(v, spreadOfUnit(v, unit!))}, not spread ${from}`,
+  ),
+  'end movement': plainVerb({ type: 'endMovement' }),
   berserk: oneUnit('goBerserk'),
-  'end strategy': plain({ type: 'endStrategy' }),
+  'end strategy': plainVerb({ type: 'endStrategy' }),
   number: {
     args: ['1-5'],
     read: ([n]) => (/^[1-5]$/.test(n!) ? { type: 'commitNumber', number: Number(n) } : `the number is a whole number from 1 to 5, not "${n}"`),
   },
   hit: oneUnit('assignHit'),
   choose: oneUnit('chooseUnit'),
-  pass: plain({ type: 'passChoice' }),
+  pass: plainVerb({ type: 'passChoice' }),
   bridge: oneUnit('commitToBridge'),
-  'cross bridge': plain({ type: 'crossBridge' }),
-  retreat: { args: ['unit', 'to'], read: read(['unit', 'spread'], ([unit, to]) => ({ type: 'retreatUnit', unit: unit as string, to: to as number })) },
+  'cross bridge': plainVerb({ type: 'crossBridge' }),
+  retreat: verb(['unit', 'to:spread'], ([unit, to]) => ({ type: 'retreatUnit', unit: unit!, to: Number(to) })),
   destroy: oneUnit('destroyUnit'),
 });
 
