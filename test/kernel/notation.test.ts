@@ -3,6 +3,7 @@
  * to exactly that command, lines are unique, and no other line (a mutation of one) reads
  * to a legal command.
  */
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { games } from '../../src/domain/games.ts';
@@ -12,11 +13,12 @@ import {
   matchLegalCommands,
   normalizeLine,
   parseOrder,
+  pickId,
   type MatchState,
   type GameModule,
   type Order,
 } from '../../src/domain/kernel/index.ts';
-import { chooser } from '../support/play.ts';
+import { chooser, newGame } from '../support/play.ts';
 import { OPTIONS, randomGame } from '../support/random-game.ts';
 
 /** Ways to spoil a line, each a different line (or the same line in another case and spacing). */
@@ -121,5 +123,28 @@ describe('match orders', () => {
     expect(read).toMatchObject({ ok: false, code: 'BAD_REQUEST' });
     expect(!read.ok && read.reason).toContain('place <unit> <space>');
     expect(parseOrder(module, g.state, 'yuan', '   ')).toMatchObject({ ok: false, code: 'BAD_REQUEST', reason: 'An empty line is not an order' });
+  });
+});
+
+describe.each(games.map((m) => [m.id, m] as const))('%s notation as documented', (id, module) => {
+  it('reads every example line of docs/rules as an order of the game (its verb, its words)', () => {
+    const doc = readFileSync(new URL(`../../docs/rules/${id}.md`, import.meta.url), 'utf8');
+    const section = doc.slice(doc.indexOf('## Mail notation'));
+    const examples = /```text\n([\s\S]*?)```/.exec(section)![1]!.trim().split('\n');
+    expect(examples.length).toBeGreaterThan(5);
+    const g = newGame(module, OPTIONS[id]![0], module.seats.slice(0, module.minPlayers) as string[], `doc-${id}`);
+    for (const line of examples) {
+      const read = parseOrder(module, g.state, module.seats[0]!, line);
+      // The ids may not exist in this position; the verb and the number of words must be right.
+      if (!read.ok) expect(read.reason, line).not.toMatch(/: (the orders are|write it as) /);
+    }
+  });
+});
+
+describe('pickId', () => {
+  it('forgives case, refuses two ids that differ only by case, and names what is missing', () => {
+    expect(pickId('XU-CHU', ['xu-chu', 'yue-jin'], 'unit')).toEqual({ id: 'xu-chu' });
+    expect(pickId('a1', ['A1', 'a1'], 'space')).toEqual({ refused: '"a1" is ambiguous: A1 or a1' });
+    expect(pickId('z9', ['A1'], 'space')).toEqual({ refused: 'there is no space "z9"' });
   });
 });

@@ -12,7 +12,7 @@ interface WarlordsView {
   turn: number;
   phase: string;
   activeSeat: string | null;
-  turnLimit: number;
+  turnLimit: number | null;
   map: { hexes: { id: string }[] };
   players: { seat: string; treasury: number; ability: string; stronghold: string; out: boolean }[];
   units: { id: string; type: string; name: string; owner: string; hex: string; carriedBy: string | null }[];
@@ -115,7 +115,7 @@ export const notation: Notation<WarlordsCommand> = {
 
   describe(view) {
     const v = view as unknown as WarlordsView;
-    const lines = [v.turn ? `Turn ${v.turn} of ${v.turnLimit}, ${v.phase}${v.activeSeat ? ` (${v.activeSeat})` : ''}.` : 'Setup.'];
+    const lines = [v.turn ? `Turn ${v.turn}${v.turnLimit ? ` of ${v.turnLimit}` : ''}, ${v.phase}${v.activeSeat ? ` (${v.activeSeat})` : ''}.` : 'Setup.'];
     for (const p of v.players) {
       const byHex = new Map<string, string[]>();
       for (const u of v.units.filter((x) => x.owner === p.seat)) byHex.set(u.hex, [...(byHex.get(u.hex) ?? []), `${u.name} ${u.id}`]);

@@ -13,7 +13,7 @@ interface TkView {
   round: number | null;
   activeSeat: string | null;
   phase: string;
-  turnLimit: number;
+  turnLimit: number | null;
   players: { seat: string; faction: string; out: boolean; citiesControlled: number; reserve: { kind: string; count: number }[] }[];
   units: { id: string; name: string; seat: string; kind: string; square: string; damage: number }[];
   pendingRetreat: { unit: string; seat: string; options: string[] } | null;
@@ -82,7 +82,7 @@ export const notation: Notation<TkCommand> = {
   describe(view) {
     const v = view as unknown as TkView;
     const active = v.players.find((p) => p.seat === v.activeSeat);
-    const lines = [v.round === null ? 'Setup.' : `Round ${v.round} of ${v.turnLimit}${active ? `, ${active.faction} to play (${v.phase === 'ATTACK' ? 'attack' : 'move'} phase)` : ''}.`];
+    const lines = [v.round === null ? 'Setup.' : `Round ${v.round}${v.turnLimit ? ` of ${v.turnLimit}` : ''}${active ? `, ${active.faction} to play (${v.phase === 'ATTACK' ? 'attack' : 'move'} phase)` : ''}.`];
     for (const p of v.players) {
       const units = v.units.filter((u) => u.seat === p.seat).map((u) => `${u.name} ${u.square}${u.damage ? ` (${u.damage} damage)` : ''}`);
       const reserve = p.reserve.map((r) => `${r.count} ${r.kind}`);

@@ -19,7 +19,7 @@ interface UnitSeen {
 interface WarchonView {
   turn: number;
   phase: string;
-  turnLimit: number;
+  turnLimit: number | null;
   spreads: { number: number; name: string }[];
   units: UnitSeen[];
   unplaced: { army: string; count: number; units: string[] | null }[];
@@ -140,10 +140,10 @@ export const notation: Notation<WarchonCommand> = {
 
   describe(view, viewer) {
     const v = view as unknown as WarchonView;
-    const lines = [v.turn ? `Turn ${v.turn} of ${v.turnLimit}, ${v.phase}.` : `${v.phase}.`];
+    const lines = [v.turn ? `Turn ${v.turn}${v.turnLimit ? ` of ${v.turnLimit}` : ''}, ${v.phase}.` : `${v.phase}.`];
     for (const sp of v.spreads) {
       const here = v.units.filter((u) => u.spread === sp.number && !u.destroyed);
-      if (here.length) lines.push(`${sp.name} (spread ${sp.number}): ${here.map((u) => `${label(v, u.id)}${u.known && u.hits !== null ? `, ${u.hits} hits left` : ''}`).join('; ')}.`);
+      if (here.length) lines.push(`${sp.name} (spread ${sp.number}): ${here.map((u) => `${label(v, u.id)}${u.known && u.hits !== null ? `, ${u.hits} hit${u.hits === 1 ? '' : 's'} left` : ''}`).join('; ')}.`);
     }
     for (const p of v.unplaced) {
       if (p.count) lines.push(`${ARMY[p.army] ?? p.army}: ${p.count} unit${p.count === 1 ? '' : 's'} still to place${p.units ? ` (${p.units.join(', ')})` : ''}.`);
