@@ -33,6 +33,13 @@ describe('readInbound', () => {
     expect(mail.lines).toEqual(['place chunyu-qiong H1', 'place sui-yuanjin H2']);
   });
 
+  it.each([
+    ['outlook-plain-reply.eml', ['reroll']],
+    ['french-client-reply.eml', ['2']],
+  ])('drops the quoted message of %s (Outlook’s headers block, a French "a écrit :")', async (name, lines) => {
+    expect((await readInbound(sample(name))).lines).toEqual(lines);
+  });
+
   it('stops at a line "end"; keeps a JSON line; forgives nothing else itself (the notation does)', async () => {
     const mail = await readInbound(sample('end-line.eml'));
     expect(mail.ignore).toBeNull();
