@@ -157,3 +157,34 @@ describe('pickId', () => {
     expect(pickId('z9', ['A1'], 'space')).toEqual({ refused: 'there is no space "z9"' });
   });
 });
+
+describe('orders of a game without a notation, and a notation that repeats itself', () => {
+  it('offers a command as its JSON, and reads the match orders still', async () => {
+    const { guessingGame } = await import('../support/guessing-game.ts');
+    const g = newGame(guessingGame, {}, ['north', 'east'], 'guess');
+    const seat = status(g).awaiting[0]!.seat;
+    const orders = legalOrders(guessingGame, g.state, seat);
+    expect(orders[0]).toEqual({ notation: '{"type":"guess","number":1}', text: '{"type":"guess","number":1}', command: { type: 'guess', number: 1 } });
+    expect(parseOrder(guessingGame, g.state, seat, '{"type":"guess","number":1}')).toEqual({ ok: true, command: { type: 'guess', number: 1 } });
+    expect(parseOrder(guessingGame, g.state, seat, 'guess 1')).toMatchObject({ ok: false, code: 'BAD_REQUEST', reason: expect.stringContaining('send the command as JSON') });
+    expect(parseOrder(guessingGame, g.state, seat, 'resign')).toEqual({ ok: true, command: { type: 'resign' } });
+  });
+
+  it('refuses a line two legal orders share, naming both', async () => {
+    const { guessingGame } = await import('../support/guessing-game.ts');
+    // Every guess written alike except 6: "guess" could be any of five commands.
+    const sloppy = {
+      ...guessingGame,
+      notation: {
+        format: (c: { number: number }) => (c.number === 6 ? 'guess six' : 'guess'),
+        text: (c: { number: number }) => `Guess ${c.number}`,
+        parse: () => 'no',
+        describe: () => [],
+      },
+    };
+    const g = newGame(sloppy, {}, ['north', 'east'], 'guess');
+    const seat = status(g).awaiting[0]!.seat;
+    expect(parseOrder(sloppy, g.state, seat, 'GUESS')).toMatchObject({ ok: false, code: 'BAD_REQUEST', reason: expect.stringContaining('"GUESS" is ambiguous: it could mean Guess 1 or Guess 2') });
+    expect(parseOrder(sloppy, g.state, seat, 'guess six')).toEqual({ ok: true, command: { type: 'guess', number: 6 } });
+  });
+});
