@@ -17,6 +17,7 @@ import { retreat, retreatCommands } from './retreat.ts';
 import { eliminate } from './victory.ts';
 import { faction, unitById, unitName, type TkState } from './state.ts';
 import { view } from './view.ts';
+import { notation } from './notation.ts';
 
 export type { TkState, TkCommand, TkEvent, TkOptions };
 
@@ -146,4 +147,5 @@ export const threeKingdoms: GameModule<TkState, TkCommand, TkEvent, TkOptions> =
   eliminate,
   // The match's sentences name a faction as the rulebook does: "Wei", not the seat id "wei".
   seatName: faction,
+  notation,
 };
