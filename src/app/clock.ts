@@ -2,8 +2,8 @@
  * Correspondence clocks: `createGame(input: { clock: { perMove } })` gives every awaited
  * seat that many seconds for each decision. The application only validates the clock and
  * reads deadlines; they are derived in the database from when the seat became awaited
- * (src/persistence/clock-store.ts), and a passed deadline is acted on by the clocks'
- * worker (src/workers/clocks.ts) with the system actor.
+ * (the ClockStore port), and a passed deadline is acted on by the jobs the clock planner adds
+ * (src/app/planners.ts, run by src/app/deadlines.ts) with the system actor.
  */
 import { AppError } from './errors.ts';
 

@@ -260,7 +260,7 @@ export class EventStore implements GameStore {
     return this.prisma.seatToken.findUnique({ where: { tokenHash }, select: { gameId: true, seat: true } });
   }
 
-  /** `rules` names the rules code that folded the state (see Application). */
+  /** `rules` names the rules code that folded the state (see src/app/states.ts). */
   async saveSnapshot(gameId: string, version: number, state: unknown, rules = ''): Promise<void> {
     await this.prisma.snapshot.upsert({
       where: { gameId_version: { gameId, version } },
