@@ -10,6 +10,7 @@ import type { LobbyCreateInput } from '../app/lobby.ts';
 import { requestActor } from './auth.ts';
 import { expectedVersion, versionTag, withIfMatch } from './http-semantics.ts';
 import { optionalToken, requiredToken, responses } from './openapi.ts';
+import { oneOrder, ordersOf } from './orders.ts';
 import { playerRoutes } from './rest-players.ts';
 
 const errorBody = {
@@ -42,7 +43,7 @@ export async function gameJson(game: GameRead, withView = false) {
     isYourTurn: game.isYourTurn,
     visibility: game.visibility,
     clock: game.clock,
-    ...(withView ? { view: (await game.view()).view, legalCommands: await game.legalCommands() } : {}),
+    ...(withView ? { view: (await game.view()).view, legalCommands: await game.legalCommands(), legalOrders: await game.legalOrders() } : {}),
   };
 }
 
@@ -140,8 +141,7 @@ export async function restRoutes(instance: FastifyInstance, { application }: { a
         params: idParam,
         body: {
           type: 'object',
-          required: ['command'],
-          properties: { command: anyObject, expectedVersion: { type: 'integer' }, idempotencyKey: { type: 'string' }, seat: { type: 'string' } },
+          properties: { command: anyObject, notation: { type: 'string', description: 'instead of command: one line of the game\'s notation (docs/rules)' }, expectedVersion: { type: 'integer' }, idempotencyKey: { type: 'string' }, seat: { type: 'string' } },
           additionalProperties: false,
         } as const,
         security: requiredToken,
@@ -154,7 +154,44 @@ export async function restRoutes(instance: FastifyInstance, { application }: { a
       // If-Match: "<version>" works as expectedVersion (412 on a mismatch).
       const expected = expectedVersion(req.headers['if-match'], body.expectedVersion);
       return withIfMatch(reply, expected.fromHeader, async () => {
-        const outcome = await application.commands.execute(await actor(req), req.params.id, body.command, {
+        const order = oneOrder(body.command, body.notation);
+        const opts = { expectedVersion: expected.expectedVersion, idempotencyKey: body.idempotencyKey ?? (typeof header === 'string' ? header : undefined), seat: body.seat };
+        const who = await actor(req);
+        const outcome = 'notation' in order ? await application.commands.executeAll(who, req.params.id, [order], { ...opts, single: true }) : await application.commands.execute(who, req.params.id, order.command, opts);
+        reply.header('etag', versionTag(outcome.game.version));
+        return { game: await gameJson(outcome.game), events: outcome.events };
+      });
+    },
+  );
+
+  app.post(
+    '/api/games/:id/commands/batch',
+    {
+      schema: {
+        tags: ['commands'],
+        summary: 'submitCommands: several commands (or lines of notation) of the token\'s seat, in order, all or none, in one append',
+        params: idParam,
+        body: {
+          type: 'object',
+          properties: {
+            commands: { type: 'array', items: anyObject },
+            notations: { type: 'array', items: { type: 'string' } },
+            expectedVersion: { type: 'integer' },
+            idempotencyKey: { type: 'string' },
+            seat: { type: 'string' },
+          },
+          additionalProperties: false,
+        } as const,
+        security: requiredToken,
+        response: { 200: responses.outcome, ...errors },
+      },
+    },
+    async (req, reply) => {
+      const body = req.body;
+      const header = req.headers['idempotency-key'];
+      const expected = expectedVersion(req.headers['if-match'], body.expectedVersion);
+      return withIfMatch(reply, expected.fromHeader, async () => {
+        const outcome = await application.commands.executeAll(await actor(req), req.params.id, ordersOf(body.commands, body.notations), {
           expectedVersion: expected.expectedVersion,
           idempotencyKey: body.idempotencyKey ?? (typeof header === 'string' ? header : undefined),
           seat: body.seat,
@@ -164,6 +201,11 @@ export async function restRoutes(instance: FastifyInstance, { application }: { a
       });
     },
   );
+
+  app.get('/api/games/:id/orders', { schema: { tags: ['games'], summary: 'legalOrders: the caller\'s legal commands as orders in words (notation, text, command)', params: idParam, security: optionalToken, response: { 200: responses.orders, ...errors } } }, async (req) => {
+    const game = await application.reads.read(req.params.id, await actor(req));
+    return { orders: await game.legalOrders() };
+  });
 
   app.post('/api/games/:id/resign', { schema: { tags: ['commands'], summary: 'Resign the token\'s seat (?seat= for a player holding several)', params: idParam, querystring: { type: 'object', properties: { seat: { type: 'string' } } } as const, security: requiredToken, response: { 200: responses.outcome, ...errors } } }, async (req) => {
     const outcome = await application.commands.execute(await actor(req), req.params.id, { type: 'resign' }, { seat: req.query.seat });
