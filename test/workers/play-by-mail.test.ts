@@ -190,6 +190,15 @@ describe('play by mail', () => {
     expect(await version(id)).toBe(before + 1);
   });
 
+  it('the listener refuses a mail over 256 KiB (nothing stored); so does the HTTP path', async () => {
+    const { bob, turn } = await raid();
+    const big = 'x'.repeat(300 * 1024);
+    await expect(smtp.sendMail({ from: bob.email, to: replyTo(turn)!, subject: 'big', text: big })).rejects.toMatchObject({ responseCode: 552 });
+    const raw = `From: ${bob.email}\r\nTo: ${replyTo(turn)}\r\nSubject: big\r\n\r\n${big}\r\n`;
+    const post = await server.app.inject({ method: 'POST', url: '/api/mail/inbound', headers: { 'content-type': 'message/rfc822', authorization: `Bearer ${SECRET}` }, payload: raw });
+    expect(post.statusCode).toBe(413);
+  });
+
   it('a whole game played only by mail, then a reply to the finished game is answered so', async () => {
     const { id, ada, bob, turn } = await raid();
     const who = { cao: ada, yuan: bob } as Record<string, Person>;
