@@ -3,7 +3,9 @@
  * only translates: every handler calls the application layer.
  */
 import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Actor } from '../app/actors.ts';
+import type { ExecuteOptions, Outcome } from '../app/commands.ts';
 import type { Core } from '../app/core.ts';
 import type { GameRead } from '../app/game-read.ts';
 import type { LobbyCreateInput } from '../app/lobby.ts';
@@ -51,6 +53,26 @@ export async function restRoutes(instance: FastifyInstance, { application }: { a
   // Requests typed from the routes' JSON Schemas: each handler sees the body, params and query it validated.
   const app = instance.withTypeProvider<JsonSchemaToTsProvider>();
   const actor = (req: FastifyRequest) => requestActor(application, req);
+
+  /**
+   * A submission's common part: If-Match: "<version>" works as expectedVersion (412 on a
+   * mismatch), the Idempotency-Key header as idempotencyKey; the answer carries the ETag.
+   */
+  const submitted = (
+    req: FastifyRequest,
+    reply: FastifyReply,
+    body: { expectedVersion?: number; idempotencyKey?: string; seat?: string },
+    run: (who: Actor, opts: ExecuteOptions) => Promise<Outcome>,
+  ) => {
+    const header = req.headers['idempotency-key'];
+    const expected = expectedVersion(req.headers['if-match'], body.expectedVersion);
+    return withIfMatch(reply, expected.fromHeader, async () => {
+      const opts = { expectedVersion: expected.expectedVersion, idempotencyKey: body.idempotencyKey ?? (typeof header === 'string' ? header : undefined), seat: body.seat };
+      const outcome = await run(await actor(req), opts);
+      reply.header('etag', versionTag(outcome.game.version));
+      return { game: await gameJson(outcome.game), events: outcome.events };
+    });
+  };
 
   app.get('/api/game-types', { schema: { tags: ['games'], summary: 'The game types, their seats and JSON Schemas', response: { 200: responses.gameTypes } } }, async () => ({
     gameTypes: application.registry.types(),
@@ -148,20 +170,11 @@ export async function restRoutes(instance: FastifyInstance, { application }: { a
         response: { 200: responses.outcome, ...errors },
       },
     },
-    async (req, reply) => {
-      const body = req.body;
-      const header = req.headers['idempotency-key'];
-      // If-Match: "<version>" works as expectedVersion (412 on a mismatch).
-      const expected = expectedVersion(req.headers['if-match'], body.expectedVersion);
-      return withIfMatch(reply, expected.fromHeader, async () => {
-        const order = oneOrder(body.command, body.notation);
-        const opts = { expectedVersion: expected.expectedVersion, idempotencyKey: body.idempotencyKey ?? (typeof header === 'string' ? header : undefined), seat: body.seat };
-        const who = await actor(req);
-        const outcome = 'notation' in order ? await application.commands.executeAll(who, req.params.id, [order], { ...opts, single: true }) : await application.commands.execute(who, req.params.id, order.command, opts);
-        reply.header('etag', versionTag(outcome.game.version));
-        return { game: await gameJson(outcome.game), events: outcome.events };
-      });
-    },
+    async (req, reply) =>
+      submitted(req, reply, req.body, async (who, opts) => {
+        const order = oneOrder(req.body.command, req.body.notation);
+        return 'notation' in order ? application.commands.executeAll(who, req.params.id, [order], { ...opts, single: true }) : application.commands.execute(who, req.params.id, order.command, opts);
+      }),
   );
 
   app.post(
@@ -186,20 +199,7 @@ export async function restRoutes(instance: FastifyInstance, { application }: { a
         response: { 200: responses.outcome, ...errors },
       },
     },
-    async (req, reply) => {
-      const body = req.body;
-      const header = req.headers['idempotency-key'];
-      const expected = expectedVersion(req.headers['if-match'], body.expectedVersion);
-      return withIfMatch(reply, expected.fromHeader, async () => {
-        const outcome = await application.commands.executeAll(await actor(req), req.params.id, ordersOf(body.commands, body.notations), {
-          expectedVersion: expected.expectedVersion,
-          idempotencyKey: body.idempotencyKey ?? (typeof header === 'string' ? header : undefined),
-          seat: body.seat,
-        });
-        reply.header('etag', versionTag(outcome.game.version));
-        return { game: await gameJson(outcome.game), events: outcome.events };
-      });
-    },
+    async (req, reply) => submitted(req, reply, req.body, (who, opts) => application.commands.executeAll(who, req.params.id, ordersOf(req.body.commands, req.body.notations), opts)),
   );
 
   app.get('/api/games/:id/orders', { schema: { tags: ['games'], summary: 'legalOrders: the caller\'s legal commands as orders in words (notation, text, command)', params: idParam, security: optionalToken, response: { 200: responses.orders, ...errors } } }, async (req) => {
