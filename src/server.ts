@@ -82,7 +82,7 @@ export async function openService(options: ServiceOptions): Promise<Service> {
     close: () =>
       (closed ??= (async () => {
         await smtp?.close();
-        await http?.close(); // closes the core too
+        await http?.close(); // lets requests in flight finish
         await pg.close();
         stopTasks();
         await core.close();

@@ -102,3 +102,31 @@ describe('the job queue', () => {
     expect(ran.filter((r) => r.payload.mark === mark)).toHaveLength(1);
   });
 });
+
+describe('runners for some tasks only', () => {
+  it('a runner started for the clocks\' tasks takes none of the deliveries\' jobs; another runner takes those', async () => {
+    const { tasksOf, TASKS } = await import('../../src/app/tasks.ts');
+    expect(tasksOf(['clock'])).toEqual([TASKS.deadlinePassed, TASKS.deadlineSoon]);
+    const clockTask = `clock-${randomUUID().slice(0, 8)}`;
+    const deliveryTask = `delivery-${randomUUID().slice(0, 8)}`;
+    const took: string[] = [];
+    // The clocks' runner knows both tasks but is started for the clock's only.
+    const clocks = new Queue({ connectionString: databaseUrl(), pollInterval: 200, concurrency: 1 });
+    clocks.define(clockTask, async () => void took.push('clock-runner'));
+    clocks.define(deliveryTask, async () => void took.push('clock-runner took a delivery'));
+    queues.push(clocks);
+    await clocks.start([clockTask]);
+    await clocks.add(deliveryTask, {});
+    await clocks.add(clockTask, {});
+    await until(() => took.length >= 1);
+    await sleep(800);
+    expect(took).toEqual(['clock-runner']); // the delivery waits for a runner of its own
+    const ranBefore = took.length;
+    const only = new Queue({ connectionString: databaseUrl(), pollInterval: 200, concurrency: 1 });
+    only.define(deliveryTask, async () => void took.push('deliveries-runner'));
+    queues.push(only);
+    await only.start([deliveryTask]);
+    await until(() => took.length > ranBefore);
+    expect(took.slice(ranBefore)).toEqual(['deliveries-runner']);
+  });
+});
