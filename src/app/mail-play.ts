@@ -170,6 +170,10 @@ export class MailPlay {
 
   private async play(mail: InboundMail, id: string, game: GameRecord, playerId: string, to: string, seat: string, subject: string, thread: { inReplyTo?: string; references: string[] }) {
     const module = this.ctx.module(game.type);
+    const key = `mail:${id}`;
+    // Applied already, by an earlier run of this job that stopped before it was marked handled.
+    const earlier = await this.ctx.store.findCommand(game.id, seat, key);
+    if (earlier) return { playerId, outcome: `applied (an earlier try, versions ${earlier.firstVersion}-${earlier.lastVersion})` };
     const { state, version } = await this.ctx.states.of(game);
     const at = this.listedAt([mail.inReplyTo, ...mail.references], game.id, seat);
     // A number picks from the list of the mail answered, only if the game has not moved since.
@@ -187,7 +191,7 @@ export class MailPlay {
       answer = { refused: { index: read.index, line: read.line, reason } };
     } else {
       try {
-        const done = await this.commands.executeAll({ kind: 'player', playerId }, game.id, read.commands.map((command) => ({ command })), { seat, expectedVersion: version, idempotencyKey: `mail:${id}` });
+        const done = await this.commands.executeAll({ kind: 'player', playerId }, game.id, read.commands.map((command) => ({ command })), { seat, expectedVersion: version, idempotencyKey: key });
         answer = { applied: read.orders };
         afterVersion = done.game.version;
         after = (await this.ctx.states.of(await this.reads.record(game.id))).state;
