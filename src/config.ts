@@ -35,6 +35,13 @@ export interface Config {
   publicUrl: string | undefined;
   smtpUrl: string | undefined;
   mailFrom: string | undefined;
+  /** Play by mail: the SMTP listener's port (unset: none) and address. */
+  mailInboundPort: number | undefined;
+  mailInboundHost: string;
+  /** The domain of reply addresses (default: MAIL_FROM's). */
+  mailReplyDomain: string | undefined;
+  /** The bearer secret of POST /api/mail/inbound (unset: the route answers 404). */
+  mailInboundSecret: string | undefined;
   /** Allow webhooks to private, loopback and link-local addresses. */
   webhookAllowPrivate: boolean;
   /** 32 bytes: encrypts webhook secrets, signs unsubscribe links (unset: see src/server.ts). */
@@ -61,6 +68,10 @@ const schema = {
     SMTP_URL: { type: 'string', format: 'uri', pattern: '^smtps?://' },
     // An address, or a display name and an address in angle brackets.
     MAIL_FROM: { type: 'string', pattern: '^([^<>]*<[^\\s@<>]+@[^\\s@<>]+>|[^\\s@<>]+@[^\\s@<>]+)$' },
+    MAIL_INBOUND_PORT: { type: 'integer', minimum: 0, maximum: 65535 },
+    MAIL_INBOUND_HOST: { type: 'string', minLength: 1, default: '127.0.0.1' },
+    MAIL_REPLY_DOMAIN: { type: 'string', pattern: '^[A-Za-z0-9.-]+$' },
+    MAIL_INBOUND_SECRET: { type: 'string', minLength: 16 },
     WEBHOOK_ALLOW_PRIVATE: { type: 'boolean', default: false },
     // 32 bytes, as 64 hex digits or 43/44 base64 characters.
     WEBHOOK_SECRET_KEY: { type: 'string', pattern: '^([0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{43}=?)$' },
@@ -68,13 +79,15 @@ const schema = {
 } as const;
 
 /** Values that may carry a password are never repeated in an error message. */
-const SECRET = new Set(['DATABASE_URL', 'SMTP_URL', 'WEBHOOK_SECRET_KEY']);
+const SECRET = new Set(['DATABASE_URL', 'SMTP_URL', 'WEBHOOK_SECRET_KEY', 'MAIL_INBOUND_SECRET']);
 
 const HINT: Record<string, string> = {
   DATABASE_URL: 'a postgresql:// URL, e.g. postgresql://user:pass@host:5432/wargames',
   PUBLIC_URL: 'an http:// or https:// URL',
   SMTP_URL: 'an smtp:// or smtps:// URL',
   MAIL_FROM: 'an address, or "Name <address>"',
+  MAIL_REPLY_DOMAIN: 'a domain name, e.g. play.example.org',
+  MAIL_INBOUND_SECRET: 'at least 16 characters, e.g. `openssl rand -base64 24`',
   LOG_LEVEL: LOG_LEVELS.join(', '),
   WORKERS: 'true or false',
   WEBHOOK_ALLOW_PRIVATE: 'true or false',
@@ -159,6 +172,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: raw.PUBLIC_URL as string | undefined,
     smtpUrl: raw.SMTP_URL as string | undefined,
     mailFrom: raw.MAIL_FROM as string | undefined,
+    mailInboundPort: raw.MAIL_INBOUND_PORT as number | undefined,
+    mailInboundHost: raw.MAIL_INBOUND_HOST as string,
+    mailReplyDomain: (raw.MAIL_REPLY_DOMAIN as string | undefined) ?? /@([^\s@<>]+)>?\s*$/.exec((raw.MAIL_FROM as string | undefined) ?? '')?.[1],
+    mailInboundSecret: raw.MAIL_INBOUND_SECRET as string | undefined,
     webhookAllowPrivate: raw.WEBHOOK_ALLOW_PRIVATE as boolean,
     webhookSecretKey: raw.WEBHOOK_SECRET_KEY === undefined ? undefined : parseKey(String(raw.WEBHOOK_SECRET_KEY)),
   };

@@ -33,6 +33,8 @@ export interface ServiceOptions extends Omit<CoreOptions, 'notifications'> {
   http?: AppOptions | false;
   /** Run the job queue's tasks here (false: jobs this process adds run elsewhere); `tasks`: only these. */
   workers?: (Omit<QueueOptions, 'connectionString'> & { tasks?: string[] }) | boolean;
+  /** Listen for SMTP (play by mail's replies) here; none: no listener. */
+  smtpInbound?: { port: number; host?: string } | null;
   log?: (msg: string) => void;
 }
 
@@ -42,6 +44,8 @@ export interface Service {
   http: Awaited<ReturnType<typeof import('./api/app.ts').buildApp>> | null;
   /** The job queue (graphile-worker): add jobs from any role; running them is the workers'. */
   queue: import('./persistence/queue.ts').Queue;
+  /** The SMTP listener, when asked for (listening). */
+  smtp: import('./api/smtp.ts').SmtpListener | null;
   close(): Promise<void>;
 }
 
@@ -64,13 +68,20 @@ export async function openService(options: ServiceOptions): Promise<Service> {
     const { buildApp } = await import('./api/app.ts');
     http = await buildApp(core, options.http ?? {});
   }
+  let smtp: Service['smtp'] = null;
+  if (options.smtpInbound) {
+    const { startSmtpListener } = await import('./api/smtp.ts');
+    smtp = await startSmtpListener(core, { ...options.smtpInbound, log });
+  }
   let closed: Promise<void> | null = null;
   return {
     core,
     http,
     queue: pg.queue,
+    smtp,
     close: () =>
       (closed ??= (async () => {
+        await smtp?.close();
         await http?.close(); // lets requests in flight finish
         await pg.close();
         stopTasks();
@@ -146,9 +157,12 @@ export async function startService(loadGames: () => Promise<GameModule[]>, role:
         allowPrivate: config.webhookAllowPrivate,
       },
       mailer: config.smtpUrl ? { smtpUrl: config.smtpUrl, from: config.mailFrom ?? 'Wargame service <no-reply@localhost>' } : null,
-      http: http && { loggerInstance: log, graphiql: config.graphiql, rateLimit: config.rateLimitMax, trustProxy: config.trustProxy },
+      http: http && { loggerInstance: log, graphiql: config.graphiql, rateLimit: config.rateLimitMax, trustProxy: config.trustProxy, mailInboundSecret: config.mailInboundSecret ?? null },
       workers: !http || config.workers,
+      playByMail: { replyDomain: config.mailReplyDomain ?? 'localhost' },
+      smtpInbound: http && config.mailInboundPort !== undefined ? { port: config.mailInboundPort, host: config.mailInboundHost } : null,
     });
+    if (service.smtp) log.info(`play by mail: SMTP on ${config.mailInboundHost}:${service.smtp.port}, reply addresses @${config.mailReplyDomain ?? 'localhost'}`);
     closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
       if (err) log.error({ err }, 'shutting down after an error');
       else log.info(`${signal} received: shutting down`);

@@ -19,6 +19,7 @@ import { bearerToken, OPEN_ROUTES, refuseUnknownTokens, requestActor } from './a
 import { limitCost } from './cost.ts';
 import { graphiqlRoutes } from './graphiql.ts';
 import { graphqlOptions, retryAfter } from './graphql.ts';
+import { mailRoutes } from './rest-mail.ts';
 import { graphqlHttp, refuseSubscriptionsOverHttp } from './graphql-http.ts';
 import { allowedMethods } from './http-semantics.ts';
 import { swaggerOptions } from './openapi.ts';
@@ -51,6 +52,8 @@ export interface AppOptions {
   trustProxy?: boolean | number | string[];
   /** Subscription caps and the slow-consumer bounds of the WebSocket channel (websocket.ts). */
   websocket?: Partial<WebSocketLimits>;
+  /** The bearer secret of POST /api/mail/inbound (MAIL_INBOUND_SECRET); none: the route answers 404. */
+  mailInboundSecret?: string | null;
 }
 
 function errorPayload(request: { url: string }, code: string, message: string, extra: Record<string, unknown> = {}) {
@@ -155,6 +158,7 @@ export async function buildApp(core: Core, options: AppOptions = {}): Promise<Ap
 
   await app.register(restRoutes, { application });
   await app.register(notificationRoutes, { application });
+  await app.register(mailRoutes, { application, secret: options.mailInboundSecret ?? null });
   // An export of a long game is far larger than any command: its own body limit.
   await app.register(verifyRoute, { verify: core.verify.body, bodyLimit: options.verifyBodyLimit ?? 64 * 1024 * 1024, rateLimit: options.verifyRateLimit ?? 10 });
   graphqlHttp(app);

@@ -21,7 +21,8 @@ export function actorFor(app: Core, header: unknown): Promise<Actor> {
 }
 
 /** Routes that answer whoever asks, token or not (probes and scrapers). */
-export const OPEN_ROUTES = new Set(['/healthz', '/readyz', '/metrics']);
+/** Routes that take no player or seat token (the mail route checks its own secret). */
+export const OPEN_ROUTES = new Set(['/healthz', '/readyz', '/metrics', '/api/mail/inbound']);
 
 const actors = new WeakMap<FastifyRequest, Promise<Actor>>();
 

@@ -86,6 +86,7 @@ export const COST_WEIGHTS: Record<string, number> = {
   'Game.view': 10,
   'Game.events': 10,
   'Game.legalCommands': 100,
+  'Game.legalOrders': 100,
   'Game.awaiting': 5,
 };
 const EVENTS_WITHOUT_FIRST = 1_000;

@@ -14,6 +14,7 @@ import type { Players, PlayerOut } from '../app/players.ts';
 import { AppError, isUnavailable } from '../app/errors.ts';
 import { actorFor, requestActor } from './auth.ts';
 import { depthLimit } from './cost.ts';
+import { oneOrder, ordersOf } from './orders.ts';
 import type { Resolvers } from './resolvers.ts';
 import type { GameModule } from '../domain/kernel/index.ts';
 import { viewTypes } from './view-types.ts';
@@ -118,6 +119,8 @@ const baseSchema = /* GraphQL */ `
     view(atVersion: Int): GameView!
     "every command the caller's seat may submit now, ready to send unchanged"
     legalCommands: [JSON!]!
+    "the same as orders in words: the line of the game's mail notation, a sentence, the command"
+    legalOrders: [Order!]!
     events(after: Int, first: Int): [GameEvent!]!
     result: Result
     seedCommitment: String!
@@ -178,12 +181,17 @@ const baseSchema = /* GraphQL */ `
   input CreateGameInput { type: String! options: JSON seats: [SeatInput!]! "default PRIVATE" visibility: Visibility "none: no deadlines" clock: ClockInput }
   type SeatToken { seat: String! token: String! }
   type CreateGamePayload { game: Game! seatTokens: [SeatToken!]! "when a seat is open: joins the game (joinGame inviteCode)" inviteCode: String }
+  "one order a seat may give: notation is the line to type (docs/rules), command the legalCommands entry it stands for"
+  type Order { notation: String! text: String! command: JSON! }
+  type SubmitCommandsPayload { game: Game! "every event the commands appended, in order" events: [GameEvent!]! }
   type CommandPayload { game: Game! "the events this command appended" events: [GameEvent!]! }
 
   type Mutation {
     createGame(input: CreateGameInput!): CreateGamePayload!
-    "seat: for a player holding several seats of the game, the one the command is for"
-    submitCommand(gameId: ID!, command: JSON!, expectedVersion: Int, idempotencyKey: String, seat: String): CommandPayload!
+    "command, or notation: one line of the game's mail notation instead; seat: for a player holding several seats of the game, the one the command is for"
+    submitCommand(gameId: ID!, command: JSON, notation: String, expectedVersion: Int, idempotencyKey: String, seat: String): CommandPayload!
+    "several commands of one seat (commands, or notations: one of them), in order, all or none, in one append"
+    submitCommands(gameId: ID!, commands: [JSON!], notations: [String!], expectedVersion: Int, idempotencyKey: String, seat: String): SubmitCommandsPayload!
     resign(gameId: ID!, seat: String): Game!
     registerPlayer(input: RegisterPlayerInput!): RegisterPlayerPayload!
     updatePlayer(input: UpdatePlayerInput!): Player!
@@ -304,6 +312,7 @@ export function graphqlOptions(app: Core, opts: { graphiql: boolean; queryDepth:
         return out;
       },
       legalCommands: (g: GameRead) => g.legalCommands(),
+      legalOrders: (g: GameRead) => g.legalOrders(),
       events: (g, args) => g.events(args.after ?? 0, args.first ?? undefined),
     },
     GameView: {
@@ -314,8 +323,13 @@ export function graphqlOptions(app: Core, opts: { graphiql: boolean; queryDepth:
     },
     Mutation: {
       createGame: async (_: unknown, args: { input: LobbyCreateInput }, ctx: Context) => lobby().create(await ctx.actor(), args.input),
-      submitCommand: async (_: unknown, args: { gameId: string; command: unknown; expectedVersion?: number | null; idempotencyKey?: string | null; seat?: string | null }, ctx: Context) =>
-        app.commands.execute(await ctx.actor(), args.gameId, args.command, args),
+      submitCommand: async (_: unknown, args: { gameId: string; command?: unknown; notation?: string | null; expectedVersion?: number | null; idempotencyKey?: string | null; seat?: string | null }, ctx: Context) => {
+        const actor = await ctx.actor();
+        const order = oneOrder(args.command, args.notation);
+        return 'notation' in order ? app.commands.executeAll(actor, args.gameId, [order], { ...args, single: true }) : app.commands.execute(actor, args.gameId, order.command, args);
+      },
+      submitCommands: async (_: unknown, args: { gameId: string; commands?: unknown[] | null; notations?: string[] | null; expectedVersion?: number | null; idempotencyKey?: string | null; seat?: string | null }, ctx: Context) =>
+        app.commands.executeAll(await ctx.actor(), args.gameId, ordersOf(args.commands, args.notations), args),
       resign: async (_: unknown, args: { gameId: string; seat?: string | null }, ctx: Context) => (await app.commands.execute(await ctx.actor(), args.gameId, { type: 'resign' }, { seat: args.seat })).game,
       registerPlayer: (_: unknown, args: { input: { name: string; email?: string | null } }, ctx: Context) => players().register(args.input, { address: ctx.request?.ip ?? 'unknown' }),
       updatePlayer: async (_: unknown, args: { input: { name?: string | null; email?: string | null; notifyByEmail?: boolean | null } }, ctx: Context) => players().update(await ctx.actor(), args.input),

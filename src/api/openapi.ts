@@ -87,6 +87,9 @@ const event: Schema = object({
 
 const view: Schema = { description: "the game's view as the caller may see it (see the GraphQL view types)", ...anyJson };
 
+/** One order in words (legalOrders): the line of the game's notation, a sentence, the command. */
+const order: Schema = object({ notation: string, text: string, command });
+
 /** The success responses, by operation. */
 export const responses = {
   gameTypes: object({
@@ -108,7 +111,8 @@ export const responses = {
   }),
   created: object({ game, inviteCode: { ...nullable('string'), description: 'when a seat is open: joins the game (POST /api/games/{id}/join)' }, seatTokens: array(object({ seat: string, token: { ...string, description: 'secret: send it as Authorization: Bearer <token>' } })) }),
   games: object({ games: array(game), pageInfo: object({ hasNextPage: boolean, endCursor: nullable('string') }) }),
-  game: object({ game: { ...game, properties: { ...(game.properties as Schema), view, legalCommands: array(command) }, required: [...(game.required as string[]), 'view', 'legalCommands'] } }),
+  game: object({ game: { ...game, properties: { ...(game.properties as Schema), view, legalCommands: array(command), legalOrders: array(order) }, required: [...(game.required as string[]), 'view', 'legalCommands', 'legalOrders'] } }),
+  orders: object({ orders: array(order) }),
   view: object({ version: integer, view }),
   outcome: object({ game, events: { ...array(event), description: 'the events the command appended' } }),
   events: object({ events: array(event), pageInfo: object({ hasNextPage: boolean, endCursor: integer }) }),

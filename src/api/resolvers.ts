@@ -25,7 +25,8 @@ export const FIELD_ARGS = {
   },
   Mutation: {
     createGame: { input: 'CreateGameInput!' },
-    submitCommand: { gameId: 'ID!', command: 'JSON!', expectedVersion: 'Int', idempotencyKey: 'String', seat: 'String' },
+    submitCommand: { gameId: 'ID!', command: 'JSON', notation: 'String', expectedVersion: 'Int', idempotencyKey: 'String', seat: 'String' },
+    submitCommands: { gameId: 'ID!', commands: '[JSON!]', notations: '[String!]', expectedVersion: 'Int', idempotencyKey: 'String', seat: 'String' },
     resign: { gameId: 'ID!', seat: 'String' },
     verifyExport: { export: 'JSON!' },
     registerPlayer: { input: 'RegisterPlayerInput!' },
@@ -61,7 +62,7 @@ interface Inputs {
   CreateWebhookInput: { url: string; events: string[]; gameId?: string | null };
 }
 
-type Named<N> = N extends 'ID' | 'String' ? string : N extends 'Int' | 'Float' ? number : N extends 'Boolean' ? boolean : N extends 'JSON' ? unknown : N extends keyof Inputs ? Inputs[N] : never;
+type Named<N> = N extends `[${infer I}!]` ? Named<I>[] : N extends 'ID' | 'String' ? string : N extends 'Int' | 'Float' ? number : N extends 'Boolean' ? boolean : N extends 'JSON' ? unknown : N extends keyof Inputs ? Inputs[N] : never;
 type Spec = Record<string, string>;
 type Required<S extends Spec> = { [K in keyof S as S[K] extends `${string}!` ? K : never]: S[K] extends `${infer N}!` ? Named<N> : never };
 type Optional<S extends Spec> = { [K in keyof S as S[K] extends `${string}!` ? never : K]?: Named<S[K]> | null };

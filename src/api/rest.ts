@@ -3,13 +3,16 @@
  * only translates: every handler calls the application layer.
  */
 import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Actor } from '../app/actors.ts';
+import type { ExecuteOptions, Outcome } from '../app/commands.ts';
 import type { Core } from '../app/core.ts';
 import type { GameRead } from '../app/game-read.ts';
 import type { LobbyCreateInput } from '../app/lobby.ts';
 import { requestActor } from './auth.ts';
 import { expectedVersion, versionTag, withIfMatch } from './http-semantics.ts';
 import { COMMAND_NOTE, optionalToken, published, requiredToken, responses } from './openapi.ts';
+import { oneOrder, ordersOf } from './orders.ts';
 import { playerRoutes } from './rest-players.ts';
 import { typesRoute } from './types-file.ts';
 
@@ -57,7 +60,7 @@ export async function gameJson(game: GameRead, withView = false) {
     isYourTurn: game.isYourTurn,
     visibility: game.visibility,
     clock: game.clock,
-    ...(withView ? { view: (await game.view()).view, legalCommands: await game.legalCommands() } : {}),
+    ...(withView ? { view: (await game.view()).view, legalCommands: await game.legalCommands(), legalOrders: await game.legalOrders() } : {}),
   };
 }
 
@@ -65,6 +68,26 @@ export async function restRoutes(instance: FastifyInstance, { application }: { a
   // Requests typed from the routes' JSON Schemas: each handler sees the body, params and query it validated.
   const app = instance.withTypeProvider<JsonSchemaToTsProvider>();
   const actor = (req: FastifyRequest) => requestActor(application, req);
+
+  /**
+   * A submission's common part: If-Match: "<version>" works as expectedVersion (412 on a
+   * mismatch), the Idempotency-Key header as idempotencyKey; the answer carries the ETag.
+   */
+  const submitted = (
+    req: FastifyRequest,
+    reply: FastifyReply,
+    body: { expectedVersion?: number; idempotencyKey?: string; seat?: string },
+    run: (who: Actor, opts: ExecuteOptions) => Promise<Outcome>,
+  ) => {
+    const header = req.headers['idempotency-key'];
+    const expected = expectedVersion(req.headers['if-match'], body.expectedVersion);
+    return withIfMatch(reply, expected.fromHeader, async () => {
+      const opts = { expectedVersion: expected.expectedVersion, idempotencyKey: body.idempotencyKey ?? (typeof header === 'string' ? header : undefined), seat: body.seat };
+      const outcome = await run(await actor(req), opts);
+      reply.header('etag', versionTag(outcome.game.version));
+      return { game: await gameJson(outcome.game), events: outcome.events };
+    });
+  };
 
   app.get('/api/game-types', { schema: { operationId: 'gameTypes', tags: ['games'], summary: 'The game types, their seats and JSON Schemas', response: { 200: responses.gameTypes } } }, async () => ({
     // The bots as GraphQL's GameType.bots lists them: the two channels say the same things.
@@ -156,8 +179,7 @@ export async function restRoutes(instance: FastifyInstance, { application }: { a
         params: idParam,
         body: {
           type: 'object',
-          required: ['command'],
-          properties: { command: { ...anyObject, description: COMMAND_NOTE }, expectedVersion: { type: 'integer' }, idempotencyKey: { type: 'string' }, seat: { type: 'string' } },
+          properties: { command: { ...anyObject, description: COMMAND_NOTE }, notation: { type: 'string', description: 'instead of command: one line of the game\'s notation (docs/rules)' }, expectedVersion: { type: 'integer' }, idempotencyKey: { type: 'string' }, seat: { type: 'string' } },
           additionalProperties: false,
         } as const,
         headers: {
@@ -171,22 +193,42 @@ export async function restRoutes(instance: FastifyInstance, { application }: { a
         response: { 200: responses.outcome, ...errors },
       },
     },
-    async (req, reply) => {
-      const body = req.body;
-      const header = req.headers['idempotency-key'];
-      // If-Match: "<version>" works as expectedVersion (412 on a mismatch).
-      const expected = expectedVersion(req.headers['if-match'], body.expectedVersion);
-      return withIfMatch(reply, expected.fromHeader, async () => {
-        const outcome = await application.commands.execute(await actor(req), req.params.id, body.command, {
-          expectedVersion: expected.expectedVersion,
-          idempotencyKey: body.idempotencyKey ?? (typeof header === 'string' ? header : undefined),
-          seat: body.seat,
-        });
-        reply.header('etag', versionTag(outcome.game.version));
-        return { game: await gameJson(outcome.game), events: outcome.events };
-      });
-    },
+    async (req, reply) =>
+      submitted(req, reply, req.body, async (who, opts) => {
+        const order = oneOrder(req.body.command, req.body.notation);
+        return 'notation' in order ? application.commands.executeAll(who, req.params.id, [order], { ...opts, single: true }) : application.commands.execute(who, req.params.id, order.command, opts);
+      }),
   );
+
+  app.post(
+    '/api/games/:id/commands/batch',
+    {
+      schema: { operationId: 'submitCommands',
+        tags: ['commands'],
+        summary: 'submitCommands: several commands (or lines of notation) of the token\'s seat, in order, all or none, in one append',
+        params: idParam,
+        body: {
+          type: 'object',
+          properties: {
+            commands: { type: 'array', items: anyObject },
+            notations: { type: 'array', items: { type: 'string' } },
+            expectedVersion: { type: 'integer' },
+            idempotencyKey: { type: 'string' },
+            seat: { type: 'string' },
+          },
+          additionalProperties: false,
+        } as const,
+        security: requiredToken,
+        response: { 200: responses.outcome, ...errors },
+      },
+    },
+    async (req, reply) => submitted(req, reply, req.body, (who, opts) => application.commands.executeAll(who, req.params.id, ordersOf(req.body.commands, req.body.notations), opts)),
+  );
+
+  app.get('/api/games/:id/orders', { schema: { operationId: 'legalOrders', tags: ['games'], summary: 'legalOrders: the caller\'s legal commands as orders in words (notation, text, command)', params: idParam, security: optionalToken, response: { 200: responses.orders, ...errors } } }, async (req) => {
+    const game = await application.reads.read(req.params.id, await actor(req));
+    return { orders: await game.legalOrders() };
+  });
 
   app.post('/api/games/:id/resign', { schema: { operationId: 'resign', tags: ['commands'], summary: 'Resign the token\'s seat (?seat= for a player holding several)', params: idParam, querystring: { type: 'object', properties: { seat: { type: 'string' } } } as const, security: requiredToken, response: { 200: responses.outcome, ...errors } } }, async (req) => {
     const outcome = await application.commands.execute(await actor(req), req.params.id, { type: 'resign' }, { seat: req.query.seat });

@@ -7,7 +7,7 @@
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
-import { matchStatus, start, step, type Actor as KernelActor, type Command, type GameModule, type GameRegistry, type MatchState } from '../domain/kernel/index.ts';
+import { matchStatus, normalizeLine, parseOrder, start, stepEach, type Actor as KernelActor, type Command, type GameModule, type GameRegistry, type MatchState } from '../domain/kernel/index.ts';
 import { metrics } from '../metrics.ts';
 import { commandSeat, hashToken, SPECTATOR, type Actor } from './actors.ts';
 import { perMoveOf, type ClockInput } from './clock.ts';
@@ -19,6 +19,7 @@ import type { PlannedCommit, Planners } from './jobs.ts';
 import { outboxFor, summaryOf } from './outbox.ts';
 import type { GameRecord, GameStore, SeatEntry, WakeUps } from './ports.ts';
 import type { Reads } from './reads.ts';
+import { isBatch, type StoredBatch } from './batch.ts';
 import { toNewEvent, type States } from './states.ts';
 
 const MAX_RETRIES = 8;
@@ -38,6 +39,12 @@ export interface ExecuteOptions {
   /** For a player holding several seats of the game: the one the command is for. */
   seat?: string | null;
 }
+
+/** One order of submitCommands: a JSON command, or a line of the game's notation. */
+export type OrderInput = { command: unknown } | { notation: string };
+
+/** Most commands one submitCommands (or one mail) may carry. */
+export const MAX_ORDERS = 100;
 
 export interface Outcome {
   game: GameRead;
@@ -114,8 +121,24 @@ export class Commands {
    * there first and no expectedVersion pins it.
    */
   async execute(actor: Actor, gameId: string, command: unknown, opts: ExecuteOptions = {}): Promise<Outcome> {
+    return this.measured(gameId, () => this.run(actor, gameId, [{ command }], false, opts));
+  }
+
+  /**
+   * Several orders of one seat (submitCommands, a mail), each a JSON command or a line of
+   * notation read on the position the previous ones left: applied in order, all or none,
+   * in one append. A refusal names the order (from 1) and why; nothing is stored then.
+   * `single`: one order given as submitCommand(notation) (refused as that command would be).
+   */
+  async executeAll(actor: Actor, gameId: string, orders: OrderInput[], opts: ExecuteOptions & { single?: boolean } = {}): Promise<Outcome & { applied: Command[] }> {
+    if (!Array.isArray(orders) || orders.length === 0) throw new AppError('BAD_REQUEST', 'Give at least one command or notation');
+    if (orders.length > MAX_ORDERS) throw new AppError('BAD_REQUEST', `At most ${MAX_ORDERS} commands at once`);
+    return this.measured(gameId, () => this.run(actor, gameId, orders, !opts.single, opts));
+  }
+
+  private async measured<T extends Outcome>(gameId: string, run: () => Promise<T>): Promise<T> {
     try {
-      const outcome = await this.run(actor, gameId, command, opts);
+      const outcome = await run();
       metrics.commands.inc({ game_type: outcome.game.type, outcome: 'accepted' });
       return outcome;
     } catch (error) {
@@ -125,7 +148,7 @@ export class Commands {
     }
   }
 
-  private async run(actor: Actor, gameId: string, command: unknown, opts: ExecuteOptions): Promise<Outcome> {
+  private async run(actor: Actor, gameId: string, orders: OrderInput[], batch: boolean, opts: ExecuteOptions): Promise<Outcome & { applied: Command[] }> {
     // The hot path reads nothing when this process wrote the game last: it decides on the
     // state it holds and lets the append's version guard say whether that was still current.
     const held = this.states.held(gameId);
@@ -137,24 +160,44 @@ export class Commands {
     const key = opts.idempotencyKey ?? null;
     if (key !== null && (typeof key !== 'string' || key.length === 0 || key.length > 200)) throw new AppError('BAD_REQUEST', 'An idempotency key has 1 to 200 characters');
     if (key !== null) refuseNul('An idempotency key', key);
-    refuseNul('A command', command);
     const expected = opts.expectedVersion ?? null;
     if (expected !== null && (!Number.isInteger(expected) || expected < 0)) throw new AppError('BAD_REQUEST', 'expectedVersion must be a whole number');
-    const valid = actor.kind === 'system' ? systemCommand(command) : this.registry.validateCommand(game.type, command);
-    if (!valid.ok) throw new AppError('BAD_REQUEST', valid.reason);
+    const which = (i: number) => (batch ? `Command ${i + 1}: ` : '');
+    // Each order checked before any rule runs: a command against the game type's schema, a
+    // line of notation for its form (it is read into a command on its position later).
+    const given = orders.map((order, i): { command: Command } | { notation: string } => {
+      if (order && typeof order === 'object' && 'notation' in order && order.notation !== undefined) {
+        if (typeof order.notation !== 'string' || order.notation.length > 500) throw new AppError('BAD_REQUEST', `${which(i)}a notation is a line of at most 500 characters`);
+        refuseNul(`${which(i)}A notation`, order.notation);
+        if (seat === null) throw new AppError('BAD_REQUEST', 'The service submits commands, not notation');
+        return { notation: order.notation };
+      }
+      const command = (order as { command?: unknown })?.command;
+      refuseNul(`${which(i)}A command`, command);
+      const valid = actor.kind === 'system' ? systemCommand(command) : this.registry.validateCommand(game.type, command);
+      if (!valid.ok) throw new AppError('BAD_REQUEST', `${which(i)}${valid.reason}`, batch ? { index: i } : {});
+      return { command: valid.value };
+    });
+    if (actor.kind === 'system' && given.length !== 1) throw new AppError('BAD_REQUEST', 'The service submits one command at a time');
     const module = this.module(game.type);
+    const plainCommand = !batch && 'command' in given[0]! ? given[0].command : null;
+    const requested = given.map((g) => ('command' in g ? g : { notation: normalizeLine(g.notation) }));
+    const validate = (command: Command): Command | string => {
+      const v = this.registry.validateCommand(game.type, command);
+      return v.ok ? v.value : v.reason;
+    };
 
     // The same key already landed (perhaps our own earlier try, still in flight when we
-    // started): that is the outcome, unless the key now names another command. Looked up
+    // started): that is the outcome, unless the key now names other commands. Looked up
     // only when something went wrong: a new key costs no extra read.
     const landed = async () => {
       if (key === null || seat === null) return null;
       const previous = await this.store.findCommand(game.id, seat, key);
       if (!previous) return null;
-      if (!isDeepStrictEqual(plain(previous.command), plain(valid.value))) {
-        throw new AppError('IDEMPOTENCY_KEY_REUSED', 'This idempotency key was used for another command in this game');
-      }
-      return this.outcomeOf(game.id, actor, previous.firstVersion, previous.lastVersion);
+      const same = plainCommand ? isDeepStrictEqual(plain(previous.command), plain(plainCommand)) : isBatch(previous.command) && isDeepStrictEqual(plain(previous.command.orders), plain(requested));
+      if (!same) throw new AppError('IDEMPOTENCY_KEY_REUSED', 'This idempotency key was used for another command in this game');
+      const out = await this.outcomeOf(game.id, actor, previous.firstVersion, previous.lastVersion);
+      return { ...out, applied: isBatch(previous.command) ? previous.command.commands : [previous.command as Command] };
     };
 
     for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
@@ -170,7 +213,20 @@ export class Commands {
         if (first) return first;
         throw new AppError('VERSION_CONFLICT', `The game is at version ${version}, not ${expected}`, { currentVersion: version });
       }
-      const outcome = step(module, state, valid.value, kernelActor, { seed: game.seed });
+      const outcome = stepEach(
+        module,
+        state,
+        given,
+        (g, current) => {
+          if ('command' in g) return { ok: true, command: g.command };
+          const read = parseOrder(module, current, seat!, g.notation);
+          if (!read.ok) return read;
+          const valid = validate(read.command);
+          return typeof valid === 'string' ? { ok: false, code: 'BAD_REQUEST', reason: valid } : { ok: true, command: valid };
+        },
+        kernelActor,
+        { seed: game.seed },
+      );
       if (!outcome.ok) {
         const first = await landed();
         if (first) return first;
@@ -180,18 +236,22 @@ export class Commands {
           game = await this.reads.record(game.id);
           if (game.version !== version) continue;
         }
-        throw new AppError(outcome.code, outcome.reason, outcome.code === 'ILLEGAL_COMMAND' ? { reason: outcome.reason } : {});
+        const g = given[outcome.index]!;
+        const named = batch ? `Command ${outcome.index + 1} (${'notation' in g ? `"${g.notation.trim()}"` : g.command.type}) was refused: ${outcome.reason}. Nothing was applied.` : outcome.reason;
+        const extensions = { ...(outcome.code === 'ILLEGAL_COMMAND' ? { reason: outcome.reason } : {}), ...(batch ? { index: outcome.index } : {}) };
+        throw new AppError(outcome.code, named, extensions);
       }
       const before = matchStatus(module, state);
       // A seat that acted and is still awaited faces a new decision (a new SEAT_AWAITED row, a
       // new deadline); a draw offer or answer is not one, or offering draws would stop the clock.
-      const decider = DRAW_COMMANDS.has(valid.value.type) ? null : seat;
+      const decider = outcome.commands.every((c) => DRAW_COMMANDS.has(c.type)) ? null : seat;
       const last = version + outcome.recorded.length;
       const outbox = outboxFor(before, outcome.status, decider, { first: version + 1, last });
       const summary = summaryOf(outcome.status);
+      const stored: object = plainCommand ?? ({ type: 'commands', commands: outcome.commands, counts: outcome.counts, orders: requested } satisfies StoredBatch);
       const timer = metrics.appendSeconds.startTimer();
       const appended = await this.store.append({
-        gameId: game.id, expectedVersion: version, seat, command: valid.value, idempotencyKey: key,
+        gameId: game.id, expectedVersion: version, seat, command: stored, idempotencyKey: key,
         events: outcome.recorded.map(toNewEvent),
         summary,
         outbox,
@@ -202,7 +262,7 @@ export class Commands {
       if (appended.ok) {
         await this.committed(appended.game, version, outcome.state);
         const read = new GameRead(this.ctx, appended.game, actor, outcome.state);
-        return { game: read, events: await read.redact(appended.events) };
+        return { game: read, events: await read.redact(appended.events), applied: outcome.commands };
       }
       // The key landed first (our own retry?), or another writer got there first.
       const first = await landed();

@@ -15,6 +15,7 @@ import { domainFingerprint } from './fingerprint.ts';
 import type { ReadContext } from './game-read.ts';
 import { Planners, type JobPlanner } from './jobs.ts';
 import { Lobby } from './lobby.ts';
+import { MailPlay, type MailPlayOptions } from './mail-play.ts';
 import { Notifications, type NotificationOptions } from './notifications.ts';
 import { botPlanner, clockPlanner, notifyPlanner } from './planners.ts';
 import { playerOf, Players, type VerificationMail } from './players.ts';
@@ -41,6 +42,8 @@ export interface CoreOptions {
   sendCode?: (mail: VerificationMail) => Promise<void> | void;
   /** Sends "deadline near" (default: the notifications fan it out to webhooks and mail). */
   deadlineSoon?: DeadlineSoonHook;
+  /** Play by mail: the reply addresses' domain (none: off) and the rate limit. */
+  playByMail?: Partial<Omit<MailPlayOptions, 'secretKey'>>;
   /** More planners, after the core's own (a channel of its own: reminders, digests, ...). */
   planners?: Record<string, JobPlanner>;
 }
@@ -57,6 +60,8 @@ export interface Core {
   readonly lobby: Lobby;
   readonly players: Players;
   readonly notifications: Notifications;
+  /** Play by mail: reply addresses, inbound messages, their handling. */
+  readonly mail: MailPlay;
   readonly bots: Bots;
   readonly deadlines: Deadlines;
   readonly planners: Planners;
@@ -109,7 +114,12 @@ export function createCore(ports: Ports, options: CoreOptions): Core {
   const ctx: ReadContext = { module, states, store: ports.games, clocks: ports.clocks };
   const reads = new Reads(ctx, ports.lobby, ports.wakeUps);
   const commands = new Commands(ctx, ports.games, states, reads, registry, planners, ports.wakeUps, rules);
-  const notifications = new Notifications(ports.webhooks, ports.players, ports.games, reads, registry, ports.jobs, notificationOptions);
+  const mail = new MailPlay(ports.mail, ports.players, ctx, reads, commands, registry, ports.jobs, {
+    replyDomain: notificationOptions.mail ? (options.playByMail?.replyDomain ?? null) : null,
+    secretKey: notificationOptions.secretKey,
+    perHour: options.playByMail?.perHour,
+  });
+  const notifications = new Notifications(ports.webhooks, ports.players, ports.games, reads, registry, ports.jobs, mail, notificationOptions);
   const players = new Players(ports.players, ports.games, reads, {
     registrationsPerMinute: options.registrationsPerMinute ?? 10,
     sendCode: options.sendCode ?? ((mail) => notifications.sendCode(mail)),
@@ -120,7 +130,7 @@ export function createCore(ports: Ports, options: CoreOptions): Core {
   const verifier = new Verifier(options.gameModules ?? [HOSTED_GAMES_MODULE], rules);
 
   return {
-    registry, rules, ports, states, commands, reads, lobby, players, notifications, bots, deadlines, planners, module,
+    registry, rules, ports, states, commands, reads, lobby, players, notifications, mail, bots, deadlines, planners, module,
     verify: { check: (doc) => verifyExport(doc, registry, rules), body: (bytes) => verifier.verify(bytes) },
     authenticate: (token) => players.authenticate(token),
     readiness: () => ports.readiness?.() ?? Promise.resolve({ ready: true }),

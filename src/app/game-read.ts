@@ -3,7 +3,7 @@
  * memoised (a GraphQL query asking only for `status` folds nothing). What the actor may
  * see is the kernel's visibleTo, for the view, the events and the seed alike.
  */
-import { botSeed, matchLegalCommands, matchStatus, visibleTo, type Command, type GameModule, type Json, type MatchState, type Recorded, type Status } from '../domain/kernel/index.ts';
+import { botSeed, legalOrders, matchLegalCommands, matchStatus, visibleTo, type Command, type Order, type GameModule, type Json, type MatchState, type Recorded, type Status } from '../domain/kernel/index.ts';
 import { seatIn, seatsHeld, type Actor } from './actors.ts';
 import type { ClockInput } from './clock.ts';
 import { AppError } from './errors.ts';
@@ -163,6 +163,11 @@ export class GameRead {
   /** Every command the actor's seat may submit now, ready to send unchanged. */
   async legalCommands(): Promise<Command[]> {
     return this.yourSeat && !this.#unstarted ? matchLegalCommands(this.module(), await this.state(), this.yourSeat) : [];
+  }
+
+  /** The same commands as orders in words: the line of the game's notation, a sentence, the command. */
+  async legalOrders(): Promise<Order[]> {
+    return this.yourSeat && !this.#unstarted ? legalOrders(this.module(), await this.state(), this.yourSeat) : [];
   }
 
   /** The log after `after` as the actor may see it, at most `first` (1000 at most) events. */

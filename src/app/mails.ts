@@ -10,6 +10,10 @@ export interface MailBody {
   subject: string;
   text: string;
   html: string;
+  /** Play by mail: the seat's reply address. */
+  replyTo?: string;
+  /** Play by mail: ours, naming the game, seat and version its numbered orders are of. */
+  messageId?: string;
 }
 
 /** The links a mail carries. */

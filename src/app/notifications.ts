@@ -11,6 +11,7 @@
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { GameRegistry } from '../domain/kernel/index.ts';
 import type { Actor } from './actors.ts';
+import type { MailPlay } from './mail-play.ts';
 import { AppError } from './errors.ts';
 import { playerOf, type VerificationMail } from './players.ts';
 import type { DeliveryRecord, GameRecord, GameStore, JobQueue, NewDelivery, PlayerStore, WebhookRecord, WebhookStore } from './ports.ts';
@@ -38,6 +39,7 @@ export class Notifications {
     private readonly reads: Reads,
     private readonly registry: GameRegistry,
     private readonly jobs: JobQueue,
+    private readonly mailPlay: MailPlay,
     readonly options: NotificationOptions,
   ) {
     this.unsubscribeKey = options.secretKey ? Buffer.from(hkdfSync('sha256', options.secretKey, Buffer.alloc(0), 'unsubscribe links', 32)) : null;
@@ -197,7 +199,8 @@ export class Notifications {
             // At most one a game until the player acts (and none for a move they are making).
             if (!(await this.store.claimYourTurn(playerId, gameId, version, mine))) continue;
             const prompts = ((row.data?.prompts ?? []) as { prompt: string }[]).map((p) => p.prompt);
-            out.push(this.mailDelivery(deliveryId('mail', playerId, row.id), playerId, game, 'YOUR_TURN', row.seat, version, yourTurnMail(this.links(game, playerId), this.name(game), row.seat, prompts)));
+            const body = await this.withOrders(yourTurnMail(this.links(game, playerId), this.name(game), row.seat, prompts), game, playerId, row.seat, version);
+            out.push(this.mailDelivery(deliveryId('mail', playerId, row.id), playerId, game, 'YOUR_TURN', row.seat, version, body));
           }
         }
       }
@@ -234,10 +237,21 @@ export class Notifications {
       if (player?.email && player.emailVerified && player.notifyByEmail) {
         const status = await (await this.reads.read(gameId, { kind: 'player', playerId })).progress();
         const prompts = status.awaiting.filter((p) => p.seat === seat).map((p) => p.prompt);
-        out.push(this.mailDelivery(deliveryId('mail', playerId, gameId, seat, version, 'DEADLINE_SOON'), playerId, game, 'DEADLINE_SOON', seat, version, deadlineMail(this.links(game, playerId), this.name(game), seat, prompts, deadline)));
+        const body = await this.withOrders(deadlineMail(this.links(game, playerId), this.name(game), seat, prompts, deadline), game, playerId, seat, version);
+        out.push(this.mailDelivery(deliveryId('mail', playerId, gameId, seat, version, 'DEADLINE_SOON'), playerId, game, 'DEADLINE_SOON', seat, version, body));
       }
     }
     return this.enqueue(out);
+  }
+
+  /**
+   * Play by mail on: the mail also shows the position in words and the numbered orders, and
+   * answers go to its own Reply-To (the seat's reply address).
+   */
+  private async withOrders(body: MailBody, game: GameRecord, playerId: string, seat: string, version: number): Promise<MailBody> {
+    const part = await this.mailPlay.turnPart(game, playerId, seat, version);
+    if (!part) return body;
+    return { ...body, text: `${part.text}\n${body.text}`, replyTo: part.replyTo, messageId: part.messageId };
   }
 
   private mailDelivery(id: string, playerId: string, game: GameRecord, event: WebhookEvent, seat: string | null, version: number, body: MailBody): NewDelivery {

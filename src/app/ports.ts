@@ -5,8 +5,10 @@
  * Nothing here knows SQL.
  */
 
+import type { MailStore } from './ports-mail.ts';
 import type { PlayerStore, WebhookStore } from './ports-people.ts';
 
+export type * from './ports-mail.ts';
 export type * from './ports-people.ts';
 
 // ---- games, events, commands ------------------------------------------------------------
@@ -274,6 +276,8 @@ export interface Ports {
   players: PlayerStore;
   webhooks: WebhookStore;
   clocks: ClockStore;
+  /** Play by mail: inbound messages and reply addresses. */
+  mail: MailStore;
   jobs: JobQueue;
   wakeUps: WakeUps;
   /** 'ready', or why not (migrations, the database). */

@@ -4,6 +4,7 @@
  */
 import { visibleTo, type MatchState, type Recorded } from '../domain/kernel/index.ts';
 import { seatIn, type Actor } from './actors.ts';
+import { isBatch } from './batch.ts';
 import { AppError } from './errors.ts';
 import { EventFeed, FEED_PAGE } from './feed.ts';
 import { GameRead, type ReadContext } from './game-read.ts';
@@ -124,7 +125,17 @@ export class Reads {
         at: e.at.toISOString(), rolls: visible.rolls ? e.rolls : null,
       })),
       commands: visible.commands
-        ? (await this.ctx.store.commands(game.id)).map((c) => ({ seat: c.seat, command: c.command, firstVersion: c.firstVersion, lastVersion: c.lastVersion }))
+        ? (await this.ctx.store.commands(game.id)).flatMap((c) => {
+            if (!isBatch(c.command)) return [{ seat: c.seat, command: c.command, firstVersion: c.firstVersion, lastVersion: c.lastVersion }];
+            // submitCommands stored several in one record: listed one by one, as verify replays them.
+            let first = c.firstVersion;
+            const counts = c.command.counts;
+            return c.command.commands.map((command, i) => {
+              const one = { seat: c.seat, command: command as Record<string, unknown>, firstVersion: first, lastVersion: first + counts[i]! - 1 };
+              first += counts[i]!;
+              return one;
+            });
+          })
         : null,
     };
   }

@@ -14,6 +14,8 @@ export const TASKS = {
   webhook: 'webhook',
   /** One mail. */
   mail: 'mail',
+  /** One inbound mail (play by mail): read, applied or refused, answered. */
+  mailInbound: 'mail_inbound',
   /** A seat's time ran out: the service submits timeOut. */
   deadlinePassed: 'deadline_passed',
   /** A quarter of a seat's time is left. */
@@ -33,6 +35,7 @@ export const TASK_CLASS: Record<TaskName, JobClass> = {
   [TASKS.bot]: 'play',
   [TASKS.webhook]: 'delivery',
   [TASKS.mail]: 'delivery',
+  [TASKS.mailInbound]: 'play',
   [TASKS.notify]: 'fanout',
   [TASKS.deadlineNotice]: 'fanout',
 };

@@ -8,6 +8,7 @@ import { ClockStore } from './clock-store.ts';
 import type { Database } from './database.ts';
 import { EventStore } from './event-store.ts';
 import { LobbyStore } from './lobby-store.ts';
+import { MailStore } from './mail-store.ts';
 import { listMigrations, migrationsApplied } from './migrate.ts';
 import { Notifier } from './notifier.ts';
 import { PlayerStore } from './player-store.ts';
@@ -34,6 +35,7 @@ export async function openPorts(database: Database, opts: { log?: (msg: string) 
     players: new PlayerStore(database.prisma),
     webhooks: new WebhookStore(database.prisma),
     clocks: new ClockStore(database.prisma),
+    mail: new MailStore(database.prisma),
     jobs: queue,
     wakeUps: notifier,
     async readiness() {

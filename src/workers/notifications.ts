@@ -18,6 +18,8 @@ import { guardedLookup, isPrivateAddress } from '../app/targets.ts';
 import { TASKS, type TaskRegistry } from '../app/tasks.ts';
 
 export const WEBHOOK_TIMEOUT_MS = 10_000;
+/** RFC 3834: every mail the service sends is a program's, so no auto-responder answers it. */
+const AUTO = { 'Auto-Submitted': 'auto-generated' };
 const USER_AGENT = 'wargame-service-webhooks/1';
 
 export interface MailerOptions {
@@ -92,9 +94,9 @@ export function defineNotificationTasks(queue: TaskRegistry, notifications: Noti
 
   queue.define(TASKS.mail, async (p, helpers) => {
     if (!transport || !mailer) return;
-    const message = p.message as { to: string; subject: string; text: string; html: string } | undefined;
+    const message = p.message as { to: string; subject: string; text: string; html?: string; replyTo?: string; messageId?: string; inReplyTo?: string; references?: string[] } | undefined;
     if (message) {
-      await transport.sendMail({ from: mailer.from, ...message });
+      await transport.sendMail({ from: mailer.from, ...message, headers: AUTO });
       return;
     }
     const found = await notifications.mailOf(String(p.id));
@@ -102,8 +104,9 @@ export function defineNotificationTasks(queue: TaskRegistry, notifications: Noti
     try {
       await transport.sendMail({
         from: mailer.from, to: found.to, subject: found.mail.subject, text: found.mail.text, html: found.mail.html,
-        headers: { 'List-Unsubscribe': `<${found.unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
-        messageId: `<${found.delivery.id}@wargame-service>`,
+        headers: { ...AUTO, 'List-Unsubscribe': `<${found.unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+        messageId: found.mail.messageId ?? `<${found.delivery.id}@wargame-service>`,
+        ...(found.mail.replyTo ? { replyTo: found.mail.replyTo } : {}),
       });
     } catch (error) {
       const last = helpers.attempts >= helpers.maxAttempts;

@@ -26,5 +26,8 @@ export function defineTasks(queue: TaskRegistry, core: Core, options: WorkerOpti
   queue.define(TASKS.deadlineSoon, async (p) => {
     await core.deadlines.deadlineSoon(deadlineJobOf(p));
   });
+  queue.define(TASKS.mailInbound, async (p) => {
+    await core.mail.handle(String(p.id));
+  });
   return defineNotificationTasks(queue, core.notifications, options.mailer, options.log);
 }

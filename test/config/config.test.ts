@@ -37,9 +37,25 @@ describe('loadConfig', () => {
       publicUrl: undefined,
       smtpUrl: undefined,
       mailFrom: undefined,
+      mailInboundPort: undefined,
+      mailInboundHost: '127.0.0.1',
+      mailReplyDomain: undefined,
+      mailInboundSecret: undefined,
       webhookAllowPrivate: false,
       webhookSecretKey: undefined,
     });
+  });
+
+  it('reads play by mail: the listener, the reply domain (default: MAIL_FROM\'s) and the inbound secret, never echoed', () => {
+    const c = loadConfig({ MAIL_INBOUND_PORT: '2525', MAIL_FROM: 'Wargames <games@play.example.org>', MAIL_INBOUND_SECRET: 'sixteen-chars-or-more' });
+    expect([c.mailInboundPort, c.mailInboundHost, c.mailReplyDomain, c.mailInboundSecret]).toEqual([2525, '127.0.0.1', 'play.example.org', 'sixteen-chars-or-more']);
+    expect(loadConfig({ MAIL_FROM: 'games@example.org', MAIL_REPLY_DOMAIN: 'reply.example.org' }).mailReplyDomain).toBe('reply.example.org');
+    expect(() => loadConfig({ MAIL_INBOUND_SECRET: 'short-secret' })).toThrow(/MAIL_INBOUND_SECRET/);
+    try {
+      loadConfig({ MAIL_INBOUND_SECRET: 'short-secret' });
+    } catch (error) {
+      expect((error as Error).message).not.toContain('short-secret');
+    }
   });
 
   it('reads WEBHOOK_SECRET_KEY as 32 bytes, hex or base64', () => {

@@ -19,6 +19,8 @@ export interface TestServer {
   core: Core;
   /** The job queue (its runner runs only with `workers`). */
   queue: Queue;
+  /** The SMTP listener's port, when the test asked for one (smtpInbound). */
+  smtpPort: number | null;
   gql(query: string, variables?: Record<string, unknown>, token?: string): Promise<{ data?: any; errors?: any[]; status: number }>;
   rest(method: string, path: string, body?: unknown, token?: string, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
   close(): Promise<void>;
@@ -52,6 +54,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     app,
     core: service.core,
     queue: service.queue,
+    smtpPort: service.smtp?.port ?? null,
     async gql(query, variables, token) {
       const res = await fetch(`${address}/graphql`, {
         method: 'POST',

@@ -11,6 +11,7 @@
 import type { JobQueue, Ports, WakeUps } from '../ports.ts';
 import { MemoryData } from './data.ts';
 import { MemoryClocks, MemoryGames, MemoryLobby } from './games.ts';
+import { MemoryMail } from './mail.ts';
 import { MemoryPlayers, MemoryWebhooks } from './people.ts';
 
 export { MemoryData, type MemoryJob } from './data.ts';
@@ -51,6 +52,7 @@ export function memoryPorts(data = new MemoryData()): Ports & { data: MemoryData
     players: new MemoryPlayers(data),
     webhooks: new MemoryWebhooks(data),
     clocks: new MemoryClocks(data),
+    mail: new MemoryMail(data),
     jobs: new MemoryJobs(data),
     wakeUps: new MemoryWakeUps(),
   };

@@ -2,6 +2,7 @@
  * Chinese Warlords (China in the 1920s): hex map, recruitment, movement and combat for
  * 2 to 4 warlords. The game module on the kernel's contract.
  */
+import { notation } from './notation.ts';
 import { accept, refuse, type Decision, type GameModule, type Prompt, type Random, type Status } from '../kernel/index.ts';
 import { SEATS, UNIT_TYPES, type UnitType } from './data.ts';
 import { attackCommands, attackRefusal, attackersFrom, defenseOptions, resolveAttack } from './combat.ts';
@@ -221,6 +222,7 @@ export const chineseWarlords: GameModule<WarlordsState, WarlordsCommand, Warlord
     const why = reason === 'time out' ? `${seat} ran out of time` : reason;
     return settle(state, [{ type: 'PlayerDefeated', seat, reason: why }], null).events;
   },
+  notation,
 };
 
 export { activeSeats };

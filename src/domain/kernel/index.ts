@@ -5,3 +5,5 @@ export * from './recorder.ts';
 export * from './turn.ts';
 export * from './registry.ts';
 export * from './bots.ts';
+export * from './notation.ts';
+export * from './steps.ts';

@@ -120,6 +120,26 @@ export interface Presentation {
 /** `null` is a spectator (no seat). */
 export type Viewer = string | null;
 
+/**
+ * Orders in words (docs/api.md, "Orders in words"): a short line per command, typeable on a
+ * phone, and a sentence for it. Everything is read from the seat's own view, never the
+ * state, so nothing hidden from that seat can appear in its text.
+ */
+export interface Notation<C extends Command = Command> {
+  /** The line for a command the seat may submit now: words and single spaces ("move cao-cao A1 B2"); case does not matter. */
+  format(command: C, view: Json, seat: string): string;
+  /** The same order as a sentence: "Move Cao Cao from A1 to B2". */
+  text(command: C, view: Json, seat: string): string;
+  /**
+   * Read a line (already lower case, split into words) as one of this game's commands,
+   * legal now or not, or say why it is none. Exact: the only line that reads to a
+   * command is that command's own format.
+   */
+  parse(words: string[], view: Json, seat: string): C | string;
+  /** The position in a few lines of words, as this viewer may see it. */
+  describe(view: Json, viewer: Viewer): string[];
+}
+
 export interface GameModule<S = any, C extends Command = any, E extends GameEvent = any, O = any> {
   /** e.g. "raid-on-wuchao" */
   id: string;
@@ -184,4 +204,6 @@ export interface GameModule<S = any, C extends Command = any, E extends GameEven
    * "time out").
    */
   eliminate?(state: S, seat: string, random: Random, reason: string): E[];
+  /** The mail notation of this game's commands; without one an order is its JSON. */
+  notation?: Notation<C>;
 }

@@ -9,6 +9,7 @@ import { commandSchema, type WuchaoCommand } from './commands.ts';
 import { allocate, allocationPrompt, allocations, assaultSucceeded, withdraw, withdrawalPlans, withdrawalPrompt } from './combat.ts';
 import type { WuchaoEvent } from './events.ts';
 import { evolve } from './evolve.ts';
+import { notation } from './notation.ts';
 import { legalMoves, move, stackingPrompt, stepBack, stepBackCandidates } from './movement.ts';
 import { optionsSchema, type WuchaoOptions } from './options.ts';
 import { proceed } from './sequence.ts';
@@ -176,6 +177,7 @@ export const raidOnWuchao: GameModule<WuchaoState, WuchaoCommand, WuchaoEvent, W
   },
 
   status,
+  notation,
 };
 
 function status(state: WuchaoState): Status {

@@ -21,6 +21,7 @@ import { view } from './view.ts';
 import { eventSchema } from './event-schema.ts';
 import { presentation } from './presentation.ts';
 import { viewSchema } from './view-schema.ts';
+import { notation } from './notation.ts';
 
 export type { TkState, TkCommand, TkEvent, TkOptions };
 
@@ -155,4 +156,5 @@ export const threeKingdoms: GameModule<TkState, TkCommand, TkEvent, TkOptions> =
   eliminate,
   // The match's sentences name a faction as the rulebook does: "Wei", not the seat id "wei".
   seatName: faction,
+  notation,
 };

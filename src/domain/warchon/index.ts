@@ -3,6 +3,7 @@
  * Rulebook: the Warchon demo rulebook; where it is silent or reached us cut short, the
  * service's rulings are stated in docs/rules/warchon.md.
  */
+import { notation } from './notation.ts';
 import { accept, refuse, type GameModule, type JsonSchema, type SetupInput } from '../kernel/index.ts';
 import { commandEvents, commandSchema, legalFor, validate } from './commands.ts';
 import { DEMO_ROSTER, DEMO_SETUP_SPREADS, DEMO_SPREADS } from './data.ts';
@@ -230,6 +231,7 @@ export const warchon: GameModule<WarchonState, WarchonCommand, WarchonEvent, Par
   },
 
   status,
+  notation,
 };
 
 export type { WarchonState, WarchonCommand, WarchonEvent, WarchonOptions } from './types.ts';

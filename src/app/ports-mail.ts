@@ -1,0 +1,36 @@
+/**
+ * Play by mail's port: inbound messages stored as received (with the job that handles
+ * them, in one commit) and the reply addresses' token hashes. src/persistence/mail-store.ts
+ * implements it on PostgreSQL, src/app/memory/mail.ts in memory.
+ */
+import type { JobSpec } from './ports.ts';
+
+export interface InboundRecord {
+  id: string;
+  messageId: string | null;
+  raw: Buffer;
+  envelope: { from?: string; to?: string[] };
+  receivedAt: Date;
+  handledAt: Date | null;
+}
+
+export interface ReplyAddressRecord {
+  playerId: string;
+  gameId: string;
+  seat: string;
+}
+
+export interface MailStore {
+  /**
+   * Stores the message and adds `job` (its payload gets `id`) in one commit; a Message-ID
+   * already stored is not stored again (`duplicate`, no job).
+   */
+  receive(input: { id: string; messageId: string | null; raw: Buffer; envelope: InboundRecord['envelope'] }, job: JobSpec): Promise<{ id: string; duplicate: boolean }>;
+  inbound(id: string): Promise<InboundRecord | null>;
+  /** Marks the message handled (once: false when it already was). */
+  handled(id: string, playerId: string | null, outcome: string): Promise<boolean>;
+  /** How many mails from this player were handled since `since`. */
+  handledSince(playerId: string, since: Date): Promise<number>;
+  saveReplyAddress(tokenHash: string, address: ReplyAddressRecord): Promise<void>;
+  replyAddress(tokenHash: string): Promise<ReplyAddressRecord | null>;
+}
