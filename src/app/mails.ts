@@ -42,8 +42,17 @@ export function yourTurnMail(links: MailLinks, name: string, seat: string, promp
 export function gameOverMail(links: MailLinks, name: string, game: GameRecord, seats: string[]): MailBody {
   const result = game.result;
   const winners = result?.winners ?? [];
-  const outcome = winners.length === 0 ? 'It ended without a winner' : seats.some((s) => winners.includes(s)) ? 'You won' : `Won by ${winners.join(', ')}`;
-  return mail(links, `Game over: ${name}`, [`${name} is over.`, `${outcome}${result?.reason ? ` (${result.reason})` : ''}.`, 'It waits for nothing more: the log, replay and export are open.']);
+  const named = (seat: string) => {
+    const holder = game.players.find((p) => p.seat === seat)?.name;
+    return holder && holder !== seat ? `${seat} (${holder})` : seat;
+  };
+  const outcome = winners.length === 0 ? 'It ended without a winner' : seats.some((s) => winners.includes(s)) ? `You won (winners: ${winners.map(named).join(', ')})` : `Won by ${winners.map(named).join(', ')}`;
+  return mail(links, `Game over: ${name}`, [
+    `${name} is over.`,
+    `${outcome}.`,
+    `Why it ended: ${result?.reason ?? 'the game ended'}.`,
+    'It waits for nothing more: the log, replay and export are open.',
+  ]);
 }
 
 export function deadlineMail(links: MailLinks, name: string, seat: string, prompts: string[], deadline: Date): MailBody {

@@ -24,6 +24,12 @@ export { TASKS } from './tasks.ts';
 export { signWebhook, WEBHOOK_EVENTS, type DeliveryOut, type NotificationOptions, type WebhookBody, type WebhookEvent, type WebhookOut } from './webhook-shapes.ts';
 
 const MAX_WEBHOOKS = 20;
+
+/** The result a GAME_ENDED row recorded (the game's, for rows written before it did). */
+function resultOf(row: { data?: Record<string, unknown> | null }, game: GameRecord): { winners: string[]; reason: string } {
+  const r = (row.data?.result ?? game.result) as { winners?: string[]; reason?: string } | null | undefined;
+  return { winners: [...(r?.winners ?? [])], reason: r?.reason ?? 'the game ended' };
+}
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export type { MailBody } from './mails.ts';
@@ -179,7 +185,7 @@ export class Notifications {
           if (!event || !w.events.includes(event)) continue;
           // "Your turn" is the webhook's player's turn only.
           if (event === 'YOUR_TURN' && (row.seat === null || !mine.includes(row.seat))) continue;
-          const body: WebhookBody = { type: event, gameId, version, seat: event === 'YOUR_TURN' ? row.seat : null, game: summary, at };
+          const body: WebhookBody = { type: event, gameId, version, seat: event === 'YOUR_TURN' ? row.seat : null, game: summary, at, ...(event === 'GAME_OVER' ? { result: resultOf(row, game) } : {}) };
           out.push({ id: deliveryId(w.id, row.id, event), channel: 'WEBHOOK', webhookId: w.id, playerId: w.playerId, gameId, event, seat: body.seat, version, body: body as never });
         }
       }

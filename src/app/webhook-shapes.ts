@@ -57,6 +57,8 @@ export interface WebhookBody {
   seat: string | null;
   game: { id: string; type: string; status: string; version: number };
   at: string;
+  /** GAME_OVER only: the winning seats (none: no winner) and why it ended. */
+  result?: { winners: string[]; reason: string };
 }
 
 export function webhookOut(w: WebhookRecord): WebhookOut {
