@@ -14,6 +14,7 @@
 import { SYSTEM_ACTOR } from './actors.ts';
 import type { Commands } from './commands.ts';
 import { AppError } from './errors.ts';
+import type { Handover } from './handover.ts';
 import type { ClockStore } from './ports.ts';
 import type { Reads } from './reads.ts';
 
@@ -57,6 +58,8 @@ export class Deadlines {
     private readonly commands: Commands,
     /** Sends the "deadline near" notifications (src/app/notifications.ts). */
     private readonly deadlineSoonHook: DeadlineSoonHook,
+    /** Hands seats out of time to the bot in the game's record (`onTimeout: BOT`). */
+    private readonly handover: Handover,
   ) {}
 
   /**
@@ -72,11 +75,21 @@ export class Deadlines {
     if (read.version !== d.gameVersion) return { moved: true as const };
     if (read.status === 'FINISHED') return null;
     const deciding = (await read.progress()).awaiting.some((p) => p.seat === job.seat && p.kind !== 'ANSWER_DRAW');
-    return deciding ? { moved: false as const, deadline: d.deadline, passed: d.passed, version: d.gameVersion } : null;
+    return deciding ? { moved: false as const, deadline: d.deadline, passed: d.passed, version: d.gameVersion, bot: read.clock?.onTimeout === 'BOT' } : null;
   }
 
-  /** The job `deadline_passed`: times the seat out, unless it acted first. */
+  /**
+   * The job `deadline_passed`: times the seat out, unless it acted first. With `onTimeout:
+   * BOT` the seat is handed to the bot instead, and the record follows the log before the job
+   * ends (again on a retry: a process that died in between left it to the next run).
+   */
   async deadlinePassed(job: DeadlineJob): Promise<DeadlineOutcome> {
+    const outcome = await this.timeOut(job);
+    await this.handover.settle(job.gameId);
+    return outcome;
+  }
+
+  private async timeOut(job: DeadlineJob): Promise<DeadlineOutcome> {
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       const now = await this.standing(job);
       if (now === null) return this.stale();
@@ -85,7 +98,7 @@ export class Deadlines {
       // Usually the version at which the deadline was set. Later only when other seats have
       // acted since (several seats awaited at once) and this seat has not: its time still runs.
       try {
-        await this.commands.execute(SYSTEM_ACTOR, job.gameId, { type: 'timeOut', seat: job.seat }, { expectedVersion: now.version });
+        await this.commands.execute(SYSTEM_ACTOR, job.gameId, { type: 'timeOut', seat: job.seat, ...(now.bot ? { bot: true } : {}) }, { expectedVersion: now.version });
         this.stats.timedOut++;
         return 'timed-out';
       } catch (error) {

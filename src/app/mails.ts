@@ -62,3 +62,13 @@ export function deadlineMail(links: MailLinks, name: string, seat: string, promp
     'If the time runs out, the game goes on without you (a timeout).',
   ]);
 }
+
+/** A seat ran out of time with `onTimeout: BOT`: the random bot plays it from now on. */
+export function handedToBotMail(links: MailLinks, name: string, seat: string, yours: boolean): MailBody {
+  return mail(links, `${yours ? 'Your seat was handed to the bot' : `${seat} was handed to the bot`}: ${name}`, [
+    yours
+      ? `Your time to play ${seat} in ${name} ran out, so the service's random bot plays ${seat} for the rest of the game.`
+      : `${seat} ran out of time in ${name}, so the service's random bot plays it for the rest of the game.`,
+    'The game goes on.',
+  ]);
+}

@@ -16,7 +16,7 @@ import { playerOf, type VerificationMail } from './players.ts';
 import type { DeliveryRecord, GameRecord, GameStore, JobQueue, NewDelivery, PlayerStore, WebhookRecord, WebhookStore } from './ports.ts';
 import type { Reads } from './reads.ts';
 import { priorityOf, TASKS } from './tasks.ts';
-import { deadlineMail, escapeHtml, gameName, gameOverMail, yourTurnMail, type MailBody, type MailLinks } from './mails.ts';
+import { deadlineMail, escapeHtml, gameName, gameOverMail, handedToBotMail, yourTurnMail, type MailBody, type MailLinks } from './mails.ts';
 import { checkTarget, parseTarget } from './targets.ts';
 import { deliveryId, WEBHOOK_EVENTS, webhookEventOf, webhookOut, type DeliveryOut, type NotificationOptions, type WebhookBody, type WebhookEvent, type WebhookOut } from './webhook-shapes.ts';
 
@@ -185,7 +185,7 @@ export class Notifications {
           if (!event || !w.events.includes(event)) continue;
           // "Your turn" is the webhook's player's turn only.
           if (event === 'YOUR_TURN' && (row.seat === null || !mine.includes(row.seat))) continue;
-          const body: WebhookBody = { type: event, gameId, version, seat: event === 'YOUR_TURN' ? row.seat : null, game: summary, at, ...(event === 'GAME_OVER' ? { result: resultOf(row, game) } : {}) };
+          const body: WebhookBody = { type: event, gameId, version, seat: event === 'YOUR_TURN' || event === 'SEAT_HANDED_TO_BOT' ? row.seat : null, game: summary, at, ...(event === 'GAME_OVER' ? { result: resultOf(row, game) } : {}) };
           out.push({ id: deliveryId(w.id, row.id, event), channel: 'WEBHOOK', webhookId: w.id, playerId: w.playerId, gameId, event, seat: body.seat, version, body: body as never });
         }
       }
@@ -197,7 +197,9 @@ export class Notifications {
         if (!player?.email || !player.emailVerified || !player.notifyByEmail) continue;
         const mine = seatsOf(playerId);
         for (const row of rows) {
-          if (row.kind === 'GAME_ENDED') {
+          if (row.kind === 'SEAT_HANDED_TO_BOT' && row.seat) {
+            out.push(this.mailDelivery(deliveryId('mail', playerId, row.id), playerId, game, 'SEAT_HANDED_TO_BOT', row.seat, version, handedToBotMail(this.links(game, playerId), this.name(game), row.seat, mine.includes(row.seat) || game.seats.some((s) => s.seat === row.seat && s.handedFrom === playerId))));
+          } else if (row.kind === 'GAME_ENDED') {
             out.push(this.mailDelivery(deliveryId('mail', playerId, row.id), playerId, game, 'GAME_OVER', null, version, gameOverMail(this.links(game, playerId), this.name(game), game, mine)));
           } else if (row.kind === 'SEAT_AWAITED' && row.seat && mine.includes(row.seat) && !(acted && mine.includes(acted))) {
             // At most one a game until the player acts (and none for a move they are making).

@@ -22,6 +22,8 @@ export interface MatchState<S = unknown> {
   result: Result | null;
   /** How many random draws the game has used: where the next command's dice start. */
   draws: number;
+  /** Seats handed to the service's random bot when their time ran out (`onTimeout: BOT`). */
+  handedToBot?: string[];
 }
 
 /** An event as the match records it: the domain event, who caused it, the dice it used. */
@@ -43,10 +45,13 @@ export const asSeat = (seat: string): Actor => ({ kind: 'seat', seat });
 /** Commands every game accepts from a seat, whatever its rules. */
 export type MatchCommand = { type: 'resign' } | { type: 'offerDraw' } | { type: 'acceptDraw' } | { type: 'declineDraw' };
 export const MATCH_COMMANDS = ['resign', 'offerDraw', 'acceptDraw', 'declineDraw'] as const;
-/** Commands only the service itself submits. */
-export type SystemCommand = { type: 'timeOut'; seat: string };
+/**
+ * Commands only the service itself submits. `bot: true`: the game's clock hands a seat out of
+ * time to the random bot (`onTimeout: BOT`) rather than putting it out.
+ */
+export type SystemCommand = { type: 'timeOut'; seat: string; bot?: boolean };
 export const SYSTEM_COMMANDS = ['timeOut'] as const;
-export const MATCH_EVENTS = ['PlayerResigned', 'TimedOut', 'DrawOffered', 'DrawAccepted', 'DrawDeclined', 'DrawOfferLapsed', 'GameEnded'] as const;
+export const MATCH_EVENTS = ['PlayerResigned', 'TimedOut', 'SeatHandedToBot', 'DrawOffered', 'DrawAccepted', 'DrawDeclined', 'DrawOfferLapsed', 'GameEnded'] as const;
 
 export const matchCommandSchemas = MATCH_COMMANDS.map((type) => commandType(type));
 
@@ -83,6 +88,8 @@ export function evolveMatch<S>(module: GameModule<S>, state: MatchState<S>, rec:
     case 'PlayerResigned':
     case 'TimedOut':
       return { ...state, draws, out: [...state.out, seat] };
+    case 'SeatHandedToBot':
+      return { ...state, draws, handedToBot: [...(state.handedToBot ?? []), seat] };
     case 'DrawOffered':
       return { ...state, draws, drawOffer: { by: seat, accepted: [seat] } };
     case 'DrawAccepted':
@@ -135,10 +142,11 @@ export function decideMatch<S>(module: GameModule<S>, state: MatchState<S>, comm
   if (who.kind === 'system') {
     if (command.type !== 'timeOut') return { ok: false, code: 'FORBIDDEN', reason: `The service does not submit ${command.type} commands` };
     if (status.stage === 'FINISHED') return { ok: false, code: 'GAME_OVER', reason: `The game is over: ${status.result?.reason}` };
-    const seat = (command as SystemCommand).seat;
+    const { seat, bot } = command as SystemCommand;
     if (!activePlayers(module, state).includes(seat)) return { ok: false, code: 'ILLEGAL_COMMAND', reason: `${seatName(module, seat)} is not in the game` };
     if (!status.awaiting.some((p) => p.seat === seat)) return { ok: false, code: 'ILLEGAL_COMMAND', reason: `The game does not wait for ${seatName(module, seat)}` };
-    return { ok: true, events: [{ type: 'TimedOut', seat }] };
+    if (state.handedToBot?.includes(seat)) return { ok: false, code: 'ILLEGAL_COMMAND', reason: `${seatName(module, seat)} is played by the service's bot` };
+    return { ok: true, events: [bot ? { type: 'SeatHandedToBot', seat } : { type: 'TimedOut', seat }] };
   }
   const seat = who.seat;
   if (!state.players.includes(seat)) return { ok: false, code: 'FORBIDDEN', reason: `${seatName(module, seat)} does not play in this game` };
