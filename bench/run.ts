@@ -12,6 +12,7 @@ import { games as hostedGames } from '../src/domain/games.ts';
 import { openDatabase, type Database } from '../src/persistence/database.ts';
 import { startEmbedded, type EmbeddedDatabase } from '../src/persistence/embedded.ts';
 import { runFold, type FoldResult } from './fold.ts';
+import { runCore, type CoreResult } from './core.ts';
 import { prismaCost, type PrismaCost } from './prisma.ts';
 import { burst, graphqlRaid, newGuessingGame, restLoop, sequential, webhookLoop, type Burst, type Load, type WebhookLoad } from './scenarios.ts';
 import { postgresCpuSince, postgresTicks, startServer, type ServerProcess } from './server.ts';
@@ -106,6 +107,9 @@ async function main() {
     let bursts: Burst[] = [];
     const webhooks: (Measured & WebhookLoad)[] = [];
     let prisma: PrismaCost[] = [];
+    // The core alone, in this process, before any server runs (nothing else on the CPU).
+    log('core: commands through createCore on the memory ports (no HTTP, no database)');
+    const coreOnly = await runCore(10, 200);
 
     for (const processes of config.processes) {
       server = await startServer(url, processes);
@@ -147,7 +151,7 @@ async function main() {
       await server.stop();
       server = undefined;
     }
-    report({ loads, graphql, length, fold: fold!, bursts, webhooks, prisma, databaseKind });
+    report({ loads, graphql, length, fold: fold!, bursts, webhooks, prisma, databaseKind, core: coreOnly });
   } finally {
     await server?.stop();
     await database?.close();
@@ -165,6 +169,7 @@ function report(r: {
   webhooks: (Measured & WebhookLoad)[];
   prisma: PrismaCost[];
   databaseKind: string;
+  core: CoreResult;
 }) {
   const row = (m: Measured) => [
     m.processes, m.games, m.commands, m.requests, m.errors, m.internalErrors, m.unavailable, m.commandsPerSecond.toFixed(0), m.p50Ms.toFixed(2), m.p99Ms.toFixed(2),
@@ -225,6 +230,10 @@ function report(r: {
     );
   }
 
+  console.log('');
+  console.log('7. The core alone: commands through createCore on the memory ports (no HTTP, no database; the memory ports copy every record in and out), in the bench process');
+  console.log(table(['games', 'commands', 'median µs/command', 'commands/s'], [[r.core.games, r.core.commands, r.core.medianUsPerCommand.toFixed(1), r.core.commandsPerSecond]]));
+
   const results = {
     generatedAt: new Date().toISOString(),
     note: 'Shared, noisy machine: compare runs on the same machine only; prefer medians and ratios.',
@@ -238,6 +247,7 @@ function report(r: {
     saturation: r.bursts,
     webhooks: r.webhooks,
     prisma: r.prisma,
+    core: r.core,
   };
   const dir = new URL('./results/', import.meta.url).pathname;
   mkdirSync(dir, { recursive: true });

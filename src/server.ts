@@ -71,7 +71,7 @@ export async function openService(options: ServiceOptions): Promise<Service> {
     queue: pg.queue,
     close: () =>
       (closed ??= (async () => {
-        await http?.close(); // closes the core too
+        await http?.close(); // lets requests in flight finish
         await pg.close();
         stopTasks();
         await core.close();

@@ -75,8 +75,8 @@ export async function buildApp(core: Core, options: AppOptions = {}): Promise<Ap
     // Behind a reverse proxy every client would share the proxy's address (and its rate limit).
     trustProxy: (options.trustProxy ?? false) as boolean, // a number of hops works too (its types omit it)
   });
+  // The core is the composition root's (src/server.ts): it opens and closes it, not this server.
   const application = core;
-  app.addHook('onClose', async () => core.close());
   observability(app);
 
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
