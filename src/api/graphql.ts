@@ -79,8 +79,10 @@ const baseSchema = /* GraphQL */ `
     "when the seat's time for this decision runs out (ISO timestamp); null without a clock and for a draw answer"
     deadline: String
   }
+  "what a seat whose time runs out becomes: out of the game (RESIGN) or played by the random bot for the rest of it (BOT)"
+  enum TimeoutPolicy { RESIGN BOT }
   "Seconds each awaited seat has for each decision"
-  type Clock { perMove: Int! }
+  type Clock { perMove: Int! onTimeout: TimeoutPolicy! }
   type Result { winners: [String!]! reason: String! }
 
   type GameEvent {
@@ -177,7 +179,7 @@ const baseSchema = /* GraphQL */ `
   "One of: name (a seat token comes back), me (you take it, with a player token), open (someone joins later), bot (the service plays it; name optional)"
   input SeatInput { seat: String! name: String me: Boolean open: Boolean bot: String }
   "perMove: whole seconds for each decision, from 1 to 2592000 (30 days)"
-  input ClockInput { perMove: Int! }
+  input ClockInput { perMove: Int! "default RESIGN" onTimeout: TimeoutPolicy }
   input CreateGameInput { type: String! options: JSON seats: [SeatInput!]! "default PRIVATE" visibility: Visibility "none: no deadlines" clock: ClockInput }
   type SeatToken { seat: String! token: String! }
   type CreateGamePayload { game: Game! seatTokens: [SeatToken!]! "when a seat is open: joins the game (joinGame inviteCode)" inviteCode: String }

@@ -119,7 +119,10 @@ export async function restRoutes(instance: FastifyInstance, { application }: { a
             clock: {
               type: 'object',
               required: ['perMove'],
-              properties: { perMove: { type: 'integer', description: 'whole seconds for each decision, from 1 to 2592000 (30 days)' } },
+              properties: {
+                perMove: { type: 'integer', description: 'whole seconds for each decision, from 1 to 2592000 (30 days)' },
+                onTimeout: { enum: ['RESIGN', 'BOT'], description: 'a seat out of time is out (RESIGN, default) or played by the random bot (BOT)' },
+              },
               additionalProperties: false,
             },
           },

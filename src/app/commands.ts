@@ -10,14 +10,14 @@ import { isDeepStrictEqual } from 'node:util';
 import { matchStatus, normalizeLine, parseOrder, start, stepEach, type Actor as KernelActor, type Command, type GameModule, type GameRegistry, type MatchState } from '../domain/kernel/index.ts';
 import { metrics } from '../metrics.ts';
 import { commandSeat, hashToken, SPECTATOR, type Actor } from './actors.ts';
-import { perMoveOf, type ClockInput } from './clock.ts';
+import { onTimeoutOf, perMoveOf, type ClockInput } from './clock.ts';
 import { AppError } from './errors.ts';
 import type { EventOut } from './game-read.ts';
 import { GameRead, type ReadContext } from './game-read.ts';
 import { refuseNul } from './input.ts';
 import type { PlannedCommit, Planners } from './jobs.ts';
 import { outboxFor, summaryOf } from './outbox.ts';
-import type { GameRecord, GameStore, SeatEntry, WakeUps } from './ports.ts';
+import type { GameRecord, GameStore, OutboxEntry, SeatEntry, WakeUps } from './ports.ts';
 import type { Reads } from './reads.ts';
 import { isBatch, type StoredBatch } from './batch.ts';
 import { toNewEvent, type States } from './states.ts';
@@ -78,12 +78,25 @@ export function seatColumns(seats: SeatEntry[]) {
   };
 }
 
-/** The service's own commands: `timeOut { seat }`, or `timeOut { seats }` for deadlines that passed together. */
+/** The service's own commands: `timeOut { seat }`, or `timeOut { seats }` for deadlines that passed together; `bot: true` hands them to the bot. */
 function systemCommand(command: unknown): { ok: true; value: Command } | { ok: false; reason: string } {
-  const c = command as { type?: unknown; seat?: unknown; seats?: unknown } | null;
-  if (c && c.type === 'timeOut' && typeof c.seat === 'string') return { ok: true, value: { type: 'timeOut', seat: c.seat } };
-  if (c && c.type === 'timeOut' && Array.isArray(c.seats) && c.seats.length > 0 && c.seats.every((x) => typeof x === 'string')) return { ok: true, value: { type: 'timeOut', seats: [...c.seats] } };
-  return { ok: false, reason: 'the service submits only { type: "timeOut", seat } or { type: "timeOut", seats }' };
+  const c = command as { type?: unknown; seat?: unknown; seats?: unknown; bot?: unknown } | null;
+  const bot = c?.bot === true ? { bot: true } : {};
+  if (c && c.type === 'timeOut' && typeof c.seat === 'string') return { ok: true, value: { type: 'timeOut', seat: c.seat, ...bot } };
+  if (c && c.type === 'timeOut' && Array.isArray(c.seats) && c.seats.length > 0 && c.seats.every((x) => typeof x === 'string')) return { ok: true, value: { type: 'timeOut', seats: [...c.seats], ...bot } };
+  return { ok: false, reason: 'the service submits only { type: "timeOut", seat, bot? } or { type: "timeOut", seats, bot? }' };
+}
+
+/** The bot seats: the record's and those the log handed to the bot (the record may lag). */
+function botsOf(bots: string[], state: MatchState): string[] {
+  const handed = state.handedToBot ?? [];
+  return handed.every((s) => bots.includes(s)) ? bots : [...new Set([...bots, ...handed])];
+}
+
+/** A SEAT_HANDED_TO_BOT row for each seat the commit handed to the bot (webhooks and mail say so). */
+function withHandovers(outbox: OutboxEntry[], recorded: { event: { type: string; seat?: unknown } }[]): OutboxEntry[] {
+  const handed = recorded.filter((r) => r.event.type === 'SeatHandedToBot').map((r) => String(r.event.seat));
+  return handed.length ? [...outbox, ...handed.map((seat) => ({ kind: 'SEAT_HANDED_TO_BOT' as const, seat }))] : outbox;
 }
 
 export class Commands {
@@ -152,8 +165,10 @@ export class Commands {
     // The hot path reads nothing when this process wrote the game last: it decides on the
     // state it holds and lets the append's version guard say whether that was still current.
     const held = this.states.held(gameId);
-    let game = held?.record ?? (await this.reads.record(gameId));
-    let fresh = !held?.record;
+    // A bot's seat may have been handed to it (onTimeout: BOT) after this process cached the record.
+    const stale = actor.kind === 'bot' && held?.record && !held.record.bots.includes(actor.seat);
+    let game = (!stale && held?.record) || (await this.reads.record(gameId));
+    let fresh = !held?.record || !!stale;
     const seat = commandSeat(actor, game, opts.seat);
     const kernelActor: KernelActor = seat === null ? { kind: 'system' } : { kind: 'seat', seat };
 
@@ -208,6 +223,11 @@ export class Commands {
         game = await this.reads.record(game.id);
       }
       const { state, version } = await this.states.of(game);
+      // A seat handed to the bot (onTimeout: BOT) is the bot's from its SeatHandedToBot on,
+      // whatever a record read before the handover still says.
+      if (seat !== null && actor.kind !== 'bot' && state.handedToBot?.includes(seat)) {
+        throw new AppError('FORBIDDEN', `Seat ${seat} ran out of time and is played by the service's bot for the rest of the game`);
+      }
       if (expected !== null && expected !== version) {
         const first = await landed();
         if (first) return first;
@@ -246,7 +266,7 @@ export class Commands {
       // new deadline); a draw offer or answer is not one, or offering draws would stop the clock.
       const decider = outcome.commands.every((c) => DRAW_COMMANDS.has(c.type)) ? null : seat;
       const last = version + outcome.recorded.length;
-      const outbox = outboxFor(before, outcome.status, decider, { first: version + 1, last });
+      const outbox = withHandovers(outboxFor(before, outcome.status, decider, { first: version + 1, last }), outcome.recorded);
       const summary = summaryOf(outcome.status);
       const stored: object = plainCommand ?? ({ type: 'commands', commands: outcome.commands, counts: outcome.counts, orders: requested } satisfies StoredBatch);
       const timer = metrics.appendSeconds.startTimer();
@@ -255,7 +275,7 @@ export class Commands {
         events: outcome.recorded.map(toNewEvent),
         summary,
         outbox,
-        jobs: this.plan({ game: { ...game, version }, version: last, outbox, summary, seat }),
+        jobs: this.plan({ game: { ...game, version, bots: botsOf(game.bots, outcome.state) }, version: last, outbox, summary, seat }),
         base: game,
       });
       timer();
@@ -315,6 +335,7 @@ export class Commands {
     const options = this.registry.validateOptions(spec.type, spec.options ?? {});
     if (!options.ok) throw new AppError('BAD_REQUEST', options.reason);
     const clockPerMove = perMoveOf(spec.clock);
+    const clockOnTimeout = onTimeoutOf(spec.clock);
     const module = this.module(spec.type);
     const seed = randomBytes(32).toString('hex');
     let started: ReturnType<typeof start>;
@@ -333,7 +354,7 @@ export class Commands {
     const record = await this.store.createGame({
       game: {
         id, type: spec.type, options: options.value, players: spec.players, seedCommitment: createHash('sha256').update(seed).digest('hex'), seed, rules: this.rules,
-        ...summary, ...lobby, clockPerMove,
+        ...summary, ...lobby, clockPerMove, clockOnTimeout,
       },
       tokens: spec.tokens.map((t) => ({ tokenHash: hashToken(t.token), seat: t.seat, name: t.name })),
       events: open ? [] : started.recorded.map(toNewEvent),

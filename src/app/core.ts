@@ -10,6 +10,7 @@ import type { Actor } from './actors.ts';
 import { Bots } from './bots.ts';
 import { Commands } from './commands.ts';
 import { Deadlines, type DeadlineSoonHook } from './deadlines.ts';
+import { Handover } from './handover.ts';
 import { AppError } from './errors.ts';
 import { domainFingerprint } from './fingerprint.ts';
 import type { ReadContext } from './game-read.ts';
@@ -64,6 +65,8 @@ export interface Core {
   readonly mail: MailPlay;
   readonly bots: Bots;
   readonly deadlines: Deadlines;
+  /** Seats out of time handed to the bot in the record (onTimeout: BOT; the deadline task calls it). */
+  readonly handover: Handover;
   readonly planners: Planners;
   readonly verify: {
     /** Checks a parsed export here (pure: no store). */
@@ -126,11 +129,12 @@ export function createCore(ports: Ports, options: CoreOptions): Core {
   });
   const lobby = new Lobby(ctx, commands, reads, ports.lobby, (actor) => playerOf(ports.players, actor));
   const bots = new Bots(ports.games, reads, commands);
-  const deadlines = new Deadlines(ports.clocks, reads, commands, options.deadlineSoon ?? (async (d) => void (await notifications.fanOutDeadline(d.gameId, d.seat, d.version, d.deadline))));
+  const handover = new Handover(ports.games, ports.lobby, states, ports.jobs);
+  const deadlines = new Deadlines(ports.clocks, reads, commands, options.deadlineSoon ?? (async (d) => void (await notifications.fanOutDeadline(d.gameId, d.seat, d.version, d.deadline))), handover);
   const verifier = new Verifier(options.gameModules ?? [HOSTED_GAMES_MODULE], rules);
 
   return {
-    registry, rules, ports, states, commands, reads, lobby, players, notifications, mail, bots, deadlines, planners, module,
+    registry, rules, ports, states, commands, reads, lobby, players, notifications, mail, bots, deadlines, handover, planners, module,
     verify: { check: (doc) => verifyExport(doc, registry, rules), body: (bytes) => verifier.verify(bytes) },
     authenticate: (token) => players.authenticate(token),
     readiness: () => ports.readiness?.() ?? Promise.resolve({ ready: true }),

@@ -17,6 +17,7 @@ import { timeOutCommand } from '../domain/kernel/index.ts';
 import { SYSTEM_ACTOR } from './actors.ts';
 import type { Commands } from './commands.ts';
 import { AppError } from './errors.ts';
+import type { Handover } from './handover.ts';
 import type { ClockStore } from './ports.ts';
 import type { Reads } from './reads.ts';
 
@@ -60,6 +61,8 @@ export class Deadlines {
     private readonly commands: Commands,
     /** Sends the "deadline near" notifications (src/app/notifications.ts). */
     private readonly deadlineSoonHook: DeadlineSoonHook,
+    /** Hands seats out of time to the bot in the game's record (`onTimeout: BOT`). */
+    private readonly handover: Handover,
   ) {}
 
   /**
@@ -77,7 +80,7 @@ export class Deadlines {
     const awaited = new Set((await read.progress()).awaiting.filter((p) => p.kind !== 'ANSWER_DRAW').map((p) => p.seat));
     const others = [...awaited].filter((s) => s !== job.seat);
     const players = read.players.map((p) => p.seat);
-    return awaited.has(job.seat) ? { moved: false as const, deadline: d.deadline, passed: d.passed, version: d.gameVersion, others, players } : null;
+    return awaited.has(job.seat) ? { moved: false as const, deadline: d.deadline, passed: d.passed, version: d.gameVersion, others, players, bot: read.clock?.onTimeout === 'BOT' } : null;
   }
 
   /** The other awaited seats whose deadlines have passed as well, by the database's clock. */
@@ -87,8 +90,18 @@ export class Deadlines {
     return passed;
   }
 
-  /** The job `deadline_passed`: times the seat out, unless it acted first. */
+  /**
+   * The job `deadline_passed`: times the seat out, unless it acted first. With `onTimeout:
+   * BOT` the seat is handed to the bot instead, and the record follows the log before the job
+   * ends (again on a retry: a process that died in between left it to the next run).
+   */
   async deadlinePassed(job: DeadlineJob): Promise<DeadlineOutcome> {
+    const outcome = await this.timeOut(job);
+    await this.handover.settle(job.gameId);
+    return outcome;
+  }
+
+  private async timeOut(job: DeadlineJob): Promise<DeadlineOutcome> {
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       const now = await this.standing(job);
       if (now === null) return this.stale();
@@ -99,7 +112,7 @@ export class Deadlines {
       try {
         // Every other awaited seat whose deadline has passed too goes out with it (API.md, Clocks).
         const command = timeOutCommand(now.players, [job.seat, ...(await this.passedWith(job, now.others))]);
-        await this.commands.execute(SYSTEM_ACTOR, job.gameId, command, { expectedVersion: now.version });
+        await this.commands.execute(SYSTEM_ACTOR, job.gameId, { ...command, ...(now.bot ? { bot: true } : {}) }, { expectedVersion: now.version });
         this.stats.timedOut++;
         return 'timed-out';
       } catch (error) {

@@ -86,7 +86,9 @@ export class GameRead {
   get rules() { return this.#record.rules; }
   get players() { return this.#record.players; }
   /** The game's clock, if it has one. */
-  get clock(): ClockInput | null { return this.#record.clockPerMove ? { perMove: this.#record.clockPerMove } : null; }
+  get clock(): ClockInput | null {
+    return this.#record.clockPerMove ? { perMove: this.#record.clockPerMove, onTimeout: this.#record.clockOnTimeout === 'BOT' ? 'BOT' : 'RESIGN' } : null;
+  }
   /** The seed is secret until the game is finished (the kernel's visibleTo says when). */
   async seed(): Promise<string | null> {
     if (this.#unstarted) return null;

@@ -46,8 +46,17 @@ export function yourTurnMail(links: MailLinks, name: string, seat: string, promp
 export function gameOverMail(links: MailLinks, name: string, game: GameRecord, seats: string[]): MailBody {
   const result = game.result;
   const winners = result?.winners ?? [];
-  const outcome = winners.length === 0 ? 'It ended without a winner' : seats.some((s) => winners.includes(s)) ? 'You won' : `Won by ${winners.join(', ')}`;
-  return mail(links, `Game over: ${name}`, [`${name} is over.`, `${outcome}${result?.reason ? ` (${result.reason})` : ''}.`, 'It waits for nothing more: the log, replay and export are open.']);
+  const named = (seat: string) => {
+    const holder = game.players.find((p) => p.seat === seat)?.name;
+    return holder && holder !== seat ? `${seat} (${holder})` : seat;
+  };
+  const outcome = winners.length === 0 ? 'It ended without a winner' : seats.some((s) => winners.includes(s)) ? `You won (winners: ${winners.map(named).join(', ')})` : `Won by ${winners.map(named).join(', ')}`;
+  return mail(links, `Game over: ${name}`, [
+    `${name} is over.`,
+    `${outcome}.`,
+    `Why it ended: ${result?.reason ?? 'the game ended'}.`,
+    'It waits for nothing more: the log, replay and export are open.',
+  ]);
 }
 
 export function deadlineMail(links: MailLinks, name: string, seat: string, prompts: string[], deadline: Date): MailBody {
@@ -55,5 +64,15 @@ export function deadlineMail(links: MailLinks, name: string, seat: string, promp
     `Your time to play ${seat} in ${name} runs out at ${deadline.toISOString().replace('T', ' ').slice(0, 16)} UTC.`,
     prompts.length ? `The game waits for you to: ${prompts.join('; ')}` : 'The game waits for your decision.',
     'If the time runs out, the game goes on without you (a timeout).',
+  ]);
+}
+
+/** A seat ran out of time with `onTimeout: BOT`: the random bot plays it from now on. */
+export function handedToBotMail(links: MailLinks, name: string, seat: string, yours: boolean): MailBody {
+  return mail(links, `${yours ? 'Your seat was handed to the bot' : `${seat} was handed to the bot`}: ${name}`, [
+    yours
+      ? `Your time to play ${seat} in ${name} ran out, so the service's random bot plays ${seat} for the rest of the game.`
+      : `${seat} ran out of time in ${name}, so the service's random bot plays it for the rest of the game.`,
+    'The game goes on.',
   ]);
 }

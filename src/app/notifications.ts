@@ -17,7 +17,7 @@ import { playerOf, type VerificationMail } from './players.ts';
 import type { DeliveryRecord, GameRecord, GameStore, JobQueue, NewDelivery, PlayerStore, WebhookRecord, WebhookStore } from './ports.ts';
 import type { Reads } from './reads.ts';
 import { priorityOf, TASKS } from './tasks.ts';
-import { deadlineMail, escapeHtml, gameName, gameOverMail, yourTurnMail, type MailBody, type MailLinks } from './mails.ts';
+import { deadlineMail, escapeHtml, gameName, gameOverMail, handedToBotMail, yourTurnMail, type MailBody, type MailLinks } from './mails.ts';
 import { checkTarget, parseTarget } from './targets.ts';
 import { deliveryId, WEBHOOK_EVENTS, webhookEventOf, webhookOut, type DeliveryOut, type NotificationOptions, type WebhookBody, type WebhookEvent, type WebhookOut } from './webhook-shapes.ts';
 
@@ -25,6 +25,12 @@ export { TASKS } from './tasks.ts';
 export { signWebhook, WEBHOOK_EVENTS, type DeliveryOut, type NotificationOptions, type WebhookBody, type WebhookEvent, type WebhookOut } from './webhook-shapes.ts';
 
 const MAX_WEBHOOKS = 20;
+
+/** The result a GAME_ENDED row recorded (the game's, for rows written before it did). */
+function resultOf(row: { data?: Record<string, unknown> | null }, game: GameRecord): { winners: string[]; reason: string } {
+  const r = (row.data?.result ?? game.result) as { winners?: string[]; reason?: string } | null | undefined;
+  return { winners: [...(r?.winners ?? [])], reason: r?.reason ?? 'the game ended' };
+}
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export type { MailBody } from './mails.ts';
@@ -181,7 +187,7 @@ export class Notifications {
           if (!event || !w.events.includes(event)) continue;
           // "Your turn" is the webhook's player's turn only.
           if (event === 'YOUR_TURN' && (row.seat === null || !mine.includes(row.seat))) continue;
-          const body: WebhookBody = { type: event, gameId, version, seat: event === 'YOUR_TURN' ? row.seat : null, game: summary, at };
+          const body: WebhookBody = { type: event, gameId, version, seat: event === 'YOUR_TURN' || event === 'SEAT_HANDED_TO_BOT' ? row.seat : null, game: summary, at, ...(event === 'GAME_OVER' ? { result: resultOf(row, game) } : {}) };
           out.push({ id: deliveryId(w.id, row.id, event), channel: 'WEBHOOK', webhookId: w.id, playerId: w.playerId, gameId, event, seat: body.seat, version, body: body as never });
         }
       }
@@ -193,7 +199,9 @@ export class Notifications {
         if (!player?.email || !player.emailVerified || !player.notifyByEmail) continue;
         const mine = seatsOf(playerId);
         for (const row of rows) {
-          if (row.kind === 'GAME_ENDED') {
+          if (row.kind === 'SEAT_HANDED_TO_BOT' && row.seat) {
+            out.push(this.mailDelivery(deliveryId('mail', playerId, row.id), playerId, game, 'SEAT_HANDED_TO_BOT', row.seat, version, handedToBotMail(this.links(game, playerId), this.name(game), row.seat, mine.includes(row.seat) || game.seats.some((s) => s.seat === row.seat && s.handedFrom === playerId))));
+          } else if (row.kind === 'GAME_ENDED') {
             out.push(this.mailDelivery(deliveryId('mail', playerId, row.id), playerId, game, 'GAME_OVER', null, version, gameOverMail(this.links(game, playerId), this.name(game), game, mine)));
           } else if (row.kind === 'SEAT_AWAITED' && row.seat && mine.includes(row.seat) && !(acted && mine.includes(acted))) {
             // At most one a game until the player acts (and none for a move they are making).

@@ -61,6 +61,8 @@ export interface GameRecord {
   createdBy: string | null;
   /** Seconds each awaited seat has for each decision (null: no clock). */
   clockPerMove: number | null;
+  /** What a seat out of time becomes: null, the seat is out (RESIGN); BOT, the random bot plays it. */
+  clockOnTimeout?: 'BOT' | null;
 }
 
 /**
@@ -76,14 +78,16 @@ export interface SeatEntry {
   joined?: boolean;
   /** For a seat token: the start of its hash (a later holder of the seat has another). */
   token?: string;
+  /** A seat handed to the bot when its time ran out: the player who held it (if a player did). */
+  handedFrom?: string;
 }
 
 /** The lobby's part of a game row, given at creation (defaults: no lobby). */
-export type LobbyFields = 'seats' | 'playerIds' | 'bots' | 'visibility' | 'inviteCodeHash' | 'createdBy' | 'clockPerMove';
+export type LobbyFields = 'seats' | 'playerIds' | 'bots' | 'visibility' | 'inviteCodeHash' | 'createdBy' | 'clockPerMove' | 'clockOnTimeout';
 
 /** What changed for whom, committed with the events (see src/app/outbox.ts). */
 export interface OutboxEntry {
-  kind: 'EVENTS_APPENDED' | 'SEAT_AWAITED' | 'GAME_STARTED' | 'GAME_ENDED';
+  kind: 'EVENTS_APPENDED' | 'SEAT_AWAITED' | 'GAME_STARTED' | 'GAME_ENDED' | 'SEAT_HANDED_TO_BOT';
   seat: string | null;
   data?: Record<string, unknown>;
 }
@@ -205,6 +209,12 @@ export interface LobbyStore {
   myTurnCount(playerId: string): Promise<number>;
   /** The open game an invite code (its hash) belongs to. */
   byInviteCode(codeHash: string): Promise<GameRecord | null>;
+  /**
+   * A started game's seats handed to the service's bot (`onTimeout: BOT`, after their
+   * SeatHandedToBot event is stored): each becomes `{ kind: 'bot', bot, handedFrom }`, the
+   * game's players stay. Null when every one of them is a bot seat already.
+   */
+  handToBot(gameId: string, seats: string[], bot: string): Promise<GameRecord | null>;
 }
 
 // ---- clocks -------------------------------------------------------------------------------

@@ -5,7 +5,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import type { DeliveryRecord, OutboxEntry, WebhookRecord } from './ports.ts';
 
-export const WEBHOOK_EVENTS = ['YOUR_TURN', 'GAME_STARTED', 'GAME_OVER', 'EVENT_APPENDED', 'DEADLINE_SOON'] as const;
+export const WEBHOOK_EVENTS = ['YOUR_TURN', 'GAME_STARTED', 'GAME_OVER', 'EVENT_APPENDED', 'DEADLINE_SOON', 'SEAT_HANDED_TO_BOT'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 
@@ -57,6 +57,8 @@ export interface WebhookBody {
   seat: string | null;
   game: { id: string; type: string; status: string; version: number };
   at: string;
+  /** GAME_OVER only: the winning seats (none: no winner) and why it ended. */
+  result?: { winners: string[]; reason: string };
 }
 
 export function webhookOut(w: WebhookRecord): WebhookOut {
@@ -82,6 +84,8 @@ export function webhookEventOf(row: OutboxEntry): WebhookEvent | null {
       return 'GAME_OVER';
     case 'SEAT_AWAITED':
       return 'YOUR_TURN';
+    case 'SEAT_HANDED_TO_BOT':
+      return 'SEAT_HANDED_TO_BOT';
     default:
       return null;
   }

@@ -33,7 +33,7 @@ function toGame(row: {
   id: string; type: string; options: unknown; players: unknown; seedCommitment: string; seed: string; status: string;
   version: number; awaiting: string[]; result: unknown; rules: string; createdAt: Date; updatedAt: Date;
   seats?: unknown; playerIds?: string[]; bots?: string[]; visibility?: string; inviteCodeHash?: string | null; createdBy?: string | null;
-  clockPerMove?: number | null;
+  clockPerMove?: number | null; clockOnTimeout?: string | null;
 }): GameRecord {
   return {
     id: row.id, type: row.type, options: row.options, players: row.players as GameRecord['players'], seedCommitment: row.seedCommitment, seed: row.seed,
@@ -41,6 +41,7 @@ function toGame(row: {
     createdAt: row.createdAt, updatedAt: row.updatedAt,
     seats: (row.seats ?? []) as SeatEntry[], playerIds: row.playerIds ?? [], bots: row.bots ?? [], visibility: row.visibility ?? 'PRIVATE',
     inviteCodeHash: row.inviteCodeHash ?? null, createdBy: row.createdBy ?? null, clockPerMove: row.clockPerMove ?? null,
+    clockOnTimeout: row.clockOnTimeout === 'BOT' ? 'BOT' : null,
   };
 }
 
@@ -49,13 +50,13 @@ export interface GameRow {
   id: string; type: string; options: unknown; players: unknown; seed_commitment: string; seed: string; status: string;
   version: number; awaiting: string[]; result: unknown; rules: string; created_at: Date; updated_at: Date;
   seats?: unknown; player_ids?: string[]; bots?: string[]; visibility?: string; invite_code_hash?: string | null; created_by?: string | null;
-  clock_per_move?: number | null;
+  clock_per_move?: number | null; clock_on_timeout?: string | null;
 }
 
 export function fromRow(r: GameRow): GameRecord {
   return toGame({
     ...r, seedCommitment: r.seed_commitment, createdAt: r.created_at, updatedAt: r.updated_at,
-    playerIds: r.player_ids, inviteCodeHash: r.invite_code_hash, createdBy: r.created_by, clockPerMove: r.clock_per_move,
+    playerIds: r.player_ids, inviteCodeHash: r.invite_code_hash, createdBy: r.created_by, clockPerMove: r.clock_per_move, clockOnTimeout: r.clock_on_timeout,
   });
 }
 
@@ -97,8 +98,9 @@ FROM g`);
 /**
  * What the append returns of the game when the caller gives the record it decided on: only
  * the summary, since a started game's row (version 1 on) changes nowhere but here and only
- * in these columns (the lobby changes seats, players and status only at version 0). The
- * rest of the record is the caller's, unchanged.
+ * in these columns (the lobby changes seats, players and status only at version 0; the one
+ * exception, a seat handed to the bot on a time-out, is covered by the folded state: see
+ * src/app/handover.ts). The rest of the record is the caller's, unchanged.
  */
 const SUMMARY_COLUMNS = 'id, version, status, awaiting, result, updated_at, player_ids';
 const APPEND_SQL = appendSql(false);
@@ -109,9 +111,9 @@ const APPEND_WHOLE_SQL = appendSql(true);
 const CREATE_SQL = prepared(`
 WITH g AS (
   INSERT INTO games (id, type, options, players, seed_commitment, seed, status, version, awaiting, result, rules,
-    seats, player_ids, bots, visibility, invite_code_hash, created_by, clock_per_move)
+    seats, player_ids, bots, visibility, invite_code_hash, created_by, clock_per_move, clock_on_timeout)
   VALUES ($1::uuid, $2, $3::jsonb, $4::jsonb, $5, $6, $7, $8::int, ARRAY(SELECT jsonb_array_elements_text($9::jsonb)), $10::jsonb, $11,
-    $15::jsonb, $16::uuid[], $17::text[], $18, $19, $20::uuid, $22::int)
+    $15::jsonb, $16::uuid[], $17::text[], $18, $19, $20::uuid, $22::int, $23)
   RETURNING ${GAME_COLUMNS}
 ), t AS (
   INSERT INTO seat_tokens (token_hash, game_id, seat, name)
@@ -181,6 +183,7 @@ export class EventStore implements GameStore {
       JSON.stringify(game.seats ?? []), game.playerIds ?? [], game.bots ?? [], game.visibility ?? 'PRIVATE', game.inviteCodeHash ?? null, game.createdBy ?? null,
       JSON.stringify((input.jobs ?? []).map(jobJson)),
       game.clockPerMove ?? null,
+      game.clockOnTimeout ?? null,
     );
     return fromRow(rows[0]!);
   }

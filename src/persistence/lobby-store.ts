@@ -14,8 +14,25 @@ export type { GameFilter, SeatChange } from '../app/ports.ts';
 
 const json = (v: unknown) => JSON.stringify(v);
 
+/** The seats handed to the bot, each replaced by a bot entry naming the player who held it. */
+const HAND_TO_BOT_SQL = `
+UPDATE games SET
+  seats = COALESCE((SELECT jsonb_agg(s) FROM jsonb_array_elements(seats) s WHERE NOT (s->>'seat' = ANY($2::text[]))), '[]'::jsonb)
+    || (SELECT jsonb_agg(jsonb_strip_nulls(jsonb_build_object('seat', x, 'kind', 'bot', 'bot', $3::text,
+          'handedFrom', (SELECT s->>'playerId' FROM jsonb_array_elements(seats) s WHERE s->>'seat' = x AND s->>'kind' = 'player'))))
+        FROM unnest($2::text[]) x),
+  bots = ARRAY(SELECT DISTINCT b FROM unnest(bots || $2::text[]) b ORDER BY b),
+  updated_at = now()
+WHERE id = $1::uuid AND version > 0 AND NOT (bots @> $2::text[])
+RETURNING *`;
+
 export class LobbyStore implements LobbyPort {
   constructor(private readonly prisma: PrismaClient) {}
+
+  async handToBot(gameId: string, seats: string[], bot: string): Promise<GameRecord | null> {
+    const rows = await this.prisma.$queryRawUnsafe<GameRow[]>(HAND_TO_BOT_SQL, gameId, seats, bot);
+    return rows[0] ? fromRow(rows[0]) : null;
+  }
 
   /**
    * Applies the change unless the game's seats or status moved on meanwhile (then null).

@@ -24,5 +24,5 @@ export function statementName(query: { sql: string }): string | undefined {
 /** Every column of games, in the order the store reads them. */
 export const GAME_COLUMNS = [
   'id', 'type', 'options', 'players', 'seed_commitment', 'seed', 'status', 'version', 'awaiting', 'result', 'rules', 'created_at', 'updated_at',
-  'seats', 'player_ids', 'bots', 'visibility', 'invite_code_hash', 'created_by', 'clock_per_move',
+  'seats', 'player_ids', 'bots', 'visibility', 'invite_code_hash', 'created_by', 'clock_per_move', 'clock_on_timeout',
 ].join(', ');

@@ -107,7 +107,7 @@ describe('clocks', () => {
     // Nothing was stored for a refused clock.
     const made = await a.rest('POST', '/api/games', { type: 'guessing-game', seats: [{ seat: 'north', name: 'N' }, { seat: 'east', bot: 'random' }], clock: { perMove: MAX_PER_MOVE } });
     expect(made.status).toBe(201);
-    expect(made.body.game.clock).toEqual({ perMove: MAX_PER_MOVE });
+    expect(made.body.game.clock).toEqual({ perMove: MAX_PER_MOVE, onTimeout: 'RESIGN' });
     const north = made.body.game.awaiting.find((p: { seat: string }) => p.seat === 'north');
     expect(north.deadline).toEqual(expect.any(String));
     const fetched = await a.rest('GET', `/api/games/${made.body.game.id}`);

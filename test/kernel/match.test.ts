@@ -182,6 +182,22 @@ describe('the turn stores every consequence', () => {
     expect(timeOutCommand(s.players, ['east'])).toEqual({ type: 'timeOut', seat: 'east' });
   });
 
+  it('onTimeout BOT: the system hands the seat to the bot (SeatHandedToBot), the seat stays in and awaited, once', () => {
+    const s = start();
+    const handed = step(guessingGame, s, { type: 'timeOut', seat: 'east', bot: true }, SYSTEM, { seed: 'seed' });
+    if (!handed.ok) throw new Error(handed.reason);
+    expect(handed.recorded).toEqual([{ event: { type: 'SeatHandedToBot', seat: 'east' }, seat: null }]);
+    expect(handed.state.handedToBot).toEqual(['east']);
+    expect(handed.state.out).toEqual([]);
+    expect(handed.status.stage).not.toBe('FINISHED');
+    expect(handed.status.awaiting.map((p) => p.seat)).toContain('east');
+    // Folding the stored event gives the same state (the log replays), and it happens once.
+    expect(evolveMatch(guessingGame, s, handed.recorded[0]!)).toEqual(handed.state);
+    expect(step(guessingGame, handed.state, { type: 'timeOut', seat: 'east', bot: true }, SYSTEM, { seed: 'seed' })).toMatchObject({ ok: false, code: 'ILLEGAL_COMMAND' });
+    // The seat plays on (as the bot does, by the seat's commands).
+    expect(play(handed.state, 'east', { type: 'guess', number: 2 }).game.guesses.east).toBe(2);
+  });
+
   it('a seat the game does not wait for cannot time out', () => {
     const s = play(start(), 'north', { type: 'guess', number: 2 });
     expect(step(guessingGame, s, { type: 'timeOut', seat: 'north' }, SYSTEM, { seed: 'seed' })).toMatchObject({ ok: false, code: 'ILLEGAL_COMMAND' });

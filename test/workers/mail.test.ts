@@ -81,7 +81,12 @@ describe('mail', () => {
     await server.gql(`mutation($id: ID!) { resign(gameId: $id) { status } }`, { id }, a.token);
     const over = await until(() => to(a.email).find((m) => m.subject?.startsWith('Game over')), 20_000, 'game over');
     expect(over.text).toContain('Guessing Game: Ada vs Bob is over.');
-    expect(over.text).toContain('Won by east');
+    expect(over.text).toContain('Won by east (Bob).');
+    // The reason, as the game's result says it.
+    const result = (await server.gql(`query($id: ID!) { game(id: $id) { result { winners reason } } }`, { id })).data.game.result;
+    expect(result.winners).toEqual(['east']);
+    expect(over.text).toContain(`Why it ended: ${result.reason}.`);
+    expect(over.html).toContain(`Why it ended: ${result.reason}.`);
     expect(over.text).toContain(`${PUBLIC_URL}/games/${id}`);
 
     // The unsubscribe link: a GET, no login.

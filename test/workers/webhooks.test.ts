@@ -96,10 +96,20 @@ describe('webhooks', () => {
     expect(rest.body.webhooks.find((w: { id: string }) => w.id === created.webhook.id).deliveries.map((d: { id: string }) => d.id)).toContain(started[0]!.id);
     expect(await server.gql(ME, {}, bob.token)).toMatchObject({ data: { me: { webhooks: [] } } });
 
+    // GAME_OVER carries the winners and the reason.
+    await server.gql(`mutation($id: ID!) { resign(gameId: $id) { status } }`, { id }, bob.token);
+    const over = await until(() => mine().find((r) => r.body?.type === 'GAME_OVER' && r.status === 200), 30_000, 'game over');
+    expect(over.verified).toBe(true);
+    const result = (await server.gql(`query($id: ID!) { game(id: $id) { result { winners reason } } }`, { id })).data.game.result;
+    expect(result.winners).toEqual(['north']);
+    expect(over.body).toEqual({ type: 'GAME_OVER', gameId: id, version: over.body.version, seat: null, game: { id, type: 'guessing-game', status: 'FINISHED', version: over.body.version }, at: expect.any(String), result });
+    expect(mine().filter((r) => r.body?.type !== 'GAME_OVER').every((r) => !('result' in r.body))).toBe(true);
+
     // Deleted: no more deliveries.
     expect((await server.gql(`mutation($id: ID!) { deleteWebhook(id: $id) }`, { id: created.webhook.id }, ada.token)).data.deleteWebhook).toBe(true);
     const before = mine().length;
-    await guess(server, ada.token, id, 1);
+    const other = await game(server, ada, bob);
+    await guess(server, ada.token, other, 1);
     await new Promise((r) => setTimeout(r, 1500));
     expect(mine().length).toBe(before);
   });

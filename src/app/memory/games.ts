@@ -112,6 +112,17 @@ export class MemoryLobby implements LobbyStore {
     return copy(game);
   }
 
+  async handToBot(gameId: string, seats: string[], bot: string) {
+    const game = this.d.games.get(gameId);
+    if (!game || game.version === 0 || seats.every((s) => game.bots.includes(s))) return null;
+    const handed = seats.map((seat) => {
+      const was = game.seats.find((s) => s.seat === seat);
+      return { seat, kind: 'bot' as const, bot, ...(was?.kind === 'player' && was.playerId ? { handedFrom: was.playerId } : {}) };
+    });
+    Object.assign(game, { seats: [...game.seats.filter((s) => !seats.includes(s.seat)), ...handed], bots: [...new Set([...game.bots, ...seats])].sort(), updatedAt: this.d.now() });
+    return copy(game);
+  }
+
   async cancel(gameId: string) {
     const game = this.d.games.get(gameId);
     if (game?.status !== 'OPEN') return null;

@@ -61,6 +61,8 @@ export function eventSchema<E extends GameEvent>(title: string, events: EventPro
 export type MatchEvent =
   | { type: 'PlayerResigned'; seat: string }
   | { type: 'TimedOut'; seat: string }
+  /** Its time ran out with `onTimeout: BOT`: the random bot plays it from now on. */
+  | { type: 'SeatHandedToBot'; seat: string }
   | { type: 'DrawOffered'; seat: string }
   | { type: 'DrawAccepted'; seat: string }
   | { type: 'DrawDeclined'; seat: string }
@@ -72,6 +74,7 @@ export type MatchEvent =
 const matchEvents: EventProperties<MatchEvent> = {
   PlayerResigned: { seat: json.string },
   TimedOut: { seat: json.string },
+  SeatHandedToBot: { seat: json.string },
   DrawOffered: { seat: json.string },
   DrawAccepted: { seat: json.string },
   DrawDeclined: { seat: json.string },

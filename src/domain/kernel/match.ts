@@ -22,6 +22,8 @@ export interface MatchState<S = unknown> {
   result: Result | null;
   /** How many random draws the game has used: where the next command's dice start. */
   draws: number;
+  /** Seats handed to the service's random bot when their time ran out (`onTimeout: BOT`). */
+  handedToBot?: string[];
 }
 
 /** An event as the match records it: the domain event, who caused it, the dice it used. */
@@ -44,12 +46,14 @@ export const asSeat = (seat: string): Actor => ({ kind: 'seat', seat });
 export type MatchCommand = { type: 'resign' } | { type: 'offerDraw' } | { type: 'acceptDraw' } | { type: 'declineDraw' };
 export const MATCH_COMMANDS = ['resign', 'offerDraw', 'acceptDraw', 'declineDraw'] as const;
 /**
+/**
  * Commands only the service itself submits: a time-out of one seat, or of several whose
- * deadlines passed at once (timeOutCommand).
+ * deadlines passed at once (timeOutCommand). `bot: true`: the game's clock hands the seats out
+ * of time to the random bot (`onTimeout: BOT`) rather than putting them out.
  */
-export type SystemCommand = { type: 'timeOut'; seat: string } | { type: 'timeOut'; seats: string[] };
+export type SystemCommand = { type: 'timeOut'; seat: string; bot?: boolean } | { type: 'timeOut'; seats: string[]; bot?: boolean };
 export const SYSTEM_COMMANDS = ['timeOut'] as const;
-export const MATCH_EVENTS = ['PlayerResigned', 'TimedOut', 'DrawOffered', 'DrawAccepted', 'DrawDeclined', 'DrawOfferLapsed', 'GameEnded'] as const;
+export const MATCH_EVENTS = ['PlayerResigned', 'TimedOut', 'SeatHandedToBot', 'DrawOffered', 'DrawAccepted', 'DrawDeclined', 'DrawOfferLapsed', 'GameEnded'] as const;
 
 export const matchCommandSchemas = MATCH_COMMANDS.map((type) => commandType(type));
 
@@ -86,6 +90,8 @@ export function evolveMatch<S>(module: GameModule<S>, state: MatchState<S>, rec:
     case 'PlayerResigned':
     case 'TimedOut':
       return { ...state, draws, out: [...state.out, seat] };
+    case 'SeatHandedToBot':
+      return { ...state, draws, handedToBot: [...(state.handedToBot ?? []), seat] };
     case 'DrawOffered':
       return { ...state, draws, drawOffer: { by: seat, accepted: [seat] } };
     case 'DrawAccepted':
@@ -156,12 +162,14 @@ export function decideMatch<S>(module: GameModule<S>, state: MatchState<S>, comm
     if (command.type !== 'timeOut') return { ok: false, code: 'FORBIDDEN', reason: `The service does not submit ${command.type} commands` };
     if (status.stage === 'FINISHED') return { ok: false, code: 'GAME_OVER', reason: `The game is over: ${status.result?.reason}` };
     const seats = timedOutSeats(command as SystemCommand);
+    const bot = (command as SystemCommand).bot === true;
     if (seats.length === 0 || new Set(seats).size !== seats.length) return { ok: false, code: 'BAD_REQUEST', reason: 'A time-out names each seat once' };
     for (const seat of seats) {
       if (!activePlayers(module, state).includes(seat)) return { ok: false, code: 'ILLEGAL_COMMAND', reason: `${seatName(module, seat)} is not in the game` };
       if (!status.awaiting.some((p) => p.seat === seat)) return { ok: false, code: 'ILLEGAL_COMMAND', reason: `The game does not wait for ${seatName(module, seat)}` };
+      if (state.handedToBot?.includes(seat)) return { ok: false, code: 'ILLEGAL_COMMAND', reason: `${seatName(module, seat)} is played by the service's bot` };
     }
-    return { ok: true, events: seats.map((seat) => ({ type: 'TimedOut', seat })) };
+    return { ok: true, events: seats.map((seat) => (bot ? { type: 'SeatHandedToBot', seat } : { type: 'TimedOut', seat })) };
   }
   const seat = who.seat;
   if (!state.players.includes(seat)) return { ok: false, code: 'FORBIDDEN', reason: `${seatName(module, seat)} does not play in this game` };
