@@ -23,9 +23,10 @@ export interface PostgresPorts {
 
 export async function openPorts(database: Database, opts: { log?: (msg: string) => void; queue?: Omit<QueueOptions, 'connectionString'> } = {}): Promise<PostgresPorts> {
   const log = opts.log ?? (() => {});
-  const notifier = new Notifier(database.url, log);
+  const direct = database.directUrl ?? database.url;
+  const notifier = new Notifier(direct, log);
   await notifier.start();
-  const queue = new Queue({ connectionString: database.url, log, ...opts.queue });
+  const queue = new Queue({ connectionString: direct, log, ...opts.queue });
   // The migration files do not change while the process runs: read them once, not per probe.
   const migrations = listMigrations().map((m) => m.name);
   const ports: Ports = {
