@@ -207,3 +207,51 @@ export async function serverProcess(env: Record<string, string>, { worker = fals
     },
   };
 }
+
+export const HAPROXY = process.env.HAPROXY_PATH ?? '/usr/sbin/haproxy';
+export const haveHaproxy = existsSync(HAPROXY);
+
+export interface Balancer {
+  url: string;
+  stop(): void;
+}
+
+/** HAProxy round-robin in front of `backends` (health-checked on /readyz every 200 ms). */
+export async function haproxy(backends: string[]): Promise<Balancer> {
+  const dir = mkdtempSync(join(tmpdir(), 'wargame-haproxy-'));
+  const port = await freePort();
+  const cfg = join(dir, 'haproxy.cfg');
+  writeFileSync(
+    cfg,
+    [
+      'global',
+      '  maxconn 2000',
+      'defaults',
+      '  mode http',
+      '  timeout connect 1s',
+      '  timeout client 30s',
+      '  timeout server 30s',
+      '  timeout tunnel 60s',
+      '  retries 2',
+      '  option redispatch',
+      'frontend web',
+      `  bind 127.0.0.1:${port}`,
+      '  default_backend app',
+      'backend app',
+      '  balance roundrobin',
+      '  option httpchk GET /readyz',
+      ...backends.map((b, i) => `  server s${i} ${new URL(b).host} check inter 200ms fall 1 rise 2`),
+      '',
+    ].join('\n'),
+  );
+  const child = spawn(HAPROXY, ['-f', cfg, '-db'], { stdio: 'ignore' });
+  const url = `http://127.0.0.1:${port}`;
+  await until('haproxy listening', async () => (await fetch(`${url}/readyz`)).ok);
+  return {
+    url,
+    stop() {
+      child.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
