@@ -134,6 +134,7 @@ export async function startService(loadGames: () => Promise<GameModule[]>, role:
       poolSize: config.databasePoolSize,
       directUrl: config.databaseDirectUrl ?? url,
       preparedStatements: config.databasePreparedStatements,
+      replicaUrl: config.databaseReplicaUrl,
     });
     const warn = (msg: string) => log.warn(msg);
     const key = await secretKey();

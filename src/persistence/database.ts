@@ -29,6 +29,8 @@ export interface Database {
   pool: pg.Pool;
   /** The pool Prisma's queries run on (DATABASE_POOL_SIZE connections), here so its use can be reported. */
   queryPool: pg.Pool;
+  /** A streaming replica for the lag-tolerant reads (DATABASE_REPLICA_URL), when there is one. */
+  replica?: { url: string; prisma: PrismaClient; pool: pg.Pool };
   close(): Promise<void>;
 }
 
@@ -52,13 +54,15 @@ export interface DatabaseOptions {
   directUrl?: string;
   /** DATABASE_PREPARED_STATEMENTS: false behind PgBouncer < 1.21 in transaction mode. */
   preparedStatements?: boolean;
+  /** DATABASE_REPLICA_URL: a streaming replica for the reads that tolerate lag (src/persistence/replica.ts). */
+  replicaUrl?: string;
 }
 
 export async function openDatabase(
   url: string,
   log: (msg: string) => void = () => {},
   stop?: () => Promise<void>,
-  { poolSize = 10, directUrl = url, preparedStatements = true }: DatabaseOptions = {},
+  { poolSize = 10, directUrl = url, preparedStatements = true, replicaUrl }: DatabaseOptions = {},
 ): Promise<Database> {
   await migrate(directUrl, log);
   const pool = new pg.Pool({ connectionString: directUrl, max: 4 });
@@ -67,13 +71,22 @@ export async function openDatabase(
   queryPool.on('error', (e) => log(`database pool: ${e.message}`));
   const names = preparedStatements ? { statementNameGenerator: statementName as (query: { sql: string }) => string } : {};
   const prisma = new PrismaClient({ adapter: new PrismaPg(queryPool, names) });
+  let replica: Database['replica'];
+  if (replicaUrl) {
+    const replicaPool = new pg.Pool({ connectionString: replicaUrl, max: poolSize });
+    replicaPool.on('error', (e) => log(`replica pool: ${e.message}`));
+    replica = { url: replicaUrl, pool: replicaPool, prisma: new PrismaClient({ adapter: new PrismaPg(replicaPool, names) }) };
+  }
   return {
     url,
     directUrl,
     prisma,
     pool,
     queryPool,
+    replica,
     async close() {
+      await replica?.prisma.$disconnect().catch(() => {});
+      await replica?.pool.end().catch(() => {});
       await prisma.$disconnect().catch(() => {});
       await queryPool.end().catch(() => {});
       await pool.end().catch(() => {});

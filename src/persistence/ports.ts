@@ -12,6 +12,7 @@ import { listMigrations, migrationsApplied } from './migrate.ts';
 import { Notifier } from './notifier.ts';
 import { PlayerStore } from './player-store.ts';
 import { Queue, type QueueOptions } from './queue.ts';
+import { ReplicaReads } from './replica.ts';
 import { WebhookStore } from './webhook-store.ts';
 
 export interface PostgresPorts {
@@ -29,8 +30,10 @@ export async function openPorts(database: Database, opts: { log?: (msg: string) 
   const queue = new Queue({ connectionString: direct, log, ...opts.queue });
   // The migration files do not change while the process runs: read them once, not per probe.
   const migrations = listMigrations().map((m) => m.name);
+  const games = new EventStore(database.prisma);
+  if (database.replica) games.lagTolerant = new ReplicaReads(games, new EventStore(database.replica.prisma), { log });
   const ports: Ports = {
-    games: new EventStore(database.prisma),
+    games,
     lobby: new LobbyStore(database.prisma),
     players: new PlayerStore(database.prisma),
     webhooks: new WebhookStore(database.prisma),

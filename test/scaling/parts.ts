@@ -6,7 +6,7 @@
  * the guessing game). Every wait is bounded.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, chownSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -105,10 +105,11 @@ export async function primaryCluster(): Promise<Cluster> {
 }
 
 /** A streaming standby of `primary` (pg_basebackup -R), on a port of its own. */
-export async function standbyOf(primary: Cluster): Promise<Cluster> {
+export async function standbyOf(primary: Cluster, settings: string[] = []): Promise<Cluster> {
   const base = folder('wargame-pg15-standby-');
   const dir = join(base, 'data');
   run(join(PG_BIN, 'pg_basebackup'), ['-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres', '-D', dir, '-R', '-X', 'stream', '--no-sync']);
+  if (settings.length) appendFileSync(join(dir, 'postgresql.auto.conf'), `${settings.join('\n')}\n`);
   return startCluster(dir, await freePort());
 }
 
