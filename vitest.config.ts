@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-// Four projects: the pure rules and the configuration need no database; the service and the
+// Five projects: the pure rules and the configuration need no database; the service and the
 // web client (in a real browser) run against a real PostgreSQL started by the global setup
 // (embedded unless DATABASE_URL is set).
 export default defineConfig({
@@ -19,6 +19,13 @@ export default defineConfig({
           include: ['test/persistence/**/*.test.ts', 'test/app/**/*.test.ts', 'test/api/**/*.test.ts', 'test/games/**/*.test.ts', 'test/workers/**/*.test.ts'],
           globalSetup: ['test/support/global-setup.ts'],
         },
+      },
+      {
+        // Real parts past one machine: PostgreSQL 15 clusters and standbys of the tests' own,
+        // PgBouncer, HAProxy, server and worker processes (test/scaling/parts.ts). Each file
+        // starts what it needs; the files run one at a time (a 2-core machine).
+        extends: true,
+        test: { name: 'scaling', include: ['test/scaling/**/*.test.ts'], fileParallelism: false },
       },
       {
         // The web client in a real Chromium (skipped, loudly, when none is installed).

@@ -16,6 +16,12 @@ export interface Config {
   /** Unset: the embedded PostgreSQL. */
   databaseUrl: string | undefined;
   databasePoolSize: number;
+  /** Bypasses a connection pooler for LISTEN, the job queue and migrations (unset: databaseUrl). */
+  databaseDirectUrl: string | undefined;
+  /** Named prepared statements for the store's frequent statements (off behind PgBouncer < 1.21 in transaction mode). */
+  databasePreparedStatements: boolean;
+  /** A streaming replica for the reads that tolerate lag (unset: every read on the primary). */
+  databaseReplicaUrl: string | undefined;
   /** Where the embedded PostgreSQL keeps its data; unset: the default folder (.data/pg). */
   embeddedPgData: string | undefined;
   logLevel: LogLevel;
@@ -56,6 +62,9 @@ const schema = {
     HOST: { type: 'string', minLength: 1, default: '127.0.0.1' },
     DATABASE_URL: { type: 'string', format: 'uri', pattern: '^postgres(ql)?://' },
     DATABASE_POOL_SIZE: { type: 'integer', minimum: 1, maximum: 1000, default: 10 },
+    DATABASE_DIRECT_URL: { type: 'string', format: 'uri', pattern: '^postgres(ql)?://' },
+    DATABASE_PREPARED_STATEMENTS: { type: 'boolean', default: true },
+    DATABASE_REPLICA_URL: { type: 'string', format: 'uri', pattern: '^postgres(ql)?://' },
     EMBEDDED_PG_DATA: { type: 'string', minLength: 1 },
     LOG_LEVEL: { type: 'string', enum: [...LOG_LEVELS], default: 'info' },
     RATE_LIMIT_MAX: { type: 'integer', minimum: 1, default: 600 },
@@ -79,10 +88,13 @@ const schema = {
 } as const;
 
 /** Values that may carry a password are never repeated in an error message. */
-const SECRET = new Set(['DATABASE_URL', 'SMTP_URL', 'WEBHOOK_SECRET_KEY', 'MAIL_INBOUND_SECRET']);
+const SECRET = new Set(['DATABASE_URL', 'DATABASE_DIRECT_URL', 'DATABASE_REPLICA_URL', 'SMTP_URL', 'WEBHOOK_SECRET_KEY', 'MAIL_INBOUND_SECRET']);
 
 const HINT: Record<string, string> = {
   DATABASE_URL: 'a postgresql:// URL, e.g. postgresql://user:pass@host:5432/wargames',
+  DATABASE_DIRECT_URL: 'a postgresql:// URL that bypasses the pooler',
+  DATABASE_PREPARED_STATEMENTS: 'true or false',
+  DATABASE_REPLICA_URL: 'a postgresql:// URL of a streaming replica',
   PUBLIC_URL: 'an http:// or https:// URL',
   SMTP_URL: 'an smtp:// or smtps:// URL',
   MAIL_FROM: 'an address, or "Name <address>"',
@@ -160,6 +172,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: raw.HOST as string,
     databaseUrl: raw.DATABASE_URL as string | undefined,
     databasePoolSize: raw.DATABASE_POOL_SIZE as number,
+    databaseDirectUrl: raw.DATABASE_DIRECT_URL as string | undefined,
+    databasePreparedStatements: raw.DATABASE_PREPARED_STATEMENTS as boolean,
+    databaseReplicaUrl: raw.DATABASE_REPLICA_URL as string | undefined,
     embeddedPgData: raw.EMBEDDED_PG_DATA as string | undefined,
     logLevel: raw.LOG_LEVEL as LogLevel,
     rateLimitMax: raw.RATE_LIMIT_MAX as number,

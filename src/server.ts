@@ -141,7 +141,12 @@ export async function startService(loadGames: () => Promise<GameModule[]>, role:
   }
 
   async function serve(url: string, stop?: () => Promise<void>) {
-    const database = await openDatabase(url, (msg) => log.info(msg), stop, { poolSize: config.databasePoolSize });
+    const database = await openDatabase(url, (msg) => log.info(msg), stop, {
+      poolSize: config.databasePoolSize,
+      directUrl: config.databaseDirectUrl ?? url,
+      preparedStatements: config.databasePreparedStatements,
+      replicaUrl: config.databaseReplicaUrl,
+    });
     const warn = (msg: string) => log.warn(msg);
     const key = await secretKey();
     if (!config.smtpUrl) log.info('SMTP_URL is unset: mail is off (no verification codes, no "your turn" mail)');
@@ -175,7 +180,7 @@ export async function startService(loadGames: () => Promise<GameModule[]>, role:
 
   /** The primary of several server processes: the database is its own, the serving theirs. */
   async function primary(url: string, processes: number, stop?: () => Promise<void>) {
-    await migrate(url, (msg) => log.info(msg)); // once, before any server process starts
+    await migrate(config.databaseDirectUrl ?? url, (msg) => log.info(msg)); // once, before any server process starts
     await secretKey(); // made once here, read by every server process
     let stopping = false;
     const fork = () => cluster.fork({ DATABASE_URL: url, WEB_CONCURRENCY: '1' });

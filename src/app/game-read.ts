@@ -178,7 +178,7 @@ export class GameRead {
     if (first !== undefined && (!Number.isInteger(first) || first < 0)) throw new AppError('BAD_REQUEST', '"first" must be a whole number of events');
     // Up to the version this read is of, so a game's fields and its events agree (a later
     // commit's events would belong with its later status, seats and view).
-    const stored = await this.#app.store.events(this.#record.id, after, this.#record.version, first === undefined ? undefined : Math.min(first, 1000));
+    const stored = await (this.#app.store.lagTolerant ?? this.#app.store).events(this.#record.id, after, this.#record.version, first === undefined ? undefined : Math.min(first, 1000));
     return this.redact(stored);
   }
 

@@ -171,7 +171,15 @@ export interface GameStore {
   snapshot(gameId: string, version?: number, rules?: string): Promise<{ version: number; state: unknown } | null>;
   /** Games, newest first, keyset-paginated by (createdAt, id). */
   listGames(filter: { type?: string; status?: string; ids?: string[] }, first: number, after?: Cursor): Promise<GameRecord[]>;
+  /**
+   * The reads that tolerate a replica's lag, which a store may serve from one (unset: this
+   * store): the log up to a version already read (`until` given: the answer is exactly the
+   * primary's) and listings (a lag of a moment). Nothing a command decides on goes here.
+   */
+  readonly lagTolerant?: LagTolerantReads;
 }
+
+export type LagTolerantReads = Pick<GameStore, 'events' | 'listGames'>;
 
 // ---- the lobby ----------------------------------------------------------------------------
 

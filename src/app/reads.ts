@@ -89,7 +89,7 @@ export class Reads {
       return page(this.ctx, await this.lobby.playerGames(actor.playerId, { type: args.type, status: args.status, myTurn: args.myTurn ?? undefined }, first + 1, after), first, actor);
     }
     const ids = actor.kind === 'seat' || actor.kind === 'bot' ? { ids: [actor.gameId] } : {};
-    return page(this.ctx, await this.ctx.store.listGames({ type: args.type, status: args.status, ...ids }, first + 1, after), first, actor);
+    return page(this.ctx, await (this.ctx.store.lagTolerant ?? this.ctx.store).listGames({ type: args.type, status: args.status, ...ids }, first + 1, after), first, actor);
   }
 
   /** How many of the player's games await one of their seats. */
@@ -110,7 +110,8 @@ export class Reads {
 
   async export(gameId: string, actor: Actor): Promise<ExportDocument> {
     const game = await this.record(gameId);
-    const stored = await this.ctx.store.events(game.id);
+    // Up to the version read, like a game's log (a later commit belongs with its later status).
+    const stored = await (this.ctx.store.lagTolerant ?? this.ctx.store).events(game.id, 0, game.version);
     const { state } = await this.ctx.states.of(game);
     const visible = visibleTo(this.ctx.module(game.type), state, seatIn(actor, game));
     return {

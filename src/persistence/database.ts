@@ -1,6 +1,16 @@
 /**
  * The database connection: DATABASE_URL when set, the embedded PostgreSQL otherwise.
  * Migrations are applied before anything else touches the database.
+ *
+ * Behind a connection pooler in transaction mode (PgBouncer), two things change:
+ * - `directUrl` (DATABASE_DIRECT_URL, default DATABASE_URL) bypasses the pooler for what
+ *   needs a session of its own: LISTEN, the job queue's runner (graphile-worker LISTENs and
+ *   holds session state), the migrations' advisory lock, health checks;
+ * - `preparedStatements: false` (DATABASE_PREPARED_STATEMENTS=false) sends the store's
+ *   frequent statements unnamed (src/persistence/statements.ts): PgBouncer before 1.21 hands
+ *   each transaction a different server connection, where a statement named on another is
+ *   unknown ("prepared statement ... does not exist"). With 1.21+ and
+ *   max_prepared_statements > 0 leave them on.
  */
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
@@ -10,12 +20,17 @@ import { migrate } from './migrate.ts';
 import { statementName } from './statements.ts';
 
 export interface Database {
+  /** Where the queries go (a pooler, when there is one). */
   url: string;
+  /** A session of its own: LISTEN/NOTIFY, the job queue, migrations, health checks (unset: `url`). */
+  directUrl?: string;
   prisma: PrismaClient;
   /** A plain pool for LISTEN/NOTIFY and health checks. */
   pool: pg.Pool;
   /** The pool Prisma's queries run on (DATABASE_POOL_SIZE connections), here so its use can be reported. */
   queryPool: pg.Pool;
+  /** A streaming replica for the lag-tolerant reads (DATABASE_REPLICA_URL), when there is one. */
+  replica?: { url: string; prisma: PrismaClient; pool: pg.Pool };
   close(): Promise<void>;
 }
 
@@ -32,24 +47,46 @@ export async function resolveDatabaseUrl(
   return { url: embedded.url, stop: embedded.stop };
 }
 
+export interface DatabaseOptions {
+  /** Connections of the query pool (DATABASE_POOL_SIZE). */
+  poolSize?: number;
+  /** DATABASE_DIRECT_URL: bypasses a pooler (default: `url`). */
+  directUrl?: string;
+  /** DATABASE_PREPARED_STATEMENTS: false behind PgBouncer < 1.21 in transaction mode. */
+  preparedStatements?: boolean;
+  /** DATABASE_REPLICA_URL: a streaming replica for the reads that tolerate lag (src/persistence/replica.ts). */
+  replicaUrl?: string;
+}
+
 export async function openDatabase(
   url: string,
   log: (msg: string) => void = () => {},
   stop?: () => Promise<void>,
-  { poolSize = 10 }: { poolSize?: number } = {},
+  { poolSize = 10, directUrl = url, preparedStatements = true, replicaUrl }: DatabaseOptions = {},
 ): Promise<Database> {
-  await migrate(url, log);
-  const pool = new pg.Pool({ connectionString: url, max: 4 });
+  await migrate(directUrl, log);
+  const pool = new pg.Pool({ connectionString: directUrl, max: 4 });
   pool.on('error', (e) => log(`database pool: ${e.message}`));
   const queryPool = new pg.Pool({ connectionString: url, max: poolSize });
   queryPool.on('error', (e) => log(`database pool: ${e.message}`));
-  const prisma = new PrismaClient({ adapter: new PrismaPg(queryPool, { statementNameGenerator: statementName as (query: { sql: string }) => string }) });
+  const names = preparedStatements ? { statementNameGenerator: statementName as (query: { sql: string }) => string } : {};
+  const prisma = new PrismaClient({ adapter: new PrismaPg(queryPool, names) });
+  let replica: Database['replica'];
+  if (replicaUrl) {
+    const replicaPool = new pg.Pool({ connectionString: replicaUrl, max: poolSize });
+    replicaPool.on('error', (e) => log(`replica pool: ${e.message}`));
+    replica = { url: replicaUrl, pool: replicaPool, prisma: new PrismaClient({ adapter: new PrismaPg(replicaPool, names) }) };
+  }
   return {
     url,
+    directUrl,
     prisma,
     pool,
     queryPool,
+    replica,
     async close() {
+      await replica?.prisma.$disconnect().catch(() => {});
+      await replica?.pool.end().catch(() => {});
       await prisma.$disconnect().catch(() => {});
       await queryPool.end().catch(() => {});
       await pool.end().catch(() => {});

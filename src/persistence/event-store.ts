@@ -7,7 +7,7 @@ import { Prisma, type PrismaClient } from '../generated/prisma/client.ts';
 import { jobJson, jobsSql } from './jobs.ts';
 import { GAME_COLUMNS, prepared } from './statements.ts';
 import type {
-  AppendInput, AppendOutcome, CommandRecord, GameRecord, GameStore, NewGame, OutboxEntry, SeatEntry, StoredEvent, StoredOutboxEntry,
+  AppendInput, AppendOutcome, CommandRecord, GameRecord, GameStore, LagTolerantReads, NewGame, OutboxEntry, SeatEntry, StoredEvent, StoredOutboxEntry,
 } from '../app/ports.ts';
 
 export type {
@@ -167,6 +167,9 @@ export function appendStatement(input: AppendInput): { sql: string; values: unkn
 }
 
 export class EventStore implements GameStore {
+  /** Set by src/persistence/ports.ts when a replica serves the lag-tolerant reads. */
+  lagTolerant?: LagTolerantReads;
+
   constructor(private readonly prisma: PrismaClient) {}
 
   /** Creates the game with its seat tokens (hashes) and setup events, all or nothing. */

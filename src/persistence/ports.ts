@@ -13,6 +13,7 @@ import { listMigrations, migrationsApplied } from './migrate.ts';
 import { Notifier } from './notifier.ts';
 import { PlayerStore } from './player-store.ts';
 import { Queue, type QueueOptions } from './queue.ts';
+import { ReplicaReads } from './replica.ts';
 import { WebhookStore } from './webhook-store.ts';
 
 export interface PostgresPorts {
@@ -24,13 +25,16 @@ export interface PostgresPorts {
 
 export async function openPorts(database: Database, opts: { log?: (msg: string) => void; queue?: Omit<QueueOptions, 'connectionString'> } = {}): Promise<PostgresPorts> {
   const log = opts.log ?? (() => {});
-  const notifier = new Notifier(database.url, log);
+  const direct = database.directUrl ?? database.url;
+  const notifier = new Notifier(direct, log);
   await notifier.start();
-  const queue = new Queue({ connectionString: database.url, log, ...opts.queue });
+  const queue = new Queue({ connectionString: direct, log, ...opts.queue });
   // The migration files do not change while the process runs: read them once, not per probe.
   const migrations = listMigrations().map((m) => m.name);
+  const games = new EventStore(database.prisma);
+  if (database.replica) games.lagTolerant = new ReplicaReads(games, new EventStore(database.replica.prisma), { log });
   const ports: Ports = {
-    games: new EventStore(database.prisma),
+    games,
     lobby: new LobbyStore(database.prisma),
     players: new PlayerStore(database.prisma),
     webhooks: new WebhookStore(database.prisma),
