@@ -118,6 +118,7 @@ describe('submitting commands', () => {
     expect(r.body.game).toMatchObject({ status: 'FINISHED', result: { winners: ['east'], reason: 'north resigned' } });
     expect(r.body.events).toMatchObject([
       { type: 'PlayerResigned', seat: 'north' },
+      { type: 'PlayerOut', seat: 'north', data: { seat: 'north' } },
       { type: 'GameEnded', seat: 'north', data: { winners: ['east'], reason: 'north resigned' } },
     ]);
     expect((await server.rest('POST', `/api/games/${id}/resign`, undefined, tokens.east)).body.error.code).toBe('GAME_OVER');

@@ -38,6 +38,7 @@ describe('the application core', () => {
     const outcome = await app.execute(SYSTEM_ACTOR, game.id, { type: 'timeOut', seat: 'east' }, { expectedVersion: game.version });
     expect(outcome.events.map((e) => [e.type, e.seat, e.data])).toEqual([
       ['TimedOut', null, { type: 'TimedOut', seat: 'east' }],
+      ['PlayerOut', null, { type: 'PlayerOut', seat: 'east' }],
       ['GameEnded', null, { type: 'GameEnded', winners: ['north'], reason: 'time out' }],
     ]);
     expect(outcome.game).toMatchObject({ status: 'FINISHED', result: { winners: ['north'], reason: 'time out' } });
@@ -68,7 +69,7 @@ describe('the application core', () => {
     expect((await app.store.outbox(game.id)).slice(created.length).map((o) => [o.version, o.kind, o.seat])).toEqual([[2, 'EVENTS_APPENDED', null]]);
     await app.execute(seat(game.id, 'east'), game.id, { type: 'resign' });
     expect((await app.store.outbox(game.id)).slice(created.length + 1).map((o) => [o.kind, o.seat, o.data])).toEqual([
-      ['EVENTS_APPENDED', null, { firstVersion: 3, lastVersion: 4 }],
+      ['EVENTS_APPENDED', null, { firstVersion: 3, lastVersion: 5 }],
       ['GAME_ENDED', null, { result: { winners: ['north'], reason: 'east resigned' } }],
     ]);
   });
@@ -139,7 +140,7 @@ describe('rules versions', () => {
     await older.execute(seat(game.id, 'north'), game.id, { type: 'resign' });
     const doc = await older.export(game.id, { kind: 'spectator' });
     expect(doc.game.rules).toBe('rules-old');
-    expect(older.verify(doc)).toEqual({ valid: true, events: 3, commands: 1, rolls: 1 });
+    expect(older.verify(doc)).toEqual({ valid: true, events: 4, commands: 1, rolls: 1 });
 
     const newer = service(ports, { games: [guessingGame], rulesFingerprint: 'rules-new' });
     expect(newer.verify(doc)).toMatchObject({ valid: true, rulesChanged: { game: 'rules-old', now: 'rules-new' } });

@@ -147,7 +147,7 @@ describe('what follows a commit, planned with it', () => {
     expect(core.planners.names).toEqual(['bots', 'clocks', 'notify', 'reminders']);
     const { game } = await core.commands.create({ type: 'guessing-game', seats: TWO });
     await core.commands.execute(SYSTEM_ACTOR, game.id, { type: 'timeOut', seat: 'east' });
-    expect(seen).toEqual([[game.id, 1, ['EVENTS_APPENDED', 'GAME_STARTED', 'SEAT_AWAITED', 'SEAT_AWAITED']], [game.id, 3, ['EVENTS_APPENDED', 'GAME_ENDED']]]);
+    expect(seen).toEqual([[game.id, 1, ['EVENTS_APPENDED', 'GAME_STARTED', 'SEAT_AWAITED', 'SEAT_AWAITED']], [game.id, 4, ['EVENTS_APPENDED', 'GAME_ENDED']]]);
     expect(jobs('remind')).toHaveLength(1); // keyed: the second replaced the first
   });
 });

@@ -5,7 +5,7 @@
  * nothing else; gameTypes presents it, its view has a generated GraphQL type, and a game is
  * played to the end through GraphQL and REST, each seat through one of them.
  */
-import { Ajv } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { games } from '../../src/domain/games.ts';
 import { expectVerifiableExport, SUBMIT } from '../support/api-game.ts';
@@ -86,7 +86,7 @@ describe('a fifth hosted game, added with one line', () => {
 
     // Its log is what its published event schema says, and the finished game verifies.
     const type = (await server.rest('GET', '/api/game-types')).body.gameTypes.find((t: { id: string }) => t.id === 'guessing-game');
-    const validate = new Ajv({ discriminator: true, strict: false }).compile(type.eventSchema);
+    const validate = new Ajv2020({ discriminator: true, strict: false }).compile(type.eventSchema);
     const { body } = await server.rest('GET', `/api/games/${id}/events`);
     expect(body.events.map((e: { type: string }) => e.type)).toContain('DieRolled');
     for (const e of body.events) expect(validate(e.data), JSON.stringify(e)).toBe(true);

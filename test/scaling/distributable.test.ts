@@ -27,6 +27,7 @@ const OWN_KEY: Record<string, string> = {
   'games.games_invite_code_hash_key': 'joining by invite code finds the game from the code (a lookup table by code)',
   'seat_tokens.seat_tokens_pkey': 'a seat token finds its game (a lookup table by token hash)',
   'commands.commands_pkey': 'a serial id no statement looks a command up by (the idempotency key is per game)',
+  'mail_reply_addresses.mail_reply_addresses_pkey': 'a mail\'s reply address finds its game from its token (a lookup table by token hash, as seat tokens are)',
   'deliveries.deliveries_pkey': 'a delivery is addressed by its id from its job (deliveries may be distributed by webhook)',
 };
 

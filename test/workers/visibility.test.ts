@@ -96,7 +96,8 @@ describe('notifications and what a seat may see', () => {
     expect(bodies.length).toBeGreaterThan(10);
     for (const r of bodies) {
       expect(r.verified).toBe(true);
-      expect(Object.keys(r.body).sort()).toEqual(['at', 'game', 'gameId', 'seat', 'type', 'version']);
+      // GAME_OVER carries the result too (winners and reason: nothing hidden).
+      expect(Object.keys(r.body).sort()).toEqual(r.body.type === 'GAME_OVER' ? ['at', 'game', 'gameId', 'result', 'seat', 'type', 'version'] : ['at', 'game', 'gameId', 'seat', 'type', 'version']);
       expect(Object.keys(r.body.game).sort()).toEqual(['id', 'status', 'type', 'version']);
       expect(r.body.game.id).toBe(id);
       for (const key of secrets) expect(r.raw).not.toContain(key);
