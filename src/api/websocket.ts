@@ -9,6 +9,9 @@
  * - a client that does not read what it is sent is a slow consumer: what the server holds
  *   for it is bounded (the feed waits for the consumer, src/app/feed.ts; ws's own buffer is
  *   watched here) and past the bound the connection is closed with 1008 and the reason;
+ * - a player token revoked on any process closes its connections here with 4403 at once
+ *   (the revocation's NOTIFY reaches every process; after a lost notification connection,
+ *   every token still served is checked again);
  * - on shutdown every connection is closed with 1001 "server shutting down" (registerWebSocket).
  */
 import websocket from '@fastify/websocket';
@@ -68,6 +71,25 @@ interface MercuriusOptions {
 export function withWebSocketLimits<T>(options: T, application: Application, limits: WebSocketLimits = DEFAULT_WEBSOCKET_LIMITS): T {
   const opts = options as unknown as MercuriusOptions;
   const byKey = new Map<string, number>();
+  /** The open connections of each token (token:<hash>), to end them when it is revoked. */
+  const sockets = new Map<string, Set<{ socket: WebSocket; token: string }>>();
+  const forbid = (socket: WebSocket, why: string) => {
+    if (socket.readyState !== socket.OPEN) return;
+    socket.close(CLOSE.forbidden, reason(`Forbidden: ${why}`));
+  };
+  application.players?.onTokenRevoked((hash) => {
+    if (hash !== null) {
+      for (const { socket } of sockets.get(`token:${hash}`) ?? []) forbid(socket, 'this token was revoked');
+      return;
+    }
+    for (const set of sockets.values()) {
+      for (const { socket, token } of set) {
+        application.authenticate(token).catch((error) => {
+          if (error instanceof AppError && error.code === 'UNAUTHENTICATED') forbid(socket, 'this token was revoked');
+        });
+      }
+    }
+  });
 
   const closeSlow = (socket: WebSocket, why: string) => {
     if (socket.readyState !== socket.OPEN) return;
@@ -99,9 +121,10 @@ export function withWebSocketLimits<T>(options: T, application: Application, lim
       const socket = this?.socket;
       const header = data.payload?.authorization;
       let key: string;
+      let token: string | null;
       try {
         const actor = await application.authenticate(bearerToken(header));
-        const token = bearerToken(header);
+        token = bearerToken(header);
         key = token && actor.kind !== 'spectator' ? `token:${hashToken(token)}` : `addr:${this?.context?.request?.ip ?? 'unknown'}`;
       } catch (error) {
         if (!socket) throw error;
@@ -112,6 +135,16 @@ export function withWebSocketLimits<T>(options: T, application: Application, lim
       }
       if (!socket) return true;
       watch(socket);
+      if (token && key.startsWith('token:')) {
+        const entry = { socket, token };
+        let set = sockets.get(key);
+        if (!set) sockets.set(key, (set = new Set()));
+        set.add(entry);
+        socket.once('close', () => {
+          set.delete(entry);
+          if (set.size === 0 && sockets.get(key) === set) sockets.delete(key);
+        });
+      }
       const connection: Connection = { socket, key, open: 0, starts: [] };
       return { connection };
     },

@@ -51,6 +51,7 @@ export async function openApplication(opts: {
   const lobbyStore = new LobbyStore(opts.database.prisma);
   const playerStore = new PlayerStore(opts.database.prisma);
   application.players = new Players(application, playerStore, lobbyStore, opts.registrationsPerMinute ?? 10);
+  application.players.revocations = notifier;
   application.lobby = new Lobby(application, lobbyStore);
   const n = opts.notifications ?? {};
   const notifications = new Notifications(application, new WebhookStore(opts.database.prisma), playerStore, {

@@ -10,7 +10,7 @@
  */
 import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { GameRecord, OutboxEntry } from '../persistence/event-store.ts';
-import type { PlayerStore } from '../persistence/player-store.ts';
+import type { PlayerRecord, PlayerStore } from '../persistence/player-store.ts';
 import type { DeliveryRecord, NewDelivery, WebhookRecord, WebhookStore } from '../persistence/webhook-store.ts';
 import type { Actor } from './actors.ts';
 import type { Application } from './application.ts';
@@ -197,24 +197,29 @@ export class Notifications {
     return `${this.options.publicUrl.replace(/\/+$/, '')}/games/${gameId}`;
   }
 
-  private unsubscribeToken(playerId: string): string {
-    return createHmac('sha256', this.unsubscribeKey!).update(playerId).digest('base64url');
+  /** §8: signs the player's id and their links' version, so a used link (the version moved on) is worth nothing. */
+  private unsubscribeToken(playerId: string, version: number): string {
+    return createHmac('sha256', this.unsubscribeKey!).update(`${playerId}:${version}`).digest('base64url');
   }
 
-  unsubscribeUrl(playerId: string): string {
-    return `${this.options.publicUrl.replace(/\/+$/, '')}/unsubscribe?player=${playerId}&token=${this.unsubscribeToken(playerId)}`;
+  unsubscribeUrl(player: { id: string; unsubscribeVersion: number }): string {
+    return `${this.options.publicUrl.replace(/\/+$/, '')}/unsubscribe?player=${player.id}&token=${this.unsubscribeToken(player.id, player.unsubscribeVersion)}`;
   }
 
-  /** The unsubscribe link (a GET, no login): turns the player's mail off. Null: the link is not one we made. */
+  /**
+   * The unsubscribe link (a GET, no login): turns the player's mail off, once. Null: the
+   * link is not one we made, or was used already (each use moves the version on), or is
+   * older than the last one used.
+   */
   async unsubscribe(playerId: unknown, token: unknown): Promise<{ name: string } | null> {
     if (!this.unsubscribeKey || typeof playerId !== 'string' || !UUID.test(playerId) || typeof token !== 'string') return null;
-    const expected = Buffer.from(this.unsubscribeToken(playerId));
-    const given = Buffer.from(token);
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
     const player = await this.players.player(playerId);
     if (!player) return null;
-    if (player.notifyByEmail) await this.players.updatePlayer(playerId, { notifyByEmail: false });
-    return { name: player.name };
+    const expected = Buffer.from(this.unsubscribeToken(playerId, player.unsubscribeVersion));
+    const given = Buffer.from(token);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+    // Only if the version is still the one checked: two clicks at once turn mail off once.
+    return this.players.unsubscribe(playerId, player.unsubscribeVersion);
   }
 
   // ---- fan-out: outbox rows to deliveries (the queue's `notify` task) ---------------------
@@ -257,12 +262,12 @@ export class Notifications {
         const mine = seatsOf(playerId);
         for (const row of rows) {
           if (row.kind === 'GAME_ENDED') {
-            out.push(this.mailDelivery(deliveryId('mail', playerId, row.id), playerId, game, 'GAME_OVER', null, version, this.gameOverMail(game, mine, playerId)));
+            out.push(this.mailDelivery(deliveryId('mail', playerId, row.id), playerId, game, 'GAME_OVER', null, version, this.gameOverMail(game, mine, player)));
           } else if (row.kind === 'SEAT_AWAITED' && row.seat && mine.includes(row.seat) && !(acted && mine.includes(acted))) {
             // At most one a game until the player acts (and none for a move they are making).
             if (!(await this.store.claimYourTurn(playerId, gameId, version, mine))) continue;
             const prompts = ((row.data?.prompts ?? []) as { prompt: string }[]).map((p) => p.prompt);
-            out.push(this.mailDelivery(deliveryId('mail', playerId, row.id), playerId, game, 'YOUR_TURN', row.seat, version, this.yourTurnMail(game, row.seat, prompts, playerId)));
+            out.push(this.mailDelivery(deliveryId('mail', playerId, row.id), playerId, game, 'YOUR_TURN', row.seat, version, this.yourTurnMail(game, row.seat, prompts, player)));
           }
         }
       }
@@ -300,7 +305,7 @@ export class Notifications {
       if (player?.email && player.emailVerified && player.notifyByEmail) {
         const status = await (await this.app.read(gameId, { kind: 'player', playerId })).progress();
         const prompts = status.awaiting.filter((p) => p.seat === seat).map((p) => p.prompt);
-        out.push(this.mailDelivery(deliveryId('mail', playerId, gameId, seat, version, 'DEADLINE_SOON'), playerId, game, 'DEADLINE_SOON', seat, version, this.deadlineMail(game, seat, prompts, deadline, playerId)));
+        out.push(this.mailDelivery(deliveryId('mail', playerId, gameId, seat, version, 'DEADLINE_SOON'), playerId, game, 'DEADLINE_SOON', seat, version, this.deadlineMail(game, seat, prompts, deadline, player)));
       }
     }
     return this.enqueue(out);
@@ -323,33 +328,33 @@ export class Notifications {
 
   // ---- mails --------------------------------------------------------------------------
 
-  private mail(game: GameRecord, playerId: string, subject: string, lines: string[]): MailBody {
+  private mail(game: GameRecord, player: PlayerRecord, subject: string, lines: string[]): MailBody {
     const link = this.gameUrl(game.id);
-    const unsubscribe = this.unsubscribeUrl(playerId);
+    const unsubscribe = this.unsubscribeUrl(player);
     const text = `${lines.join('\n')}\n\nOpen the game: ${link}\n\n--\nYou get this mail because you asked for mail about your games. Stop it: ${unsubscribe}\n`;
     const html = `<!doctype html><html><body>${lines.map((l) => `<p>${escapeHtml(l)}</p>`).join('')}<p><a href="${escapeHtml(link)}">Open the game</a></p><hr><p style="font-size:small">You get this mail because you asked for mail about your games. <a href="${escapeHtml(unsubscribe)}">Unsubscribe</a></p></body></html>`;
     return { subject, text, html };
   }
 
-  private yourTurnMail(game: GameRecord, seat: string, prompts: string[], playerId: string): MailBody {
+  private yourTurnMail(game: GameRecord, seat: string, prompts: string[], player: PlayerRecord): MailBody {
     const name = this.name(game);
-    return this.mail(game, playerId, `Your turn: ${name}`, [
+    return this.mail(game, player, `Your turn: ${name}`, [
       `It is your turn (${seat}) in ${name}.`,
       prompts.length ? `The game waits for you to: ${prompts.join('; ')}` : 'The game waits for your decision.',
     ]);
   }
 
-  private gameOverMail(game: GameRecord, seats: string[], playerId: string): MailBody {
+  private gameOverMail(game: GameRecord, seats: string[], player: PlayerRecord): MailBody {
     const name = this.name(game);
     const result = game.result;
     const winners = result?.winners ?? [];
     const outcome = winners.length === 0 ? 'It ended without a winner' : seats.some((s) => winners.includes(s)) ? 'You won' : `Won by ${winners.join(', ')}`;
-    return this.mail(game, playerId, `Game over: ${name}`, [`${name} is over.`, `${outcome}${result?.reason ? ` (${result.reason})` : ''}.`, 'It waits for nothing more: the log, replay and export are open.']);
+    return this.mail(game, player, `Game over: ${name}`, [`${name} is over.`, `${outcome}${result?.reason ? ` (${result.reason})` : ''}.`, 'It waits for nothing more: the log, replay and export are open.']);
   }
 
-  private deadlineMail(game: GameRecord, seat: string, prompts: string[], deadline: Date, playerId: string): MailBody {
+  private deadlineMail(game: GameRecord, seat: string, prompts: string[], deadline: Date, player: PlayerRecord): MailBody {
     const name = this.name(game);
-    return this.mail(game, playerId, `Deadline near: ${name}`, [
+    return this.mail(game, player, `Deadline near: ${name}`, [
       `Your time to play ${seat} in ${name} runs out at ${deadline.toISOString().replace('T', ' ').slice(0, 16)} UTC.`,
       prompts.length ? `The game waits for you to: ${prompts.join('; ')}` : 'The game waits for your decision.',
       'If the time runs out, the game goes on without you (a timeout).',
@@ -395,7 +400,7 @@ export class Notifications {
       await this.store.attempted(id, { status: 'CANCELLED', error: 'the player no longer wants mail (or has no verified address)', attempt: false });
       return null;
     }
-    return { delivery, to: player.email, mail: delivery.body as unknown as MailBody, unsubscribe: this.unsubscribeUrl(player.id) };
+    return { delivery, to: player.email, mail: delivery.body as unknown as MailBody, unsubscribe: this.unsubscribeUrl(player) };
   }
 }
 

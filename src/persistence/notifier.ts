@@ -12,8 +12,11 @@
  */
 import pg from 'pg';
 import { EVENTS_CHANNEL } from './event-store.ts';
+import { TOKENS_REVOKED_CHANNEL } from './player-store.ts';
 
 type Wake = () => void;
+/** A revoked token's hash; null after a lost connection (revocations may have been missed). */
+type Revoked = (tokenHash: string | null) => void;
 
 /** NOTIFY payloads are limited to 8000 bytes: send ids, a batch at a time. */
 const IDS_PER_NOTIFY = 150;
@@ -28,6 +31,7 @@ export interface NotifierOptions {
 export class Notifier {
   private client: pg.Client | null = null;
   private readonly listeners = new Map<string, Set<Wake>>();
+  private readonly revoked = new Set<Revoked>();
   /** The last version seen of each game listened to (for the catch-up). */
   private readonly seen = new Map<string, number>();
   private readonly pending = new Map<string, number>();
@@ -52,6 +56,10 @@ export class Notifier {
   async start(): Promise<void> {
     const client = new pg.Client({ connectionString: this.url });
     client.on('notification', (msg) => {
+      if (msg.channel === TOKENS_REVOKED_CHANNEL) {
+        for (const fn of this.revoked) fn(msg.payload ?? null);
+        return;
+      }
       try {
         const payload = JSON.parse(msg.payload ?? '{}') as { gameId?: string; games?: [string, number][] };
         if (payload.gameId) this.wake(payload.gameId);
@@ -67,6 +75,7 @@ export class Notifier {
     client.on('end', () => this.reconnect());
     await client.connect();
     await client.query(`LISTEN ${EVENTS_CHANNEL}`);
+    await client.query(`LISTEN ${TOKENS_REVOKED_CHANNEL}`);
     this.client = client;
     if (this.catchUpMs > 0 && !this.catchUpTimer) {
       this.catchUpTimer = setInterval(() => void this.catchUp(), this.catchUpMs);
@@ -82,6 +91,7 @@ export class Notifier {
       try {
         await this.start();
         for (const id of this.listeners.keys()) this.wake(id); // catch up on anything missed
+        for (const fn of this.revoked) fn(null); // and recheck the tokens it serves
       } catch (error) {
         this.log(`notification reconnect failed: ${(error as Error).message}`);
         this.reconnect();
@@ -147,6 +157,12 @@ export class Notifier {
         this.seen.delete(gameId);
       }
     };
+  }
+
+  /** Calls `fn` with the hash of each player token revoked on any process (PlayerStore.revokeToken); returns the unsubscribe. */
+  onTokenRevoked(fn: Revoked): () => void {
+    this.revoked.add(fn);
+    return () => this.revoked.delete(fn);
   }
 
   /** How many subscriptions this process is feeding. */
