@@ -355,13 +355,17 @@ export class Application {
     return new GameRead(this, await this.record(gameId), actor);
   }
 
-  /** Games, newest first, a page at a time; with a seat token only that token's game. */
+  /**
+   * Games, newest first, a page at a time: with a seat token only that token's game, with a
+   * player token that player's games, without a token the PUBLIC ones (a PRIVATE game is
+   * listed only to its players; whoever has its id still reads it).
+   */
   async listGames(actor: Actor, args: { type?: string; status?: string; myTurn?: boolean | null; first?: number; after?: string | null }) {
     const first = args.first ?? 20;
     if (!Number.isInteger(first) || first < 1 || first > 100) throw new AppError('BAD_REQUEST', '"first" must be from 1 to 100');
     if (actor.kind === 'player' && this.players) return this.players.games(actor, args);
     const rows = await this.store.listGames(
-      { type: args.type, status: args.status, ...(actor.kind === 'seat' || actor.kind === 'bot' ? { ids: [actor.gameId] } : {}) },
+      { type: args.type, status: args.status, ...(actor.kind === 'seat' || actor.kind === 'bot' ? { ids: [actor.gameId] } : { visibility: 'PUBLIC' }) },
       first + 1,
       args.after ? decodeCursor(args.after) : undefined,
     );
