@@ -67,6 +67,7 @@ export async function startService(loadGames: () => Promise<GameModule[]>): Prom
       rateLimit: config.rateLimitMax,
       trustProxy: config.trustProxy,
       registrationsPerMinute: config.registrationRateLimit,
+      maxEventLoopDelay: config.maxEventLoopDelay,
       bots: config.workers,
       queue: config.workers,
       notifications: {

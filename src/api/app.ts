@@ -43,8 +43,10 @@ export interface AppOptions {
   loggerInstance?: FastifyServerOptions['loggerInstance'];
   /** Requests per minute per seat token, or per address without one. */
   rateLimit?: number;
-  /** Event-loop delay (ms) past which requests are answered 503 UNAVAILABLE. */
+  /** Event-loop delay (ms) past which requests are answered 503 UNAVAILABLE (default 1000; 0: never). */
   maxEventLoopDelay?: number;
+  /** How often the event-loop delay is measured, ms (default 1000). */
+  pressureSampleInterval?: number;
   /** Largest request body in bytes. */
   bodyLimit?: number;
   /** Largest export POSTed to /api/games/verify, in bytes. */
@@ -170,9 +172,12 @@ export async function buildApp(options: AppOptions): Promise<App> {
   // with Retry-After instead of waiting in a queue it would time out in.
   await app.register(underPressure, {
     maxEventLoopDelay: options.maxEventLoopDelay ?? 1_000,
+    sampleInterval: options.pressureSampleInterval ?? 1_000,
     retryAfter: RETRY_AFTER_SECONDS,
     exposeStatusRoute: false,
     pressureHandler: (request, reply, type, value) => {
+      // Liveness and metrics answer even so: a busy process is not a dead one.
+      if (request.url === '/healthz' || request.url === '/metrics') return;
       reply
         .code(503)
         .header('retry-after', String(RETRY_AFTER_SECONDS))

@@ -21,7 +21,7 @@ function startService(): Promise<{ url: string; exited: Promise<number | null>; 
   const log: string[] = [];
   child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: databaseUrl(), PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', NODE_ENV: 'test' },
+    env: { ...process.env, DATABASE_URL: databaseUrl(), PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', NODE_ENV: 'test', MAX_EVENT_LOOP_DELAY: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<number | null>((resolve) => child!.on('exit', (code) => resolve(code)));
