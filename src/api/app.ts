@@ -31,6 +31,7 @@ import { allowedMethods } from './http-semantics.ts';
 import { componentSchemas } from './openapi.ts';
 import { observability, observeGraphql, REQUEST_ID_HEADER, requestId } from './observability.ts';
 import { restRoutes } from './rest.ts';
+import { securityHeaders } from './security.ts';
 import { verifyRoute } from './verify.ts';
 import { webRoutes } from './web.ts';
 import { DEFAULT_WEBSOCKET_LIMITS, registerWebSocket, withWebSocketLimits, type WebSocketLimits } from './websocket.ts';
@@ -168,6 +169,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     allowedHeaders: ['authorization', 'content-type', 'idempotency-key', 'if-match', REQUEST_ID_HEADER],
     exposedHeaders: [REQUEST_ID_HEADER, 'etag', 'link', 'allow', 'retry-after'],
   });
+  await securityHeaders(app);
   // Saturation is answered, not suffered: past these limits a request gets 503 UNAVAILABLE
   // with Retry-After instead of waiting in a queue it would time out in.
   await app.register(underPressure, {
