@@ -46,6 +46,9 @@ export const DEFAULT_WEBSOCKET_LIMITS: WebSocketLimits = {
 /** Close codes: graphql-transport-ws' Forbidden, and the standard ones. */
 export const CLOSE = { forbidden: 4403, policy: 1008, tryAgainLater: 1013, goingAway: 1001 } as const;
 
+/** How long a client has on shutdown to answer the close frame before its connection is cut, ms. */
+const SHUTDOWN_CLOSE_MS = 1_000;
+
 /** A close reason is at most 123 bytes. */
 const reason = (text: string) => (Buffer.byteLength(text) <= 123 ? text : `${Buffer.from(text).subarray(0, 120).toString().replace(/\uFFFD+$/, '')}...`);
 
@@ -220,11 +223,20 @@ export async function registerWebSocket(app: FastifyInstance) {
   await app.register(websocket, {
     options: { maxPayload: 1024 * 1024 }, // mercurius' own choice
     preClose(this: FastifyInstance, done: () => void) {
-      for (const client of this.websocketServer.clients) {
+      const clients = [...this.websocketServer.clients];
+      for (const client of clients) {
         if (client.readyState === client.OPEN) client.close(CLOSE.goingAway, 'server shutting down');
       }
-      this.websocketServer.close();
-      done();
+      // A client that never answers the close frame would hold the HTTP server (and the
+      // shutdown) until the grace period ends (issue 24 §8): a moment, then cut.
+      const cut = setTimeout(() => {
+        for (const client of clients) client.terminate();
+      }, SHUTDOWN_CLOSE_MS);
+      void Promise.all(clients.map((client) => (client.readyState === client.CLOSED ? null : new Promise((resolve) => client.once('close', resolve))))).then(() => {
+        clearTimeout(cut);
+        this.websocketServer.close();
+        done();
+      });
     },
   });
 }
