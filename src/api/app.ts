@@ -31,7 +31,7 @@ import { allowedMethods } from './http-semantics.ts';
 import { componentSchemas } from './openapi.ts';
 import { observability, observeGraphql, REQUEST_ID_HEADER, requestId } from './observability.ts';
 import { restRoutes } from './rest.ts';
-import { securityHeaders } from './security.ts';
+import { securityHeaders, swaggerUiPolicy } from './security.ts';
 import { verifyRoute } from './verify.ts';
 import { webRoutes } from './web.ts';
 import { DEFAULT_WEBSOCKET_LIMITS, registerWebSocket, withWebSocketLimits, type WebSocketLimits } from './websocket.ts';
@@ -213,7 +213,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     },
     hideUntagged: true,
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  await app.register(swaggerUi, { routePrefix: '/docs', transformStaticCSP: swaggerUiPolicy });
 
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_req, reply) => {

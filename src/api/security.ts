@@ -35,3 +35,11 @@ export async function securityHeaders(app: FastifyInstance) {
     referrerPolicy: { policy: 'no-referrer' },
   });
 }
+
+/**
+ * /docs (Swagger UI) adds one <style> element of its own at run time: its pages allow inline
+ * styles (scripts stay 'self' only). They hold no token but what a reader types into them.
+ */
+export function swaggerUiPolicy(header: string): string {
+  return header.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'");
+}

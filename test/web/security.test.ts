@@ -28,7 +28,7 @@ describe('security headers', () => {
   });
 
   it('sends a strict policy, frame-ancestors \'none\', X-Frame-Options, nosniff and a Referrer-Policy on pages and the API', async () => {
-    for (const path of ['/', '/games/00000000-0000-4000-8000-000000000000', '/api/game-types', '/docs']) {
+    for (const path of ['/', '/games/00000000-0000-4000-8000-000000000000', '/join/some-code', '/api/game-types', '/unsubscribe']) {
       const res = await fetch(server.url + path);
       const csp = res.headers.get('content-security-policy') ?? '';
       expect(csp, path).toContain("default-src 'self'");
@@ -40,6 +40,11 @@ describe('security headers', () => {
       expect(res.headers.get('x-content-type-options'), path).toBe('nosniff');
       expect(res.headers.get('referrer-policy'), path).toBe('no-referrer');
     }
+    // Swagger UI: inline styles, but scripts from the service only, and not framed either.
+    const docs = (await fetch(server.url + '/docs')).headers.get('content-security-policy') ?? '';
+    expect(docs).toMatch(/script-src 'self';/);
+    expect(docs).toContain("frame-ancestors 'none'");
+    expect(docs).not.toContain('unsafe-eval');
     // The built page runs no inline script: every <script> has a src of the service's own.
     const html = await (await fetch(server.url + '/')).text();
     expect(html).not.toMatch(/<script(?![^>]*\ssrc=)[^>]*>/);
@@ -94,6 +99,15 @@ describe('security headers', () => {
       const page = await newPage();
       await page.goto(server.url + '/graphiql');
       await page.locator('.graphiql-container').waitFor();
+      expect(page.errors).toEqual([]);
+      expect(page.violations).toEqual([]);
+    });
+
+    it('runs Swagger UI at /docs under the policy (inline styles allowed there, scripts not)', async () => {
+      const page = await newPage();
+      await page.goto(server.url + '/docs');
+      await page.locator('.swagger-ui .info').waitFor();
+      await page.locator('.opblock').first().waitFor();
       expect(page.errors).toEqual([]);
       expect(page.violations).toEqual([]);
     });
