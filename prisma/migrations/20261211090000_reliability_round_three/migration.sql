@@ -22,3 +22,7 @@ CREATE TABLE "registration_limits" (
     CONSTRAINT "registration_limits_pkey" PRIMARY KEY ("address")
 );
 CREATE INDEX "registration_limits_window_start" ON "registration_limits"("window_start");
+
+-- §7: a list without a token shows PUBLIC games only, newest first: walked backwards here
+-- rather than past every private game.
+CREATE INDEX "games_visibility_created_at" ON "games"("visibility", "created_at", "id");
