@@ -33,6 +33,9 @@ export async function securityHeaders(app: FastifyInstance) {
     contentSecurityPolicy: { useDefaults: false, directives: CONTENT_SECURITY_POLICY },
     frameguard: { action: 'deny' },
     referrerPolicy: { policy: 'no-referrer' },
+    // HTTPS for a year once a browser has seen it over HTTPS (ignored over plain HTTP); the
+    // service's own host only: the operator's other subdomains are not ours to decide.
+    strictTransportSecurity: { maxAge: 31_536_000, includeSubDomains: false },
   });
 }
 

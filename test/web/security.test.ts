@@ -39,6 +39,7 @@ describe('security headers', () => {
       expect(res.headers.get('x-frame-options'), path).toBe('DENY');
       expect(res.headers.get('x-content-type-options'), path).toBe('nosniff');
       expect(res.headers.get('referrer-policy'), path).toBe('no-referrer');
+      expect(res.headers.get('strict-transport-security'), path).toBe('max-age=31536000');
     }
     // Swagger UI: inline styles, but scripts from the service only, and not framed either.
     const docs = (await fetch(server.url + '/docs')).headers.get('content-security-policy') ?? '';
