@@ -146,7 +146,7 @@ export async function startService(loadGames: () => Promise<GameModule[]>, role:
         allowPrivate: config.webhookAllowPrivate,
       },
       mailer: config.smtpUrl ? { smtpUrl: config.smtpUrl, from: config.mailFrom ?? 'Wargame service <no-reply@localhost>' } : null,
-      http: http && { loggerInstance: log, graphiql: config.graphiql, rateLimit: config.rateLimitMax, trustProxy: config.trustProxy },
+      http: http && { loggerInstance: log, graphiql: config.graphiql, rateLimit: config.rateLimitMax, trustProxy: config.trustProxy, maxEventLoopDelay: config.maxEventLoopDelay },
       workers: !http || config.workers,
     });
     closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {

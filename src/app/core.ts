@@ -110,7 +110,7 @@ export function createCore(ports: Ports, options: CoreOptions): Core {
   const reads = new Reads(ctx, ports.lobby, ports.wakeUps);
   const commands = new Commands(ctx, ports.games, states, reads, registry, planners, ports.wakeUps, rules);
   const notifications = new Notifications(ports.webhooks, ports.players, ports.games, reads, registry, ports.jobs, notificationOptions);
-  const players = new Players(ports.players, ports.games, reads, {
+  const players = new Players(ports.players, ports.games, reads, ports.wakeUps, {
     registrationsPerMinute: options.registrationsPerMinute ?? 10,
     sendCode: options.sendCode ?? ((mail) => notifications.sendCode(mail)),
   });

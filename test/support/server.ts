@@ -36,9 +36,13 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   // The verify workers load the games by module URL: the hosted ones and the test's own.
   const gameModules = [new URL('../../src/domain/games.ts', import.meta.url).href, new URL('./guessing-game.ts', import.meta.url).href];
   const { databaseUrl: _, games, workers, ...rest } = options;
+  // Registrations are counted per address in the database, shared by every test file (all
+  // from 127.0.0.1): tests of the limit set their own, and an X-Forwarded-For of their own.
+  // The overload guard is off: a busy machine must not refuse the tests' own requests
+  // (test/api/overload.test.ts tests it).
   const service = await openService({
-    gameModules, ...rest, database, games: games ?? [...hostedGames, guessingGame], workers: workers ?? false,
-    http: { logger: false, verifyRateLimit: 1_000, ...rest },
+    gameModules, registrationsPerMinute: 100_000, ...rest, database, games: games ?? [...hostedGames, guessingGame], workers: workers ?? false,
+    http: { logger: false, verifyRateLimit: 1_000, maxEventLoopDelay: 0, ...rest },
   });
   const app = service.http!;
   const address = await app.listen({ port: 0, host: '127.0.0.1' });

@@ -14,6 +14,8 @@ function setAttrs(el: Element, attrs: Attrs) {
   for (const [k, v] of Object.entries(attrs)) {
     if (v === null || v === undefined || v === false) continue;
     if (typeof v === 'function') el.addEventListener(k.replace(/^on/, '').toLowerCase(), v as EventListener);
+    // Through the CSSOM: the service's Content-Security-Policy refuses style attributes.
+    else if (k === 'style') (el as HTMLElement | SVGElement).style.cssText = String(v);
     else el.setAttribute(k, v === true ? '' : String(v));
   }
 }

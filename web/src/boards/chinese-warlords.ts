@@ -107,7 +107,13 @@ export const chineseWarlords: Board = {
     const a = view.attack, d = view.defense;
     const legend = document.createElement('span');
     legend.className = 'legend';
-    for (const [t, c] of Object.entries(TERRAIN_FILL)) legend.insertAdjacentHTML('beforeend', `<span><i style="background:${c}"></i>${t}</span> `);
+    for (const [t, c] of Object.entries(TERRAIN_FILL)) {
+      const swatch = document.createElement('i');
+      swatch.style.background = c; // the CSSOM, not a style attribute (the page's CSP)
+      const item = document.createElement('span');
+      item.append(swatch, t);
+      legend.append(item, ' ');
+    }
     return [
       legend,
       `Turn ${view.turn}${view.turnLimit ? ` of ${view.turnLimit}` : ''} · ${pretty(view.phase)}${view.activeSeat ? ` · ${pretty(view.activeSeat)}` : ''} · ${view.map.name}`,
