@@ -28,6 +28,8 @@ export interface Config {
   rateLimitMax: number;
   /** Player registrations a minute per address. */
   registrationRateLimit: number;
+  /** Event-loop delay (ms) past which requests are answered 503 UNAVAILABLE; 0: never. */
+  maxEventLoopDelay: number;
   nodeEnv: string | undefined;
   /** GraphiQL is served unless NODE_ENV is production. */
   graphiql: boolean;
@@ -69,6 +71,7 @@ const schema = {
     LOG_LEVEL: { type: 'string', enum: [...LOG_LEVELS], default: 'info' },
     RATE_LIMIT_MAX: { type: 'integer', minimum: 1, default: 600 },
     REGISTRATION_RATE_LIMIT: { type: 'integer', minimum: 1, default: 10 },
+    MAX_EVENT_LOOP_DELAY: { type: 'integer', minimum: 0, default: 1000 },
     NODE_ENV: { type: 'string' },
     WEB_CONCURRENCY: { type: 'integer', minimum: 1, maximum: 256, default: 1 },
     TRUST_PROXY: { type: 'string', default: 'false' },
@@ -179,6 +182,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: raw.LOG_LEVEL as LogLevel,
     rateLimitMax: raw.RATE_LIMIT_MAX as number,
     registrationRateLimit: raw.REGISTRATION_RATE_LIMIT as number,
+    maxEventLoopDelay: raw.MAX_EVENT_LOOP_DELAY as number,
     nodeEnv,
     graphiql: nodeEnv !== 'production',
     webConcurrency: raw.WEB_CONCURRENCY as number,

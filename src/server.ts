@@ -162,7 +162,7 @@ export async function startService(loadGames: () => Promise<GameModule[]>, role:
         allowPrivate: config.webhookAllowPrivate,
       },
       mailer: config.smtpUrl ? { smtpUrl: config.smtpUrl, from: config.mailFrom ?? 'Wargame service <no-reply@localhost>' } : null,
-      http: http && { loggerInstance: log, graphiql: config.graphiql, rateLimit: config.rateLimitMax, trustProxy: config.trustProxy, mailInboundSecret: config.mailInboundSecret ?? null },
+      http: http && { loggerInstance: log, graphiql: config.graphiql, rateLimit: config.rateLimitMax, trustProxy: config.trustProxy, maxEventLoopDelay: config.maxEventLoopDelay, mailInboundSecret: config.mailInboundSecret ?? null },
       workers: !http || config.workers,
       playByMail: { replyDomain: config.mailReplyDomain ?? 'localhost' },
       smtpInbound: http && config.mailInboundPort !== undefined ? { port: config.mailInboundPort, host: config.mailInboundHost } : null,

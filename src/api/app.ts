@@ -25,6 +25,7 @@ import { allowedMethods } from './http-semantics.ts';
 import { swaggerOptions } from './openapi.ts';
 import { observability, observeGraphql, REQUEST_ID_HEADER, requestId } from './observability.ts';
 import { restRoutes } from './rest.ts';
+import { securityHeaders, swaggerUiPolicy } from './security.ts';
 import { verifyRoute } from './verify.ts';
 import { webRoutes } from './web.ts';
 import { DEFAULT_WEBSOCKET_LIMITS, registerWebSocket, withWebSocketLimits, type WebSocketLimits } from './websocket.ts';
@@ -35,8 +36,10 @@ export interface AppOptions {
   loggerInstance?: FastifyServerOptions['loggerInstance'];
   /** Requests per minute per seat token, or per address without one. */
   rateLimit?: number;
-  /** Event-loop delay (ms) past which requests are answered 503 UNAVAILABLE. */
+  /** Event-loop delay (ms) past which requests are answered 503 UNAVAILABLE (default 1000; 0: never). */
   maxEventLoopDelay?: number;
+  /** How often the event-loop delay is measured, ms (default 1000). */
+  pressureSampleInterval?: number;
   /** Largest request body in bytes. */
   bodyLimit?: number;
   /** Largest export POSTed to /api/games/verify, in bytes. */
@@ -115,13 +118,17 @@ export async function buildApp(core: Core, options: AppOptions = {}): Promise<Ap
     allowedHeaders: ['authorization', 'content-type', 'idempotency-key', 'if-match', REQUEST_ID_HEADER],
     exposedHeaders: [REQUEST_ID_HEADER, 'etag', 'link', 'allow', 'retry-after'],
   });
+  await securityHeaders(app);
   // Saturation is answered, not suffered: past these limits a request gets 503 UNAVAILABLE
   // with Retry-After instead of waiting in a queue it would time out in.
   await app.register(underPressure, {
     maxEventLoopDelay: options.maxEventLoopDelay ?? 1_000,
+    sampleInterval: options.pressureSampleInterval ?? 1_000,
     retryAfter: RETRY_AFTER_SECONDS,
     exposeStatusRoute: false,
     pressureHandler: (request, reply, type, value) => {
+      // Liveness and metrics answer even so: a busy process is not a dead one.
+      if (request.url === '/healthz' || request.url === '/metrics') return;
       reply
         .code(503)
         .header('retry-after', String(RETRY_AFTER_SECONDS))
@@ -147,7 +154,7 @@ export async function buildApp(core: Core, options: AppOptions = {}): Promise<Ap
   });
   refuseUnknownTokens(app, application);
   await app.register(swagger, swaggerOptions(core.registry.types()) as never);
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  await app.register(swaggerUi, { routePrefix: '/docs', transformStaticCSP: swaggerUiPolicy });
 
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_req, reply) => {

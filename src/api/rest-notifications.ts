@@ -96,7 +96,7 @@ export async function notificationRoutes(app: FastifyInstance, { application }: 
     const q = req.query as { player?: string; token?: string };
     const done = await notifications().unsubscribe(q.player, q.token);
     reply.header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store');
-    if (!done) return reply.code(404).send('<!doctype html><title>Unsubscribe</title><p>This unsubscribe link is not valid.</p>');
+    if (!done) return reply.code(404).send('<!doctype html><title>Unsubscribe</title><p>This unsubscribe link is not valid, or was used already (each link works once). Mail settings are in your account (notifyByEmail).</p>');
     return `<!doctype html><title>Unsubscribed</title><p>Mail is off for ${escapeHtml(done.name)}: no more mails about your games. Turn it on again with notifyByEmail.</p>`;
   };
   const query = { type: 'object', properties: { player: { type: 'string' }, token: { type: 'string' } } };

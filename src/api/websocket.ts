@@ -9,6 +9,9 @@
  * - a client that does not read what it is sent is a slow consumer: what the server holds
  *   for it is bounded (the feed waits for the consumer, src/app/feed.ts; ws's own buffer is
  *   watched here) and past the bound the connection is closed with 1008 and the reason;
+ * - a player token revoked on any process closes its connections here with 4403 at once
+ *   (the revocation's NOTIFY reaches every process; after a lost notification connection,
+ *   every token still served is checked again);
  * - on shutdown every connection is closed with 1001 "server shutting down" (registerWebSocket).
  */
 import websocket from '@fastify/websocket';
@@ -43,6 +46,9 @@ export const DEFAULT_WEBSOCKET_LIMITS: WebSocketLimits = {
 /** Close codes: graphql-transport-ws' Forbidden, and the standard ones. */
 export const CLOSE = { forbidden: 4403, policy: 1008, tryAgainLater: 1013, goingAway: 1001 } as const;
 
+/** How long a client has on shutdown to answer the close frame before its connection is cut, ms. */
+const SHUTDOWN_CLOSE_MS = 1_000;
+
 /** A close reason is at most 123 bytes. */
 const reason = (text: string) => (Buffer.byteLength(text) <= 123 ? text : `${Buffer.from(text).subarray(0, 120).toString().replace(/\uFFFD+$/, '')}...`);
 
@@ -68,6 +74,25 @@ interface MercuriusOptions {
 export function withWebSocketLimits<T>(options: T, application: Core, limits: WebSocketLimits = DEFAULT_WEBSOCKET_LIMITS): T {
   const opts = options as unknown as MercuriusOptions;
   const byKey = new Map<string, number>();
+  /** The open connections of each token (token:<hash>), to end them when it is revoked. */
+  const sockets = new Map<string, Set<{ socket: WebSocket; token: string }>>();
+  const forbid = (socket: WebSocket, why: string) => {
+    if (socket.readyState !== socket.OPEN) return;
+    socket.close(CLOSE.forbidden, reason(`Forbidden: ${why}`));
+  };
+  application.players?.onTokenRevoked((hash) => {
+    if (hash !== null) {
+      for (const { socket } of sockets.get(`token:${hash}`) ?? []) forbid(socket, 'this token was revoked');
+      return;
+    }
+    for (const set of sockets.values()) {
+      for (const { socket, token } of set) {
+        application.authenticate(token).catch((error) => {
+          if (error instanceof AppError && error.code === 'UNAUTHENTICATED') forbid(socket, 'this token was revoked');
+        });
+      }
+    }
+  });
 
   const closeSlow = (socket: WebSocket, why: string) => {
     if (socket.readyState !== socket.OPEN) return;
@@ -99,9 +124,10 @@ export function withWebSocketLimits<T>(options: T, application: Core, limits: We
       const socket = this?.socket;
       const header = data.payload?.authorization;
       let key: string;
+      let token: string | null;
       try {
         const actor = await application.authenticate(bearerToken(header));
-        const token = bearerToken(header);
+        token = bearerToken(header);
         key = token && actor.kind !== 'spectator' ? `token:${hashToken(token)}` : `addr:${this?.context?.request?.ip ?? 'unknown'}`;
       } catch (error) {
         if (!socket) throw error;
@@ -112,6 +138,16 @@ export function withWebSocketLimits<T>(options: T, application: Core, limits: We
       }
       if (!socket) return true;
       watch(socket);
+      if (token && key.startsWith('token:')) {
+        const entry = { socket, token };
+        let set = sockets.get(key);
+        if (!set) sockets.set(key, (set = new Set()));
+        set.add(entry);
+        socket.once('close', () => {
+          set.delete(entry);
+          if (set.size === 0 && sockets.get(key) === set) sockets.delete(key);
+        });
+      }
       const connection: Connection = { socket, key, open: 0, starts: [] };
       return { connection };
     },
@@ -187,11 +223,20 @@ export async function registerWebSocket(app: FastifyInstance) {
   await app.register(websocket, {
     options: { maxPayload: 1024 * 1024 }, // mercurius' own choice
     preClose(this: FastifyInstance, done: () => void) {
-      for (const client of this.websocketServer.clients) {
+      const clients = [...this.websocketServer.clients];
+      for (const client of clients) {
         if (client.readyState === client.OPEN) client.close(CLOSE.goingAway, 'server shutting down');
       }
-      this.websocketServer.close();
-      done();
+      // A client that never answers the close frame would hold the HTTP server (and the
+      // shutdown) until the grace period ends (issue 24 §8): a moment, then cut.
+      const cut = setTimeout(() => {
+        for (const client of clients) client.terminate();
+      }, SHUTDOWN_CLOSE_MS);
+      void Promise.all(clients.map((client) => (client.readyState === client.CLOSED ? null : new Promise((resolve) => client.once('close', resolve))))).then(() => {
+        clearTimeout(cut);
+        this.websocketServer.close();
+        done();
+      });
     },
   });
 }

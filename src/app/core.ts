@@ -123,7 +123,7 @@ export function createCore(ports: Ports, options: CoreOptions): Core {
     perHour: options.playByMail?.perHour,
   });
   const notifications = new Notifications(ports.webhooks, ports.players, ports.games, reads, registry, ports.jobs, mail, notificationOptions);
-  const players = new Players(ports.players, ports.games, reads, {
+  const players = new Players(ports.players, ports.games, reads, ports.wakeUps, {
     registrationsPerMinute: options.registrationsPerMinute ?? 10,
     sendCode: options.sendCode ?? ((mail) => notifications.sendCode(mail)),
   });

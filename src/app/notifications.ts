@@ -14,7 +14,7 @@ import type { Actor } from './actors.ts';
 import type { MailPlay } from './mail-play.ts';
 import { AppError } from './errors.ts';
 import { playerOf, type VerificationMail } from './players.ts';
-import type { DeliveryRecord, GameRecord, GameStore, JobQueue, NewDelivery, PlayerStore, WebhookRecord, WebhookStore } from './ports.ts';
+import type { DeliveryRecord, GameRecord, GameStore, JobQueue, NewDelivery, PlayerRecord, PlayerStore, WebhookRecord, WebhookStore } from './ports.ts';
 import type { Reads } from './reads.ts';
 import { priorityOf, TASKS } from './tasks.ts';
 import { deadlineMail, escapeHtml, gameName, gameOverMail, handedToBotMail, yourTurnMail, type MailBody, type MailLinks } from './mails.ts';
@@ -136,24 +136,29 @@ export class Notifications {
     return `${this.options.publicUrl.replace(/\/+$/, '')}/games/${gameId}`;
   }
 
-  private unsubscribeToken(playerId: string): string {
-    return createHmac('sha256', this.unsubscribeKey!).update(playerId).digest('base64url');
+  /** §8: signs the player's id and their links' version, so a used link (the version moved on) is worth nothing. */
+  private unsubscribeToken(playerId: string, version: number): string {
+    return createHmac('sha256', this.unsubscribeKey!).update(`${playerId}:${version}`).digest('base64url');
   }
 
-  unsubscribeUrl(playerId: string): string {
-    return `${this.options.publicUrl.replace(/\/+$/, '')}/unsubscribe?player=${playerId}&token=${this.unsubscribeToken(playerId)}`;
+  unsubscribeUrl(player: { id: string; unsubscribeVersion: number }): string {
+    return `${this.options.publicUrl.replace(/\/+$/, '')}/unsubscribe?player=${player.id}&token=${this.unsubscribeToken(player.id, player.unsubscribeVersion)}`;
   }
 
-  /** The unsubscribe link (a GET, no login): turns the player's mail off. Null: the link is not one we made. */
+  /**
+   * The unsubscribe link (a GET, no login): turns the player's mail off, once. Null: the
+   * link is not one we made, or was used already (each use moves the version on), or is
+   * older than the last one used.
+   */
   async unsubscribe(playerId: unknown, token: unknown): Promise<{ name: string } | null> {
     if (!this.unsubscribeKey || typeof playerId !== 'string' || !UUID.test(playerId) || typeof token !== 'string') return null;
-    const expected = Buffer.from(this.unsubscribeToken(playerId));
-    const given = Buffer.from(token);
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
     const player = await this.players.player(playerId);
     if (!player) return null;
-    if (player.notifyByEmail) await this.players.updatePlayer(playerId, { notifyByEmail: false });
-    return { name: player.name };
+    const expected = Buffer.from(this.unsubscribeToken(playerId, player.unsubscribeVersion));
+    const given = Buffer.from(token);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+    // Only if the version is still the one checked: two clicks at once turn mail off once.
+    return this.players.unsubscribe(playerId, player.unsubscribeVersion);
   }
 
   // ---- fan-out: outbox rows to deliveries (the queue's `notify` task) ---------------------
@@ -162,8 +167,8 @@ export class Notifications {
     return gameName(this.registry.type(game.type)?.name ?? game.type, game);
   }
 
-  private links(game: GameRecord, playerId: string): MailLinks {
-    return { game: this.gameUrl(game.id), unsubscribe: this.unsubscribeUrl(playerId) };
+  private links(game: GameRecord, player: PlayerRecord): MailLinks {
+    return { game: this.gameUrl(game.id), unsubscribe: this.unsubscribeUrl(player) };
   }
 
 
@@ -200,14 +205,14 @@ export class Notifications {
         const mine = seatsOf(playerId);
         for (const row of rows) {
           if (row.kind === 'SEAT_HANDED_TO_BOT' && row.seat) {
-            out.push(this.mailDelivery(deliveryId('mail', playerId, row.id), playerId, game, 'SEAT_HANDED_TO_BOT', row.seat, version, handedToBotMail(this.links(game, playerId), this.name(game), row.seat, mine.includes(row.seat) || game.seats.some((s) => s.seat === row.seat && s.handedFrom === playerId))));
+            out.push(this.mailDelivery(deliveryId('mail', playerId, row.id), playerId, game, 'SEAT_HANDED_TO_BOT', row.seat, version, handedToBotMail(this.links(game, player), this.name(game), row.seat, mine.includes(row.seat) || game.seats.some((s) => s.seat === row.seat && s.handedFrom === playerId))));
           } else if (row.kind === 'GAME_ENDED') {
-            out.push(this.mailDelivery(deliveryId('mail', playerId, row.id), playerId, game, 'GAME_OVER', null, version, gameOverMail(this.links(game, playerId), this.name(game), game, mine)));
+            out.push(this.mailDelivery(deliveryId('mail', playerId, row.id), playerId, game, 'GAME_OVER', null, version, gameOverMail(this.links(game, player), this.name(game), game, mine)));
           } else if (row.kind === 'SEAT_AWAITED' && row.seat && mine.includes(row.seat) && !(acted && mine.includes(acted))) {
             // At most one a game until the player acts (and none for a move they are making).
             if (!(await this.store.claimYourTurn(playerId, gameId, version, mine))) continue;
             const prompts = ((row.data?.prompts ?? []) as { prompt: string }[]).map((p) => p.prompt);
-            const body = await this.withOrders(yourTurnMail(this.links(game, playerId), this.name(game), row.seat, prompts), game, playerId, row.seat, version);
+            const body = await this.withOrders(yourTurnMail(this.links(game, player), this.name(game), row.seat, prompts), game, playerId, row.seat, version);
             out.push(this.mailDelivery(deliveryId('mail', playerId, row.id), playerId, game, 'YOUR_TURN', row.seat, version, body));
           }
         }
@@ -245,7 +250,7 @@ export class Notifications {
       if (player?.email && player.emailVerified && player.notifyByEmail) {
         const status = await (await this.reads.read(gameId, { kind: 'player', playerId })).progress();
         const prompts = status.awaiting.filter((p) => p.seat === seat).map((p) => p.prompt);
-        const body = await this.withOrders(deadlineMail(this.links(game, playerId), this.name(game), seat, prompts, deadline), game, playerId, seat, version);
+        const body = await this.withOrders(deadlineMail(this.links(game, player), this.name(game), seat, prompts, deadline), game, playerId, seat, version);
         out.push(this.mailDelivery(deliveryId('mail', playerId, gameId, seat, version, 'DEADLINE_SOON'), playerId, game, 'DEADLINE_SOON', seat, version, body));
       }
     }
@@ -316,7 +321,7 @@ export class Notifications {
       await this.store.attempted(id, { status: 'CANCELLED', error: 'the player no longer wants mail (or has no verified address)', attempt: false });
       return null;
     }
-    return { delivery, to: player.email, mail: delivery.body as unknown as MailBody, unsubscribe: this.unsubscribeUrl(player.id) };
+    return { delivery, to: player.email, mail: delivery.body as unknown as MailBody, unsubscribe: this.unsubscribeUrl(player) };
   }
 }
 

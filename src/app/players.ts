@@ -4,10 +4,10 @@
  * several per player, each named and revocable. The email reaches nobody but its player:
  * seats, views, events and exports carry only the player's id and name.
  */
-import { randomBytes, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, randomInt, randomUUID } from 'node:crypto';
 import { hashToken, PLAYER_TOKEN_PREFIX, SPECTATOR, tokenFingerprint, type Actor } from './actors.ts';
 import { AppError } from './errors.ts';
-import type { GameStore, PlayerRecord, PlayerStore } from './ports.ts';
+import type { GameStore, PlayerRecord, PlayerStore, RevocationListener, WakeUps } from './ports.ts';
 import type { ListArgs, Page, Reads } from './reads.ts';
 import { Lru } from './states.ts';
 
@@ -57,8 +57,14 @@ function out(p: PlayerRecord): PlayerOut {
   return { id: p.id, name: p.name, email: p.email, emailVerified: p.emailVerified, notifyByEmail: p.notifyByEmail };
 }
 
-function newCode() {
-  return { emailCode: String(randomInt(0, 1_000_000)).padStart(6, '0'), emailCodeExpires: new Date(Date.now() + CODE_LIFETIME_MS), emailCodeAttempts: 0 };
+/** The code as stored: a hash, salted with the player's id (the code itself is only in the mail). */
+function codeHash(playerId: string, code: string): string {
+  return createHash('sha256').update(`${playerId}:${code}`).digest('hex');
+}
+
+function newCode(playerId: string) {
+  const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+  return { code, stored: { emailCodeHash: codeHash(playerId, code), emailCodeExpires: new Date(Date.now() + CODE_LIFETIME_MS), emailCodeAttempts: 0 } };
 }
 
 /** The player `actor` is, or an error for anyone else. */
@@ -70,21 +76,23 @@ export async function playerOf(store: PlayerStore, actor: Actor): Promise<Player
 }
 
 export interface PlayersOptions {
-  /** Registrations a minute per address (counted in this process). */
+  /** Registrations a minute per address (counted in the database, for every process together). */
   registrationsPerMinute: number;
   /** Sends the verification mail (the notifications queue it). */
   sendCode: (mail: VerificationMail) => Promise<void> | void;
 }
 
 export class Players {
-  private readonly registrations = new Map<string, number[]>();
   /** What a seat token stands for never changes: one look-up per token and process. */
   private readonly seatTokens = new Lru<string, Actor>(TOKEN_CACHE_SIZE);
+  private registered = 0;
 
   constructor(
     readonly store: PlayerStore,
     private readonly gameStore: GameStore,
     private readonly reads: Reads,
+    /** Where revocations from every process are heard (WakeUps.onTokenRevoked). */
+    private readonly revocations: Pick<WakeUps, 'onTokenRevoked'>,
     private readonly options: PlayersOptions,
   ) {}
 
@@ -110,30 +118,34 @@ export class Players {
     return actor;
   }
 
-  private limit(address: string) {
-    const now = Date.now();
+  /** Calls `listener` with each player token's hash revoked on any process (null: some may have been missed: recheck); returns the unsubscribe. */
+  onTokenRevoked(listener: RevocationListener): () => void {
+    return this.revocations.onTokenRevoked(listener);
+  }
+
+  /** §8: one count per address and minute in the database, so N processes still allow the limit once. */
+  private async limit(address: string) {
     const perMinute = this.options.registrationsPerMinute;
-    const recent = (this.registrations.get(address) ?? []).filter((t) => now - t < 60_000);
-    if (recent.length >= perMinute) {
-      throw new AppError('RATE_LIMITED', `Too many registrations from this address: at most ${perMinute} a minute; retry in ${Math.ceil((60_000 - (now - recent[0]!)) / 1000)} s`);
+    if (++this.registered % 100 === 0) await this.store.forgetRegistrations();
+    const { count, resetsAt } = await this.store.countRegistration(address);
+    if (count > perMinute) {
+      throw new AppError('RATE_LIMITED', `Too many registrations from this address: at most ${perMinute} a minute; retry in ${Math.max(1, Math.ceil((resetsAt.getTime() - Date.now()) / 1000))} s`);
     }
-    recent.push(now);
-    this.registrations.set(address, recent);
-    if (this.registrations.size > 10_000) this.registrations.delete(this.registrations.keys().next().value!);
   }
 
   /** A new player and their first token (shown once). */
   async register(input: { name?: unknown; email?: unknown }, from: { address: string }): Promise<{ player: PlayerOut; token: string }> {
     const name = validName(input?.name, 'A player\'s name');
     const email = input.email === undefined || input.email === null ? null : validEmail(input.email);
-    this.limit(from.address);
+    await this.limit(from.address);
     const token = PLAYER_TOKEN_PREFIX + randomBytes(32).toString('base64url');
-    const code = email ? newCode() : null;
+    const id = randomUUID();
+    const code = email ? newCode(id) : null;
     const player = await this.store.createPlayer(
-      { id: randomUUID(), name, email, emailCode: code?.emailCode ?? null, emailCodeExpires: code?.emailCodeExpires ?? null },
+      { id, name, email, emailCodeHash: code?.stored.emailCodeHash ?? null, emailCodeExpires: code?.stored.emailCodeExpires ?? null },
       { id: randomUUID(), name: 'registration', tokenHash: hashToken(token) },
     );
-    if (email && code) await this.sendCode(player.id, email, code.emailCode);
+    if (email && code) await this.sendCode(player.id, email, code.code);
     return { player: out(player), token };
   }
 
@@ -163,13 +175,13 @@ export class Players {
       data.notifyByEmail = input.notifyByEmail;
     }
     let code: string | null = null;
-    if (input.email === null) Object.assign(data, { email: null, emailVerified: false, emailCode: null, emailCodeExpires: null, emailCodeAttempts: 0 });
+    if (input.email === null) Object.assign(data, { email: null, emailVerified: false, emailCodeHash: null, emailCodeExpires: null, emailCodeAttempts: 0 });
     else if (input.email !== undefined) {
       const email = validEmail(input.email);
       if (email !== player.email || !player.emailVerified) {
-        const fresh = newCode();
-        code = fresh.emailCode;
-        Object.assign(data, { email, emailVerified: false, ...fresh });
+        const fresh = newCode(player.id);
+        code = fresh.code;
+        Object.assign(data, { email, emailVerified: false, ...fresh.stored });
       }
     }
     const updated = await this.store.updatePlayer(player.id, data);
@@ -182,16 +194,18 @@ export class Players {
     if (typeof code !== 'string' || code.trim() === '') throw new AppError('BAD_REQUEST', 'The code is the one in the mail: "Code: <code>"');
     if (!player.email) throw new AppError('BAD_REQUEST', 'You have no email address to verify');
     if (player.emailVerified) return out(player);
-    if (!player.emailCode || !player.emailCodeExpires || player.emailCodeExpires.getTime() < Date.now()) {
+    // Compared and counted in one statement: concurrent guesses cannot all read "4 so far".
+    const guess = await this.store.guessCode(player.id, codeHash(player.id, code.trim()), CODE_ATTEMPTS);
+    if (guess.outcome === 'wrong') {
+      throw new AppError('BAD_REQUEST', guess.attempts >= CODE_ATTEMPTS ? 'Wrong code, too many times: set the email again with updatePlayer for a new one' : 'Wrong code');
+    }
+    const now = await this.store.player(player.id);
+    if (!now) throw new AppError('UNAUTHENTICATED', 'This player no longer exists');
+    // 'none' after a right guess of a concurrent request: verified all the same.
+    if (guess.outcome === 'none' && !now.emailVerified) {
       throw new AppError('BAD_REQUEST', 'No code is pending for this address (it expired or was guessed wrong too often): set the email again with updatePlayer for a new one');
     }
-    const given = Buffer.from(code.trim());
-    const expected = Buffer.from(player.emailCode);
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-      const attempts = await this.store.wrongCode(player.id, CODE_ATTEMPTS);
-      throw new AppError('BAD_REQUEST', attempts >= CODE_ATTEMPTS ? 'Wrong code, too many times: set the email again with updatePlayer for a new one' : 'Wrong code');
-    }
-    return out(await this.store.updatePlayer(player.id, { emailVerified: true, emailCode: null, emailCodeExpires: null, emailCodeAttempts: 0 }));
+    return out(now);
   }
 
   async createToken(actor: Actor, name: unknown): Promise<{ id: string; name: string; token: string; createdAt: Date; lastUsedAt: Date | null }> {

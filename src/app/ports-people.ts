@@ -12,12 +12,21 @@ export interface PlayerRecord {
   email: string | null;
   emailVerified: boolean;
   notifyByEmail: boolean;
-  emailCode: string | null;
+  /** sha256("<id>:<code>"), never the code */
+  emailCodeHash: string | null;
   emailCodeExpires: Date | null;
   emailCodeAttempts: number;
+  /** The version the unsubscribe links carry: each use moves it on (a link works once). */
+  unsubscribeVersion: number;
   createdAt: Date;
   updatedAt: Date;
 }
+
+/** What one guess of the email code did. */
+export type CodeGuess = { outcome: 'verified' } | { outcome: 'wrong'; attempts: number } | { outcome: 'none' };
+
+/** Told the hash of every player token revoked on any process; null: some may have been missed (recheck). */
+export type RevocationListener = (tokenHash: string | null) => void;
 
 export interface PlayerTokenRecord {
   id: string;
@@ -29,17 +38,29 @@ export interface PlayerTokenRecord {
 
 export interface PlayerStore {
   /** The player and their first token, together or not at all. */
-  createPlayer(player: { id: string; name: string; email: string | null; emailCode: string | null; emailCodeExpires: Date | null }, token: { id: string; name: string; tokenHash: string }): Promise<PlayerRecord>;
+  createPlayer(player: { id: string; name: string; email: string | null; emailCodeHash: string | null; emailCodeExpires: Date | null }, token: { id: string; name: string; tokenHash: string }): Promise<PlayerRecord>;
   player(id: string): Promise<PlayerRecord | null>;
   players(ids: string[]): Promise<PlayerRecord[]>;
   updatePlayer(id: string, data: Partial<Omit<PlayerRecord, 'id' | 'createdAt' | 'updatedAt'>>): Promise<PlayerRecord>;
-  /** A wrong guess of the email code: counts it, and forgets the code after `max` wrong ones. */
-  wrongCode(id: string, max: number): Promise<number>;
+  /**
+   * One guess of the email code (its hash), compared and counted at once: concurrent guesses
+   * are ordered, each sees the count the one before it left, so at most `max` are ever
+   * compared (a right one verifies and forgets the code, the `max`th wrong one forgets it
+   * too). 'none': no code was pending (any more).
+   */
+  guessCode(id: string, hash: string, max: number): Promise<CodeGuess>;
+  /** Counts a registration from `address` in the current minute, shared by every process; the count so far and when its minute ends. */
+  countRegistration(address: string): Promise<{ count: number; resetsAt: Date }>;
+  /** Forgets the counts of minutes long past. */
+  forgetRegistrations(): Promise<void>;
+  /** Turns the player's mail off if `version` is their unsubscribe links' current one, and moves it on; null when it is not (used, or older). */
+  unsubscribe(id: string, version: number): Promise<{ name: string } | null>;
   /** The token's player (marking the token used). */
   playerForToken(tokenHash: string): Promise<{ playerId: string; tokenId: string } | null>;
   createToken(token: { id: string; playerId: string; name: string; tokenHash: string }): Promise<PlayerTokenRecord>;
   tokens(playerId: string): Promise<PlayerTokenRecord[]>;
   countTokens(playerId: string): Promise<number>;
+  /** Deletes the token and, with the same commit, announces its hash to every process (WakeUps.onTokenRevoked); false when the player has none by that id. */
   revokeToken(playerId: string, id: string): Promise<boolean>;
 }
 

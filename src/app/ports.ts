@@ -6,7 +6,7 @@
  */
 
 import type { MailStore } from './ports-mail.ts';
-import type { PlayerStore, WebhookStore } from './ports-people.ts';
+import type { PlayerStore, RevocationListener, WebhookStore } from './ports-people.ts';
 
 export type * from './ports-mail.ts';
 export type * from './ports-people.ts';
@@ -170,7 +170,7 @@ export interface GameStore {
   /** The latest snapshot at or before `version` folded by the given rules. */
   snapshot(gameId: string, version?: number, rules?: string): Promise<{ version: number; state: unknown } | null>;
   /** Games, newest first, keyset-paginated by (createdAt, id). */
-  listGames(filter: { type?: string; status?: string; ids?: string[] }, first: number, after?: Cursor): Promise<GameRecord[]>;
+  listGames(filter: { type?: string; status?: string; ids?: string[]; visibility?: string }, first: number, after?: Cursor): Promise<GameRecord[]>;
   /**
    * The reads that tolerate a replica's lag, which a store may serve from one (unset: this
    * store): the log up to a version already read (`until` given: the answer is exactly the
@@ -285,6 +285,8 @@ export interface WakeUps {
   publish(gameId: string, version: number): void;
   /** Calls `wake` when the game may have new events; returns the unsubscribe. */
   listen(gameId: string, wake: () => void): () => void;
+  /** Calls `listener` with the hash of each player token revoked on any process (PlayerStore.revokeToken), null after a lost connection (recheck); returns the unsubscribe. */
+  onTokenRevoked(listener: RevocationListener): () => void;
 }
 
 /** Everything the core is built on. */

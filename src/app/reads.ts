@@ -81,14 +81,18 @@ export class Reads {
     return new GameRead(this.ctx, record, actor, state);
   }
 
-  /** Games, newest first, a page at a time; with a seat token only that token's game, with a player token the player's. */
+  /**
+   * Games, newest first, a page at a time: with a seat token only that token's game, with a
+   * player token that player's games, without a token the PUBLIC ones (a PRIVATE game is
+   * listed only to its players; whoever has its id still reads it).
+   */
   async listGames(actor: Actor, args: ListArgs): Promise<Page> {
     const first = pageSize(args.first);
     const after = args.after ? decodeCursor(args.after) : undefined;
     if (actor.kind === 'player') {
       return page(this.ctx, await this.lobby.playerGames(actor.playerId, { type: args.type, status: args.status, myTurn: args.myTurn ?? undefined }, first + 1, after), first, actor);
     }
-    const ids = actor.kind === 'seat' || actor.kind === 'bot' ? { ids: [actor.gameId] } : {};
+    const ids = actor.kind === 'seat' || actor.kind === 'bot' ? { ids: [actor.gameId] } : { visibility: 'PUBLIC' };
     return page(this.ctx, await (this.ctx.store.lagTolerant ?? this.ctx.store).listGames({ type: args.type, status: args.status, ...ids }, first + 1, after), first, actor);
   }
 

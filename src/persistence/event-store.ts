@@ -285,10 +285,11 @@ export class EventStore implements GameStore {
   }
 
   /** Games, newest first, keyset-paginated by (createdAt, id). */
-  async listGames(filter: { type?: string; status?: string; ids?: string[] }, first: number, after?: { createdAt: Date; id: string }): Promise<GameRecord[]> {
+  async listGames(filter: { type?: string; status?: string; ids?: string[]; visibility?: string }, first: number, after?: { createdAt: Date; id: string }): Promise<GameRecord[]> {
     const rows = await this.prisma.game.findMany({
       where: {
         ...(filter.type ? { type: filter.type } : {}),
+        ...(filter.visibility ? { visibility: filter.visibility } : {}),
         ...(filter.status ? { status: filter.status } : {}),
         ...(filter.ids ? { id: { in: filter.ids } } : {}),
         ...(after ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] } : {}),

@@ -12,9 +12,12 @@
  */
 import pg from 'pg';
 import { EVENTS_CHANNEL } from './event-store.ts';
-import type { WakeUps } from '../app/ports.ts';
+import type { RevocationListener, WakeUps } from '../app/ports.ts';
+import { TOKENS_REVOKED_CHANNEL } from './player-store.ts';
 
 type Wake = () => void;
+/** A revoked token's hash; null after a lost connection (revocations may have been missed). */
+type Revoked = RevocationListener;
 
 /** NOTIFY payloads are limited to 8000 bytes: send ids, a batch at a time. */
 const IDS_PER_NOTIFY = 150;
@@ -29,6 +32,7 @@ export interface NotifierOptions {
 export class Notifier implements WakeUps {
   private client: pg.Client | null = null;
   private readonly listeners = new Map<string, Set<Wake>>();
+  private readonly revoked = new Set<Revoked>();
   /** The last version seen of each game listened to (for the catch-up). */
   private readonly seen = new Map<string, number>();
   private readonly pending = new Map<string, number>();
@@ -53,6 +57,10 @@ export class Notifier implements WakeUps {
   async start(): Promise<void> {
     const client = new pg.Client({ connectionString: this.url });
     client.on('notification', (msg) => {
+      if (msg.channel === TOKENS_REVOKED_CHANNEL) {
+        for (const fn of this.revoked) fn(msg.payload ?? null);
+        return;
+      }
       try {
         const payload = JSON.parse(msg.payload ?? '{}') as { gameId?: string; games?: [string, number][] };
         if (payload.gameId) this.wake(payload.gameId);
@@ -68,6 +76,7 @@ export class Notifier implements WakeUps {
     client.on('end', () => this.reconnect());
     await client.connect();
     await client.query(`LISTEN ${EVENTS_CHANNEL}`);
+    await client.query(`LISTEN ${TOKENS_REVOKED_CHANNEL}`);
     this.client = client;
     if (this.catchUpMs > 0 && !this.catchUpTimer) {
       this.catchUpTimer = setInterval(() => void this.catchUp(), this.catchUpMs);
@@ -83,6 +92,7 @@ export class Notifier implements WakeUps {
       try {
         await this.start();
         for (const id of this.listeners.keys()) this.wake(id); // catch up on anything missed
+        for (const fn of this.revoked) fn(null); // and recheck the tokens it serves
       } catch (error) {
         this.log(`notification reconnect failed: ${(error as Error).message}`);
         this.reconnect();
@@ -148,6 +158,12 @@ export class Notifier implements WakeUps {
         this.seen.delete(gameId);
       }
     };
+  }
+
+  /** Calls `fn` with the hash of each player token revoked on any process (PlayerStore.revokeToken); returns the unsubscribe. */
+  onTokenRevoked(fn: Revoked): () => void {
+    this.revoked.add(fn);
+    return () => this.revoked.delete(fn);
   }
 
   /** How many subscriptions this process is feeding. */

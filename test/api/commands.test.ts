@@ -124,9 +124,9 @@ describe('submitting commands', () => {
     expect((await server.rest('POST', `/api/games/${id}/resign`, undefined, tokens.east)).body.error.code).toBe('GAME_OVER');
   });
 
-  it('lists games with cursor pagination, filtered, and with a token only that token\'s game', async () => {
-    const a = await createGuessingGame(server);
-    await createGuessingGame(server);
+  it('lists (public) games with cursor pagination, filtered, and with a token only that token\'s game', async () => {
+    const a = await createGuessingGame(server, undefined, undefined, 'PUBLIC');
+    await createGuessingGame(server, undefined, undefined, 'PUBLIC');
     const page1 = await server.gql(`{ games(first: 1, filter: { type: "guessing-game", status: ACTIVE }) { edges { cursor node { id } } pageInfo { hasNextPage endCursor } } }`);
     expect(page1.data.games.edges).toHaveLength(1);
     expect(page1.data.games.pageInfo.hasNextPage).toBe(true);

@@ -13,7 +13,7 @@ let server: TestServer;
 let game: { id: string; tokens: Record<string, string> };
 beforeAll(async () => {
   server = await startTestServer({ rateLimit: 100_000 });
-  game = await createGuessingGame(server);
+  game = await createGuessingGame(server, undefined, undefined, 'PUBLIC'); // listed to anyone
 });
 afterAll(async () => server?.close());
 

@@ -126,6 +126,34 @@ describe('the lobby', () => {
     expect((await a.gql(`mutation($id: ID!) { cancelGame(gameId: $id) { status } }`, { id: anonymous.game.id }, maker)).data.cancelGame.status).toBe('ABANDONED');
   });
 
+  it('lists a PRIVATE game only to its players (GET /api/games, games, openGames); whoever has its id still reads it', async () => {
+    const host = await player(a, 'Secretive');
+    const stranger = await player(b, 'Stranger');
+    const hidden = await create(a, { seats: [{ seat: 'north', me: true }, { seat: 'east', open: true }] }, host.token);
+    const shown = await create(a, { visibility: 'PUBLIC', seats: [{ seat: 'north', me: true }, { seat: 'east', open: true }] }, host.token);
+    const plain = await a.rest('POST', '/api/games', { type: 'guessing-game', options: { target: 5 }, seats: [{ seat: 'north', name: 'N' }, { seat: 'east', name: 'E' }] });
+    const listed = async (token?: string) => {
+      const rest = (await b.rest('GET', '/api/games?first=100&type=guessing-game', undefined, token)).body.games.map((g: { id: string }) => g.id);
+      const gql = (await b.gql(`{ games(first: 100, filter: { type: "guessing-game" }) { nodes { id } } }`, {}, token)).data.games.nodes.map((g: { id: string }) => g.id);
+      const open = (await b.gql(`{ openGames(type: "guessing-game", first: 100) { nodes { id } } }`, {}, token)).data.openGames.nodes.map((g: { id: string }) => g.id);
+      expect(gql).toEqual(rest);
+      return { games: rest as string[], open: open as string[] };
+    };
+    for (const token of [undefined, stranger.token, plain.body.seatTokens[0].token]) {
+      const seen = await listed(token);
+      expect(seen.games, String(token)).not.toContain(hidden.game.id);
+      expect(seen.open).not.toContain(hidden.game.id);
+      expect(seen.open).toContain(shown.game.id);
+    }
+    expect((await listed()).games).toContain(shown.game.id); // PUBLIC: listed to anyone
+    expect((await listed()).games).not.toContain(plain.body.game.id); // PRIVATE by default
+    expect((await listed(plain.body.seatTokens[0].token)).games).toEqual([plain.body.game.id]);
+    expect((await listed(host.token)).games).toEqual(expect.arrayContaining([hidden.game.id, shown.game.id]));
+    // Read by id, as a spectator, as before.
+    expect((await b.rest('GET', `/api/games/${hidden.game.id}`)).status).toBe(200);
+    expect((await b.gql(`query($id: ID!) { game(id: $id) { id status } }`, { id: hidden.game.id })).data.game).toEqual({ id: hidden.game.id, status: 'OPEN' });
+  });
+
   it('gives the last seat to exactly one of many joiners racing on two server processes; the others are told SEAT_TAKEN', async () => {
     for (let round = 0; round < 3; round++) {
       const created = await create(a, { visibility: 'PUBLIC', seats: [{ seat: 'north', name: 'Host' }, { seat: 'east', open: true }, { seat: 'south', open: true }] });

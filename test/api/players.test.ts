@@ -4,6 +4,7 @@
  * the code sent to the address, the seat argument, bad input, and the email that reaches
  * nobody but its player.
  */
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseUrl, startTestServer, type TestServer } from '../support/server.ts';
@@ -25,6 +26,9 @@ afterAll(async () => {
 
 const REGISTER = `mutation($input: RegisterPlayerInput!) { registerPlayer(input: $input) { player { id name email emailVerified notifyByEmail } token } }`;
 const ME = `{ me { id name email emailVerified notifyByEmail myTurnCount tokens { id name createdAt lastUsedAt } } }`;
+
+const codeOf = (mail: { text: string }) => /^Code: (\d{6})$/m.exec(mail.text)![1]!;
+const VERIFY = `mutation($c: String!) { verifyEmail(code: $c) { emailVerified } }`;
 
 async function register(server: TestServer, name: string, email?: string) {
   const r = await server.gql(REGISTER, { input: { name, ...(email ? { email } : {}) } });
@@ -72,11 +76,13 @@ describe('players', () => {
     expect(unknown.errors?.[0].extensions.code).toBe('UNAUTHENTICATED');
   });
 
-  it('changes name and email; a new email is verified with the code sent to it (read here from the database)', async () => {
+  it('changes name and email; a new email is verified with the code sent to it, stored only as a hash', async () => {
     const { player, token } = await register(a, 'Lin', 'lin@example.org');
     expect(sent.at(-1)?.to).toBe('lin@example.org');
-    const code = (await db.query('SELECT email_code FROM players WHERE id = $1', [player.id])).rows[0].email_code as string;
-    expect(sent.at(-1)?.text.split('\n')).toContain(`Code: ${code}`);
+    const code = codeOf(sent.at(-1)!);
+    const stored = (await db.query('SELECT email_code_hash FROM players WHERE id = $1', [player.id])).rows[0].email_code_hash as string;
+    expect(stored).toBe(createHash('sha256').update(`${player.id}:${code}`).digest('hex'));
+    expect(JSON.stringify((await db.query('SELECT * FROM players WHERE id = $1', [player.id])).rows)).not.toContain(`"${code}"`);
 
     const wrong = await a.gql(`mutation { verifyEmail(code: "nope") { emailVerified } }`, {}, token);
     expect(wrong.errors?.[0]).toMatchObject({ message: 'Wrong code', extensions: { code: 'BAD_REQUEST' } });
@@ -85,8 +91,8 @@ describe('players', () => {
 
     const changed = await a.gql(`mutation { updatePlayer(input: { name: "Lin Yu", email: "yu@example.org", notifyByEmail: true }) { name email emailVerified notifyByEmail } }`, {}, token);
     expect(changed.data.updatePlayer).toEqual({ name: 'Lin Yu', email: 'yu@example.org', emailVerified: false, notifyByEmail: true });
-    const code2 = (await db.query('SELECT email_code FROM players WHERE id = $1', [player.id])).rows[0].email_code as string;
-    expect(sent.at(-1)).toMatchObject({ to: 'yu@example.org', text: expect.stringContaining(`\nCode: ${code2}\n`) });
+    expect(sent.at(-1)).toMatchObject({ to: 'yu@example.org' });
+    const code2 = codeOf(sent.at(-1)!);
     expect((await a.gql(`mutation($c: String!) { verifyEmail(code: $c) { emailVerified } }`, { c: code2 }, token)).data.verifyEmail.emailVerified).toBe(true);
   });
 
@@ -116,16 +122,51 @@ describe('players', () => {
     expect((await a.gql(`mutation { updatePlayer(input: { email: "x@" }) { id } }`, {}, token)).errors?.[0].extensions.code).toBe('BAD_REQUEST');
   });
 
-  it('limits registrations per address (RATE_LIMITED / 429)', async () => {
-    const limited = await startTestServer({ rateLimit: 100_000, registrationsPerMinute: 2 });
+  it('counts wrong guesses of the email code in the statement that compares them: 60 at once through two processes are 5 guesses', async () => {
+    const { player, token } = await register(a, 'Quinn', 'quinn@example.org');
+    const code = codeOf(sent.at(-1)!);
+    const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, '0');
+    const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => (i % 2 ? a : b).gql(VERIFY, { c: wrong }, token)));
+    const messages = answers.map((r) => r.errors?.[0].message as string);
+    expect(messages.filter((m) => m?.startsWith('Wrong code'))).toHaveLength(5);
+    expect(messages.filter((m) => m?.startsWith('No code is pending'))).toHaveLength(55);
+    // The code is gone: the right one, now, verifies nothing.
+    expect((await a.gql(VERIFY, { c: code }, token)).errors?.[0].message).toMatch(/No code is pending/);
+    const row = (await db.query('SELECT email_verified, email_code_hash, email_code_attempts FROM players WHERE id = $1', [player.id])).rows[0];
+    expect(row).toEqual({ email_verified: false, email_code_hash: null, email_code_attempts: 5 });
+  });
+
+  it('does not verify with the right code sent 26th in a burst of 30', async () => {
+    for (let run = 0; run < 3; run++) {
+      const { token } = await register(a, `Burst ${run}`, `burst${run}@example.org`);
+      const code = codeOf(sent.at(-1)!);
+      const guesses = Array.from({ length: 30 }, (_, i) => (i === 25 ? code : String((Number(code) + 1 + i) % 1_000_000).padStart(6, '0')));
+      await Promise.all(guesses.map((c, i) => (i % 2 ? a : b).gql(VERIFY, { c }, token)));
+      expect((await a.gql(ME, {}, token)).data.me.emailVerified, `run ${run}`).toBe(false);
+    }
+    // Within the five guesses the right code still works, wrong ones before it or not.
+    const { token } = await register(a, 'Patient', 'patient@example.org');
+    const code = codeOf(sent.at(-1)!);
+    for (const c of ['000000', '999999']) if (c !== code) await b.gql(VERIFY, { c }, token);
+    expect((await a.gql(VERIFY, { c: code }, token)).data.verifyEmail.emailVerified).toBe(true);
+  });
+
+  it('limits registrations per address across processes, counted in the database (RATE_LIMITED / 429)', async () => {
+    // Two processes behind a proxy: the client's address is its X-Forwarded-For (one of this test's own).
+    const opts = { rateLimit: 100_000, registrationsPerMinute: 2, trustProxy: true } as const;
+    const [one, two] = await Promise.all([startTestServer(opts), startTestServer(opts)]);
+    const from = { 'x-forwarded-for': '198.51.100.23' };
+    await db.query(`DELETE FROM registration_limits WHERE address IN ('198.51.100.23', '192.0.2.77')`);
     try {
-      expect((await limited.rest('POST', '/api/players', { name: 'one' })).status).toBe(201);
-      expect((await limited.gql(REGISTER, { input: { name: 'two' } })).errors).toBeUndefined();
-      const third = await limited.rest('POST', '/api/players', { name: 'three' });
-      expect(third).toMatchObject({ status: 429, body: { error: { code: 'RATE_LIMITED' } } });
-      expect((await limited.gql(REGISTER, { input: { name: 'four' } })).errors?.[0].extensions.code).toBe('RATE_LIMITED');
+      expect((await one.rest('POST', '/api/players', { name: 'one' }, undefined, from)).status).toBe(201);
+      expect((await two.rest('POST', '/api/players', { name: 'two' }, undefined, from)).status).toBe(201);
+      const third = await one.rest('POST', '/api/players', { name: 'three' }, undefined, from);
+      expect(third).toMatchObject({ status: 429, body: { error: { code: 'RATE_LIMITED', message: expect.stringMatching(/at most 2 a minute; retry in \d+ s/) } } });
+      expect((await two.rest('POST', '/api/players', { name: 'four' }, undefined, from)).body.error.code).toBe('RATE_LIMITED');
+      // Another address has a count of its own.
+      expect((await two.rest('POST', '/api/players', { name: 'five' }, undefined, { 'x-forwarded-for': '192.0.2.77' })).status).toBe(201);
     } finally {
-      await limited.close();
+      await Promise.all([one.close(), two.close()]);
     }
   });
 

@@ -1,10 +1,11 @@
 /**
  * SIGTERM stops the service gracefully: a request in flight finishes (within the grace
- * period), and WebSocket clients are told why they are closed (1001 "server shutting
- * down"). Runs the real entry point, src/main.ts, as a child process on the test database.
+ * period), WebSocket clients are told why they are closed (1001 "server shutting down"),
+ * and one that does not answer is cut, so the process exits as soon as everything is closed. Runs the real entry point, src/main.ts, as a child process on the test database.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -21,7 +22,7 @@ function startService(): Promise<{ url: string; exited: Promise<number | null>; 
   const log: string[] = [];
   child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: databaseUrl(), PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', NODE_ENV: 'test' },
+    env: { ...process.env, DATABASE_URL: databaseUrl(), PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', NODE_ENV: 'test', MAX_EVENT_LOOP_DELAY: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<number | null>((resolve) => child!.on('exit', (code) => resolve(code)));
@@ -55,6 +56,14 @@ describe('SIGTERM', () => {
       socket.on('message', (m) => JSON.parse(m.toString()).type === 'connection_ack' && resolve());
     });
 
+    // A client that opens a WebSocket and never reads or answers again (it would hold the
+    // shutdown until the grace period ends, and close-with-grace then exits with 1).
+    const deaf = connect(Number(new URL(url).port), '127.0.0.1');
+    deaf.on('error', () => {});
+    deaf.write(['GET /graphql HTTP/1.1', 'Host: 127.0.0.1', 'Upgrade: websocket', 'Connection: Upgrade', 'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==', 'Sec-WebSocket-Version: 13', 'Sec-WebSocket-Protocol: graphql-transport-ws', '', ''].join('\r\n'));
+    await new Promise<void>((resolve) => deaf.once('data', () => resolve())); // 101 Switching Protocols
+    deaf.pause();
+
     // A request in flight: its body arrives in two parts, the second after SIGTERM.
     const body = JSON.stringify({ type: 'guessing-game-is-not-hosted-here', seats: [] });
     const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
@@ -76,7 +85,9 @@ describe('SIGTERM', () => {
     expect(status, text).toBe(400);
     expect(JSON.parse(text).error.message).toMatch(/Unknown game type/);
     expect(await closed).toEqual({ code: 1001, reason: 'server shutting down' });
+    // Everything closed, the process exits by itself: not killed by the grace period's timeout.
     expect(await exited, log.join('\n')).toBe(0);
+    expect(log.join('\n')).not.toContain('killed by timeout');
     // Nothing new is accepted once it stops.
     await expect(fetch(`${url}/healthz`)).rejects.toThrow();
   });

@@ -1,11 +1,12 @@
 /**
  * The WebSocket channel is bounded and says why it closes: a bad token closes with 4403 and
  * a reason; subscriptions are capped per connection and per token; a client that does not
- * read is closed as a slow consumer with 1008 and a reason.
+ * read is closed as a slow consumer with 1008 and a reason; a player token revoked on one
+ * process ends its subscriptions on another with 4403.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { collect, createGuessingGame, wsClient } from '../support/client.ts';
+import { collect, createGuessingGame, SUBMIT, wsClient } from '../support/client.ts';
 import { longGuessingGame } from '../support/long-game.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
@@ -41,6 +42,40 @@ function raw(init: Record<string, unknown> = {}, on: TestServer = server) {
 }
 
 describe('the WebSocket channel', () => {
+  it('ends a revoked player token\'s subscriptions on every process with 4403, before another event reaches them', async () => {
+    const other = await startTestServer({ rateLimit: 100_000 });
+    try {
+      const registered = await server.gql(`mutation { registerPlayer(input: { name: "Rae" }) { token } }`);
+      const main = registered.data.registerPlayer.token as string;
+      const laptop = (await server.gql(`mutation { createPlayerToken(name: "laptop") { id token } }`, {}, main)).data.createPlayerToken as { id: string; token: string };
+      const { id, tokens } = await createGuessingGame(server);
+      // On the other process: a subscription with the laptop's token, and one with the main token.
+      const revoked = raw({ authorization: `Bearer ${laptop.token}` }, other);
+      const kept = raw({ authorization: `Bearer ${main}` }, other);
+      for (const c of [revoked, kept]) {
+        await c.waitFor(() => c.messages.some((m) => m.type === 'connection_ack'));
+        c.subscribe('1', { id, after: 0 });
+        await c.waitFor(() => c.messages.some((m) => m.type === 'next'));
+      }
+      const revoke = await server.gql(`mutation($id: ID!) { revokePlayerToken(id: $id) }`, { id: laptop.id }, main);
+      expect(revoke.errors).toBeUndefined();
+      expect(revoke.data.revokePlayerToken).toBe(true);
+      const before = revoked.messages.filter((m) => m.type === 'next').length;
+      // Events committed after the revocation never reach the revoked token's subscription.
+      await server.gql(SUBMIT, { id, c: { type: 'guess', number: 1 } }, tokens.north);
+      await server.gql(SUBMIT, { id, c: { type: 'guess', number: 1 } }, tokens.east);
+      const closed = await Promise.race([revoked.closed, new Promise((r) => setTimeout(() => r('still open'), 10_000))]);
+      expect(closed).toEqual({ code: 4403, reason: 'Forbidden: this token was revoked' });
+      expect(revoked.messages.filter((m) => m.type === 'next')).toHaveLength(before);
+      // The player's other token is not touched.
+      await kept.waitFor(() => kept.messages.some((m) => m.type === 'next' && m.payload.data.gameEvents.type === 'DieRolled'));
+      expect(kept.socket.readyState).toBe(WebSocket.OPEN);
+      kept.socket.close();
+    } finally {
+      await other.close();
+    }
+  });
+
   it('closes a connection with an unknown token with 4403 and the reason, without a connection_error', async () => {
     const c = raw({ authorization: 'Bearer not-a-token' });
     const { code, reason } = await c.closed;

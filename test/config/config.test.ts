@@ -32,6 +32,7 @@ describe('loadConfig', () => {
       logLevel: 'info',
       rateLimitMax: 600,
       registrationRateLimit: 10,
+      maxEventLoopDelay: 1000,
       nodeEnv: undefined,
       graphiql: true,
       webConcurrency: 1,

@@ -51,6 +51,18 @@ describe('migrations', () => {
     expect(await store.seatForToken(createHash('sha256').update(id).digest('hex'))).toEqual({ gameId: id, seat: 'a' });
     expect((await store.listGames({ ids: [id] }, 5)).map((g) => g.id)).toEqual([id]);
   });
+
+  it('give players, their codes and links, and the registration counts the columns the schema names (round three)', async () => {
+    const id = randomUUID();
+    const player = await db.prisma.player.create({ data: { id, name: 'P', email: 'p@example.org', emailCodeHash: 'h'.repeat(64), emailCodeExpires: new Date(Date.now() + 60_000) } });
+    expect(player).toMatchObject({ emailCodeHash: 'h'.repeat(64), emailCodeAttempts: 0, unsubscribeVersion: 0 });
+    expect((await db.prisma.player.update({ where: { id }, data: { unsubscribeVersion: { increment: 1 } } })).unsubscribeVersion).toBe(1);
+    const address = `test:${id}`;
+    const limit = await db.prisma.registrationLimit.create({ data: { address, count: 3 } });
+    expect(limit).toMatchObject({ address, count: 3, windowStart: expect.any(Date) });
+    expect(await db.prisma.registrationLimit.findUnique({ where: { address } })).toEqual(limit);
+    await db.prisma.registrationLimit.delete({ where: { address } });
+  });
 });
 
 describe('appending', () => {

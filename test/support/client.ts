@@ -3,8 +3,9 @@ import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import type { TestServer } from './server.ts';
 
-export async function createGuessingGame(server: TestServer, seats = ['north', 'east'], target = 1000) {
-  const r = await server.rest('POST', '/api/games', { type: 'guessing-game', options: { target }, seats: seats.map((seat) => ({ seat, name: seat.toUpperCase() })) });
+/** `visibility` PUBLIC: listed to anyone (without it the game is PRIVATE, listed only to its players). */
+export async function createGuessingGame(server: TestServer, seats = ['north', 'east'], target = 1000, visibility?: 'PUBLIC') {
+  const r = await server.rest('POST', '/api/games', { type: 'guessing-game', options: { target }, seats: seats.map((seat) => ({ seat, name: seat.toUpperCase() })), ...(visibility ? { visibility } : {}) });
   if (r.status !== 201) throw new Error(`createGame failed: ${JSON.stringify(r.body)}`);
   const tokens: Record<string, string> = Object.fromEntries(r.body.seatTokens.map((t: { seat: string; token: string }) => [t.seat, t.token]));
   return { id: r.body.game.id as string, tokens };

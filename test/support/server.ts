@@ -40,10 +40,12 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const { databaseUrl: _, games, workers, ...rest } = options;
   // A test runs its own checks (schema validators, code generators, random games) in the
   // server's process on a shared machine: the 503 for a blocked event loop only where a test
-  // asks. 0 turns the check off (@fastify/under-pressure); any limit would not do, since a
-  // starved process measures no delay at all and under-pressure counts that as Infinity.
+  // asks (test/api/overload.test.ts). 0 turns the check off (@fastify/under-pressure); any limit
+  // would not do, since a starved process measures no delay at all and under-pressure counts
+  // that as Infinity. Registrations are counted per address in the database, shared by every
+  // test file (all from 127.0.0.1): tests of the limit set their own, and an X-Forwarded-For.
   const service = await openService({
-    gameModules, ...rest, database, games: games ?? [...hostedGames, guessingGame], workers: workers ?? false,
+    gameModules, registrationsPerMinute: 100_000, ...rest, database, games: games ?? [...hostedGames, guessingGame], workers: workers ?? false,
     http: { logger: false, verifyRateLimit: 1_000, maxEventLoopDelay: 0, ...rest },
   });
   const app = service.http!;

@@ -100,6 +100,17 @@ describe('mail', () => {
     await game(a.token);
     await new Promise((r) => setTimeout(r, 1500));
     expect(to(a.email)).toHaveLength(before);
+    // The link worked once: used again (or by a mail program's one-click POST) it is not valid.
+    expect((await fetch(url)).status).toBe(404);
+    expect((await fetch(url, { method: 'POST' })).status).toBe(404);
+    // Mail on again: the next mail carries a new link, which works (once).
+    await server.gql(`mutation { updatePlayer(input: { notifyByEmail: true }) { id } }`, {}, a.token);
+    await game(a.token);
+    const next = await until(() => to(a.email).slice(before).find((m) => m.subject?.startsWith('Your turn')), 20_000, 'the next mail');
+    const fresh = /Stop it: (\S+)/.exec(next.text ?? '')![1]!.replace(PUBLIC_URL, server.url);
+    expect(fresh).not.toBe(url);
+    expect((await fetch(fresh)).status).toBe(200);
+    expect((await fetch(fresh)).status).toBe(404);
   });
 
   it('claims "your turn" at most once until one of the player\'s seats acts (a retried fan-out claims again)', async () => {

@@ -1,5 +1,5 @@
 /** The shared state of one set of memory ports (src/app/memory/index.ts), and their job list. */
-import type { CommandRecord, Cursor, DeliveryRecord, GameRecord, JobChange, JobSpec, PlayerRecord, PlayerTokenRecord, StoredEvent, StoredOutboxEntry, WebhookRecord } from '../ports.ts';
+import type { CommandRecord, Cursor, DeliveryRecord, GameRecord, JobChange, JobSpec, PlayerRecord, PlayerTokenRecord, RevocationListener, StoredEvent, StoredOutboxEntry, WebhookRecord } from '../ports.ts';
 
 export const copy = <T>(v: T): T => structuredClone(v);
 export const newest = (a: GameRecord, b: GameRecord) => b.createdAt.getTime() - a.createdAt.getTime() || (b.id < a.id ? -1 : b.id > a.id ? 1 : 0);
@@ -29,6 +29,10 @@ export class MemoryData {
   readonly seatTokens = new Map<string, { gameId: string; seat: string }>();
   readonly players = new Map<string, PlayerRecord>();
   readonly playerTokens = new Map<string, PlayerTokenRecord & { tokenHash: string }>();
+  /** Registrations per address in the current minute (PlayerStore.countRegistration). */
+  readonly registrations = new Map<string, { windowStart: Date; count: number }>();
+  /** Who hears revoked tokens (WakeUps.onTokenRevoked). */
+  readonly revocationListeners = new Set<RevocationListener>();
   readonly webhooks = new Map<string, WebhookRecord>();
   readonly deliveries = new Map<string, DeliveryRecord>();
   readonly yourTurn = new Map<string, number>();

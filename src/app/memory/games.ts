@@ -84,9 +84,9 @@ export class MemoryGames implements GameStore {
     return found ? { version: found.version, state: copy(found.state) } : null;
   }
 
-  async listGames(filter: { type?: string; status?: string; ids?: string[] }, first: number, after?: Cursor) {
+  async listGames(filter: { type?: string; status?: string; ids?: string[]; visibility?: string }, first: number, after?: Cursor) {
     return [...this.d.games.values()]
-      .filter((g) => (!filter.type || g.type === filter.type) && (!filter.status || g.status === filter.status) && (!filter.ids || filter.ids.includes(g.id)) && (!after || before(g, after)))
+      .filter((g) => (!filter.type || g.type === filter.type) && (!filter.visibility || g.visibility === filter.visibility) && (!filter.status || g.status === filter.status) && (!filter.ids || filter.ids.includes(g.id)) && (!after || before(g, after)))
       .sort(newest).slice(0, first).map(copy);
   }
 }

@@ -8,7 +8,7 @@
  * which a test may move on.
  */
 
-import type { JobQueue, Ports, WakeUps } from '../ports.ts';
+import type { JobQueue, Ports, RevocationListener, WakeUps } from '../ports.ts';
 import { MemoryData } from './data.ts';
 import { MemoryClocks, MemoryGames, MemoryLobby } from './games.ts';
 import { MemoryMail } from './mail.ts';
@@ -30,6 +30,13 @@ class MemoryJobs implements JobQueue {
 
 class MemoryWakeUps implements WakeUps {
   private readonly listeners = new Map<string, Set<() => void>>();
+
+  constructor(private readonly d: MemoryData) {}
+
+  onTokenRevoked(listener: RevocationListener): () => void {
+    this.d.revocationListeners.add(listener);
+    return () => void this.d.revocationListeners.delete(listener);
+  }
 
   publish(gameId: string, _version: number): void {
     for (const wake of this.listeners.get(gameId) ?? []) queueMicrotask(wake);
@@ -54,7 +61,7 @@ export function memoryPorts(data = new MemoryData()): Ports & { data: MemoryData
     clocks: new MemoryClocks(data),
     mail: new MemoryMail(data),
     jobs: new MemoryJobs(data),
-    wakeUps: new MemoryWakeUps(),
+    wakeUps: new MemoryWakeUps(data),
   };
 }
 

@@ -1,13 +1,13 @@
 /** The player and webhook stores in memory (see src/app/memory/index.ts). */
-import type { DeliveryRecord, JobSpec, NewDelivery, PlayerRecord, PlayerStore, PlayerTokenRecord, WebhookRecord, WebhookStore } from '../ports.ts';
+import type { CodeGuess, DeliveryRecord, JobSpec, NewDelivery, PlayerRecord, PlayerStore, PlayerTokenRecord, WebhookRecord, WebhookStore } from '../ports.ts';
 import { copy, type MemoryData } from './data.ts';
 
 export class MemoryPlayers implements PlayerStore {
   constructor(private readonly d: MemoryData) {}
 
-  async createPlayer(player: { id: string; name: string; email: string | null; emailCode: string | null; emailCodeExpires: Date | null }, token: { id: string; name: string; tokenHash: string }) {
+  async createPlayer(player: { id: string; name: string; email: string | null; emailCodeHash: string | null; emailCodeExpires: Date | null }, token: { id: string; name: string; tokenHash: string }) {
     const at = this.d.now();
-    const record: PlayerRecord = { ...player, emailVerified: false, notifyByEmail: false, emailCodeAttempts: 0, createdAt: at, updatedAt: at };
+    const record: PlayerRecord = { ...player, emailVerified: false, notifyByEmail: false, emailCodeAttempts: 0, unsubscribeVersion: 0, createdAt: at, updatedAt: at };
     this.d.players.set(player.id, record);
     this.d.playerTokens.set(token.tokenHash, { id: token.id, playerId: player.id, name: token.name, tokenHash: token.tokenHash, createdAt: at, lastUsedAt: null });
     return copy(record);
@@ -29,11 +29,38 @@ export class MemoryPlayers implements PlayerStore {
     return copy(p);
   }
 
-  async wrongCode(id: string, max: number) {
-    const p = this.d.players.get(id)!;
+  async guessCode(id: string, hash: string, max: number): Promise<CodeGuess> {
+    const p = this.d.players.get(id);
+    if (!p || p.emailVerified || !p.emailCodeHash || !p.emailCodeExpires || p.emailCodeExpires <= this.d.now() || p.emailCodeAttempts >= max) return { outcome: 'none' };
+    const at = this.d.now();
+    if (p.emailCodeHash === hash) {
+      Object.assign(p, { emailVerified: true, emailCodeAttempts: 0, emailCodeHash: null, emailCodeExpires: null, updatedAt: at });
+      return { outcome: 'verified' };
+    }
     p.emailCodeAttempts++;
-    if (p.emailCodeAttempts >= max) Object.assign(p, { emailCode: null, emailCodeExpires: null });
-    return p.emailCodeAttempts;
+    if (p.emailCodeAttempts >= max) Object.assign(p, { emailCodeHash: null, emailCodeExpires: null });
+    p.updatedAt = at;
+    return { outcome: 'wrong', attempts: p.emailCodeAttempts };
+  }
+
+  async countRegistration(address: string) {
+    const now = this.d.now();
+    let r = this.d.registrations.get(address);
+    if (!r || r.windowStart.getTime() <= now.getTime() - 60_000) this.d.registrations.set(address, (r = { windowStart: now, count: 0 }));
+    r.count++;
+    return { count: r.count, resetsAt: new Date(r.windowStart.getTime() + 60_000) };
+  }
+
+  async forgetRegistrations() {
+    const before = this.d.now().getTime() - 600_000;
+    for (const [address, r] of this.d.registrations) if (r.windowStart.getTime() < before) this.d.registrations.delete(address);
+  }
+
+  async unsubscribe(id: string, version: number) {
+    const p = this.d.players.get(id);
+    if (!p || p.unsubscribeVersion !== version) return null;
+    Object.assign(p, { notifyByEmail: false, unsubscribeVersion: version + 1, updatedAt: this.d.now() });
+    return { name: p.name };
   }
 
   async playerForToken(tokenHash: string) {
@@ -63,7 +90,10 @@ export class MemoryPlayers implements PlayerStore {
 
   async revokeToken(playerId: string, id: string) {
     for (const [hash, t] of this.d.playerTokens) {
-      if (t.id === id && t.playerId === playerId) return this.d.playerTokens.delete(hash);
+      if (t.id !== id || t.playerId !== playerId) continue;
+      this.d.playerTokens.delete(hash);
+      for (const listener of this.d.revocationListeners) queueMicrotask(() => listener(hash));
+      return true;
     }
     return false;
   }
