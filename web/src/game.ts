@@ -68,7 +68,6 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
   let disposed = false;
   let seatChosenAt = -1; // hot seat: the version at which the player last picked a seat by hand
   let playerHolds: string[] = []; // the seats the signed-in player holds here (known in player mode)
-  let pollTimer: ReturnType<typeof setTimeout> | undefined;
 
   // Layout: the turn bar (what the game waits for, the reply to the last command, the main
   // actions) stays in view at every size; below it the board and, beside it (below on a
@@ -223,9 +222,11 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
 
   const seatList = (seats: SeatInfo[]) => panelSeatList(seats, type, isMine, (x) => !!held[x]);
 
-  // An OPEN game: its seats, the invite link, joining, leaving and cancelling. Joins make no
-  // event, so while it is open the page looks again every few seconds; the setup's events
-  // (when the last seat is taken) arrive live.
+  // An OPEN game: its seats, the invite link, joining, leaving and cancelling. The join that
+  // takes the last seat starts the game: its setup events arrive on the gameEvents
+  // subscription and the page turns into the board. Nothing is polled: an earlier join or a
+  // leave appends no event (the service has nothing to subscribe to for it), so the seats are
+  // read again when the player comes back to the tab.
   const joinName = h('input', { type: 'text', id: 'join-name', placeholder: 'Your name', autocomplete: 'nickname', maxlength: 100 });
   let openSig = '';
   let copied = '';
@@ -543,8 +544,6 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
         }
       } while (again);
       if (game!.status !== 'OPEN' && game!.status !== 'ABANDONED' && picking.selection && !buildContext().selectable.has(picking.selection)) picking.selection = null;
-      clearTimeout(pollTimer);
-      if (game!.status === 'OPEN' && !disposed) pollTimer = setTimeout(() => void refresh().catch(() => {}), 3000);
       draw();
     })().finally(() => (refreshing = null));
     return refreshing;
@@ -580,6 +579,10 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
     }, 150);
   };
   window.addEventListener('resize', onResize);
+  const onVisible = () => {
+    if (document.visibilityState === 'visible' && game?.status === 'OPEN' && !disposed) void refresh().catch(() => {});
+  };
+  document.addEventListener('visibilitychange', onVisible);
 
   try {
     await refresh();
@@ -590,9 +593,9 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
   connect();
   return () => {
     disposed = true;
-    clearTimeout(pollTimer);
     stopCountdowns();
     window.removeEventListener('resize', onResize);
+    document.removeEventListener('visibilitychange', onVisible);
     stopFollowing?.();
     setConnection('', true);
   };
