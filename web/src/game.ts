@@ -18,6 +18,7 @@ import { playerToken, signedIn } from './player.ts';
 import { followGame } from './live.ts';
 import { openGamePanel } from './open-game.ts';
 import { Picking } from './picking.ts';
+import { replayBar } from './replay.ts';
 import { deadlineBadge, handedOverLinks, seatLinks, seatList as panelSeatList } from './panels.ts';
 import { inviteLink, seatLink, store } from './store.ts';
 import { zoomable } from './zoom.ts';
@@ -340,23 +341,12 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
     more.replaceChildren(...side);
   }
 
-  let replayTimer: ReturnType<typeof setTimeout> | undefined;
-  const slider = h('input', { type: 'range', min: 1, max: 1, value: 1, step: 1, 'aria-label': 'Replay: version', oninput: (e: Event) => {
-    const v = Number((e.target as HTMLInputElement).value);
-    clearTimeout(replayTimer);
-    replayTimer = setTimeout(() => void showVersion(v), 120);
-  } });
-  const replayLabel = h('span', { class: 'replay-label', 'aria-live': 'polite' });
-  const liveButton = h('span');
-  replayBox.append(h('label', { class: 'replay-row' }, 'Replay ', slider), replayLabel, liveButton);
+  const replayView = replayBar(replayBox, (v) => void showVersion(v));
   function drawReplay() {
     if (!game) return;
-    const max = game.version;
-    const at = replay?.version ?? max;
-    slider.max = String(max);
-    if (document.activeElement !== slider || !replay) slider.value = String(at);
-    replayLabel.textContent = replay ? `Version ${at} of ${max}: ${lineFor(events.find((e) => e.version === at))}` : `Live: version ${max}`;
-    liveButton.replaceChildren(replay ? button('Back to the live game', () => ((replay = null), draw()), { class: 'live-btn' }) : '');
+    const at = replay?.version ?? null;
+    replayView.draw(game.version, at, at === null ? '' : lineFor(events.find((e) => e.version === at)),
+      replay ? button('Back to the live game', () => ((replay = null), draw()), { class: 'live-btn' }) : '');
   }
 
   async function showVersion(v: number) {
