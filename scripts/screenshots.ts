@@ -11,11 +11,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
-import { buildApp } from '../src/api/app.ts';
 import { games } from '../src/domain/games.ts';
 import { openDatabase } from '../src/persistence/database.ts';
 import { startEmbedded } from '../src/persistence/embedded.ts';
 import { migrate } from '../src/persistence/migrate.ts';
+import { openService } from '../src/server.ts';
 import { launchChromium } from '../test/web/browser.ts';
 
 const out = fileURLToPath(new URL('../docs/screenshots/', import.meta.url));
@@ -28,7 +28,9 @@ const folder = mkdtempSync(join(tmpdir(), 'wargame-shots-'));
 if (!url) ({ url, stop } = await startEmbedded({ dataDir: join(folder, 'data'), persistent: false }));
 await migrate(url);
 const database = await openDatabase(url);
-const app = await buildApp({ database, games, logger: false, rateLimit: 100_000, registrationsPerMinute: 1000 });
+// The service as src/server.ts composes it (the core, then HTTP over it); no workers: no bots here.
+const service = await openService({ database, games, registrationsPerMinute: 1000, http: { logger: false, rateLimit: 100_000 } });
+const app = service.http!;
 const base = await app.listen({ port: 0, host: '127.0.0.1' });
 
 async function gql(query: string, variables: Record<string, unknown>, token?: string) {
@@ -146,7 +148,7 @@ try {
   }
 } finally {
   await browser.close();
-  await app.close();
+  await service.close();
   await database.close();
   await stop?.();
   rmSync(folder, { recursive: true, force: true });

@@ -10,19 +10,19 @@ import type { Board, BoardContext } from './boards/types.ts';
 import { refreshWaiting, setPage } from './attention.ts';
 import { seatColour, seatTitle, typeName } from './catalogue.ts';
 import { refusalInWords } from './refusals.ts';
+import { actionsPanel, describeCommand, MATCH } from './actions.ts';
 import { clear, h, nameButtons, pretty } from './dom.ts';
-import { describeGeneric, formatEvent } from './log.ts';
+import { formatEvent } from './log.ts';
 import { startDeadlineCountdowns } from './features.ts';
 import { playerToken, signedIn } from './player.ts';
 import { followGame } from './live.ts';
 import { openGamePanel } from './open-game.ts';
 import { Picking } from './picking.ts';
-import { deadlineBadge, seatList as panelSeatList } from './panels.ts';
+import { replayBar } from './replay.ts';
+import { deadlineBadge, handedOverLinks, seatLinks, seatList as panelSeatList } from './panels.ts';
 import { inviteLink, seatLink, store } from './store.ts';
 import { zoomable } from './zoom.ts';
 
-const MATCH = new Set(['resign', 'offerDraw', 'acceptDraw', 'declineDraw']);
-const MATCH_LABELS: Record<string, string> = { resign: 'Resign', offerDraw: 'Offer a draw', acceptDraw: 'Accept the draw', declineDraw: 'Decline the draw' };
 
 /**
  * `inviteCode`: the page was opened from an invite link (/join/<code>): while the game is
@@ -68,7 +68,6 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
   let disposed = false;
   let seatChosenAt = -1; // hot seat: the version at which the player last picked a seat by hand
   let playerHolds: string[] = []; // the seats the signed-in player holds here (known in player mode)
-  let pollTimer: ReturnType<typeof setTimeout> | undefined;
 
   // Layout: the turn bar (what the game waits for, the reply to the last command, the main
   // actions) stays in view at every size; below it the board and, beside it (below on a
@@ -151,14 +150,7 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
     }
   }
 
-  const describe = (c: Command) => {
-    if (MATCH.has(c.type)) return MATCH_LABELS[c.type]!;
-    try {
-      return board.describe(c, game!.view);
-    } catch {
-      return describeGeneric(c);
-    }
-  };
+  const describe = (c: Command) => describeCommand(board, c, game!.view);
 
   function draw() {
     if (!game || disposed) return;
@@ -223,9 +215,11 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
 
   const seatList = (seats: SeatInfo[]) => panelSeatList(seats, type, isMine, (x) => !!held[x]);
 
-  // An OPEN game: its seats, the invite link, joining, leaving and cancelling. Joins make no
-  // event, so while it is open the page looks again every few seconds; the setup's events
-  // (when the last seat is taken) arrive live.
+  // An OPEN game: its seats, the invite link, joining, leaving and cancelling. The join that
+  // takes the last seat starts the game: its setup events arrive on the gameEvents
+  // subscription and the page turns into the board. Nothing is polled: an earlier join or a
+  // leave appends no event (the service has nothing to subscribe to for it), so the seats are
+  // read again when the player comes back to the tab.
   const joinName = h('input', { type: 'text', id: 'join-name', placeholder: 'Your name', autocomplete: 'nickname', maxlength: 100 });
   let openSig = '';
   let copied = '';
@@ -334,100 +328,25 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
   }
 
   function drawActions(ctx: BoardContext) {
-    clear(actions);
-    clear(more);
     if (!game) return;
-    if (replay) {
-      actions.append(h('p', { class: 'muted' }, 'Replaying an earlier version: go back to the live game to act.'));
-      return;
-    }
-    if (!current()) return;
-    const all = game.legalCommands;
-    if (all.length === 0) {
-      actions.append(h('p', { class: 'muted' }, game.status === 'FINISHED' ? 'The game is over.' : 'Nothing for you to do now.'));
-      return;
-    }
-    const view = game.view;
-    const boardCmds = ctxCommands();
-    if (picking.choice) {
-      actions.append(h('div', { class: 'choice' }, h('p', {}, 'Which one?'), ...picking.choice.map((c) => button(describe(c), () => run(c))), button('Cancel', () => ((picking.choice = null), draw()))));
-    }
-    if (picking.selection) {
-      const own = boardCmds.filter((c) => board.pieceOf(c, view) === picking.selection && board.placeOf(c, view) === null);
-      actions.append(h('div', { class: 'selected' },
-        h('p', {}, 'Selected: ', h('strong', {}, board.pieceLabel(view, picking.selection)), ctx.destinations.size ? ' — choose a highlighted place on the board.' : ''),
-        ...own.map((c) => button(describe(c), () => run(c))),
-        button('Cancel selection', () => ((picking.selection = null), draw())),
-      ));
-    } else if (picking.inspected) {
-      const here = board.piecesAt(view, picking.inspected);
-      const placeOnly = boardCmds.filter((c) => board.pieceOf(c, view) === null && board.placeOf(c, view) === picking.inspected);
-      more.append(h('div', { class: 'inspect' },
-        h('p', {}, h('strong', {}, board.placeLabel(view, picking.inspected))),
-        here.length ? h('ul', {}, here.map((p) => h('li', {}, ctx.selectable.has(p.key) ? button(p.label, () => ((picking.selection = p.key), draw())) : p.label))) : h('p', { class: 'muted' }, 'Empty.'),
-        ...placeOnly.map((c) => button(describe(c), () => run(c))),
-      ));
-    }
-    const mustAct = game.seats.find((x) => x.id === current())?.mustAct;
-    if (!mustAct && game.status !== 'FINISHED') {
-      const waiting = [...new Set(game.awaiting.map((p) => p.seat))].map(seatName).join(', ');
-      actions.append(h('p', { class: 'muted' }, `Not your turn${waiting ? `: waiting for ${waiting}` : ''}. Their moves appear here as they happen.`));
-    }
-    const general = boardCmds.filter((c) => board.pieceOf(c, view) === null && board.placeOf(c, view) === null);
-    if (general.length) actions.append(h('div', { class: 'general' }, ...general.map((c) => button(describe(c), () => run(c), { class: 'primary' }))));
-    if (ctx.selectable.size && !picking.selection) actions.append(h('p', { class: 'hint muted' }, 'Pick a highlighted piece on the board, then where it goes.'));
-
-    const match = all.filter((c) => MATCH.has(c.type));
-    if (match.length) {
-      more.append(h('div', { class: 'match' }, ...match.map((c) =>
-        c.type === 'resign'
-          ? confirmResign
-            ? h('span', {}, button('Really resign?', () => run(c), { class: 'danger' }), button('Keep playing', () => ((confirmResign = false), draw())))
-            : button('Resign', () => ((confirmResign = true), draw()))
-          : button(describe(c), () => run(c)),
-      )));
-    }
-    // Every legal command as a plain list: the fallback for anything the board does not draw.
-    const details = h('details', { class: 'all-commands', open: openDetails.has('commands'), ontoggle: (e: Event) => remember('commands', e) },
-      h('summary', {}, `Every legal command (${all.length})`),
-      h('ul', {}, all.map((c) => h('li', {}, button(describe(c), () => run(c)), ' ', h('code', {}, JSON.stringify(c))))),
-      rawCommandForm(),
-    );
-    more.append(details);
+    const { main, side } = actionsPanel({
+      game, board, picking, ctx, boardCommands: ctxCommands(), replaying: !!replay, seat: current(),
+      confirmResign, setConfirmResign: (v) => (confirmResign = v),
+      commandsOpen: openDetails.has('commands'), toggleCommands: (e) => remember('commands', e),
+      seatName, describe, button, run: (c) => void run(c),
+      refused: (text) => ((message = { text, kind: 'error' }), draw()),
+      redraw: draw,
+    });
+    actions.replaceChildren(...main);
+    more.replaceChildren(...side);
   }
 
-  function rawCommandForm() {
-    const area = h('textarea', { rows: 2, 'aria-label': 'A command as JSON', placeholder: '{"type": "…"}' });
-    return h('form', { class: 'raw', onsubmit: (e: Event) => {
-      e.preventDefault();
-      let c: Command;
-      try {
-        c = JSON.parse(area.value);
-      } catch {
-        message = { text: 'That is not JSON.', kind: 'error' };
-        return draw();
-      }
-      void run(c);
-    } }, h('label', {}, 'Send a command as JSON (for client authors)'), area, h('button', { type: 'submit' }, 'Send'));
-  }
-
-  let replayTimer: ReturnType<typeof setTimeout> | undefined;
-  const slider = h('input', { type: 'range', min: 1, max: 1, value: 1, step: 1, 'aria-label': 'Replay: version', oninput: (e: Event) => {
-    const v = Number((e.target as HTMLInputElement).value);
-    clearTimeout(replayTimer);
-    replayTimer = setTimeout(() => void showVersion(v), 120);
-  } });
-  const replayLabel = h('span', { class: 'replay-label', 'aria-live': 'polite' });
-  const liveButton = h('span');
-  replayBox.append(h('label', { class: 'replay-row' }, 'Replay ', slider), replayLabel, liveButton);
+  const replayView = replayBar(replayBox, (v) => void showVersion(v));
   function drawReplay() {
     if (!game) return;
-    const max = game.version;
-    const at = replay?.version ?? max;
-    slider.max = String(max);
-    if (document.activeElement !== slider || !replay) slider.value = String(at);
-    replayLabel.textContent = replay ? `Version ${at} of ${max}: ${lineFor(events.find((e) => e.version === at))}` : `Live: version ${max}`;
-    liveButton.replaceChildren(replay ? button('Back to the live game', () => ((replay = null), draw()), { class: 'live-btn' }) : '');
+    const at = replay?.version ?? null;
+    replayView.draw(game.version, at, at === null ? '' : lineFor(events.find((e) => e.version === at)),
+      replay ? button('Back to the live game', () => ((replay = null), draw()), { class: 'live-btn' }) : '');
   }
 
   async function showVersion(v: number) {
@@ -458,15 +377,9 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
     seatsBox.replaceChildren(
       h('h2', {}, 'Seats'),
       seatList(game.seats),
-      mine.length
-        ? h('details', { open: openDetails.has('links'), ontoggle: (e: Event) => remember('links', e) }, h('summary', {}, 'Links that hand a seat to another player'),
-            h('p', { class: 'muted' }, 'Whoever opens a link plays that seat. Send each to its player only.'),
-            h('ul', {}, mine.map(([s, t]) => h('li', {}, `${pretty(s)}: `,
-              h('input', { readonly: true, value: seatLink(gameId, s, t), 'aria-label': `Link for ${s}`, class: 'link', onfocus: (e: Event) => (e.target as HTMLInputElement).select() }),
-              mine.length > 1 ? button(`Hand ${pretty(s)} over (forget it here)`, () => void handOver(s, t), { class: 'hand-over', 'data-seat': s }) : '',
-            ))))
-        : '',
-      handedOver.length ? h('div', { class: 'handed' }, h('p', {}, 'Handed over (copy the link now, this browser no longer keeps it):'), h('ul', {}, handedOver.map(([s, link]) => h('li', {}, `${pretty(s)}: `, h('input', { readonly: true, value: link, 'aria-label': `Handed-over link for ${s}`, class: 'link' }))))) : '',
+      seatLinks(mine.map(([s, t]) => ({ seat: s, link: seatLink(gameId, s, t), handOver: mine.length > 1 ? button(`Hand ${pretty(s)} over (forget it here)`, () => void handOver(s, t), { class: 'hand-over', 'data-seat': s }) : null })),
+        openDetails.has('links'), (e) => remember('links', e)),
+      handedOverLinks(handedOver),
       tokenForm(),
     );
   }
@@ -543,8 +456,6 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
         }
       } while (again);
       if (game!.status !== 'OPEN' && game!.status !== 'ABANDONED' && picking.selection && !buildContext().selectable.has(picking.selection)) picking.selection = null;
-      clearTimeout(pollTimer);
-      if (game!.status === 'OPEN' && !disposed) pollTimer = setTimeout(() => void refresh().catch(() => {}), 3000);
       draw();
     })().finally(() => (refreshing = null));
     return refreshing;
@@ -580,6 +491,10 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
     }, 150);
   };
   window.addEventListener('resize', onResize);
+  const onVisible = () => {
+    if (document.visibilityState === 'visible' && game?.status === 'OPEN' && !disposed) void refresh().catch(() => {});
+  };
+  document.addEventListener('visibilitychange', onVisible);
 
   try {
     await refresh();
@@ -590,9 +505,9 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
   connect();
   return () => {
     disposed = true;
-    clearTimeout(pollTimer);
     stopCountdowns();
     window.removeEventListener('resize', onResize);
+    document.removeEventListener('visibilitychange', onVisible);
     stopFollowing?.();
     setConnection('', true);
   };

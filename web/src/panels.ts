@@ -1,7 +1,7 @@
-/** Parts of a game page drawn from the game alone: the seats and the clocks' badges. */
+/** Parts of a game page drawn from the game alone: the seats, the links that hand seats over, and the clocks' badges. */
 import type { SeatInfo } from './api.ts';
 import { seatColour, seatTitle } from './catalogue.ts';
-import { h } from './dom.ts';
+import { h, pretty } from './dom.ts';
 
 /** Clock hook: a deadline shown as the time left, ticking (startDeadlineCountdowns). */
 export const deadlineBadge = (deadline: string) =>
@@ -20,4 +20,22 @@ export function seatList(seats: SeatInfo[], type: string, mine: (seat: string) =
     s.deadline ? [' ', deadlineBadge(s.deadline)] : '',
     heldHere(s.id) ? h('span', { class: 'muted small' }, ' · seat token held in this browser') : '',
   )));
+}
+
+/** The seats held in this browser, each with the link that hands it to another player (and a button that forgets it here). */
+export function seatLinks(mine: { seat: string; link: string; handOver: Element | null }[], open: boolean, toggle: (e: Event) => void): Element | '' {
+  if (!mine.length) return '';
+  return h('details', { open, ontoggle: toggle }, h('summary', {}, 'Links that hand a seat to another player'),
+    h('p', { class: 'muted' }, 'Whoever opens a link plays that seat. Send each to its player only.'),
+    h('ul', {}, mine.map(({ seat, link, handOver }) => h('li', {}, `${pretty(seat)}: `,
+      h('input', { readonly: true, value: link, 'aria-label': `Link for ${seat}`, class: 'link', onfocus: (e: Event) => (e.target as HTMLInputElement).select() }),
+      handOver ?? '',
+    ))));
+}
+
+/** Seats handed over from this page: their links, shown once (the browser no longer keeps them). */
+export function handedOverLinks(handed: [string, string][]): Element | '' {
+  if (!handed.length) return '';
+  return h('div', { class: 'handed' }, h('p', {}, 'Handed over (copy the link now, this browser no longer keeps it):'),
+    h('ul', {}, handed.map(([s, link]) => h('li', {}, `${pretty(s)}: `, h('input', { readonly: true, value: link, 'aria-label': `Handed-over link for ${s}`, class: 'link' })))));
 }

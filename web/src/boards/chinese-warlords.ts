@@ -135,7 +135,8 @@ export const chineseWarlords: Board<ChineseWarlordsView> = {
     const maxCol = Math.max(...hexes.map((x) => x.col)), maxRow = Math.max(...hexes.map((x) => x.row));
     const width = W * (maxCol + 1.5) + 8, height = 1.5 * R * maxRow + 2 * R + 8;
     const recruits = [...new Set(ctx.commands.filter((c) => c.type === 'recruit').map((c) => String(c.unitType)))];
-    const trayH = recruits.length ? 56 : 0;
+    const perRow = Math.max(1, Math.floor((width - 10) / 64)); // the tray wraps at the map's width
+    const trayH = recruits.length ? 22 + Math.ceil(recruits.length / perRow) * 34 : 0;
     const svg = s('svg', { viewBox: `0 0 ${width} ${height + trayH}`, class: 'board-svg', role: 'group', 'aria-label': `Chinese Warlords map: ${view.map.name}` });
     const byHex = new Map<string, Unit[]>();
     for (const u of units(view)) byHex.set(u.hex, [...(byHex.get(u.hex) ?? []), u]);
@@ -168,7 +169,7 @@ export const chineseWarlords: Board<ChineseWarlordsView> = {
       svg.append(s('text', { x: 8, y: height + 10, class: 'tray-title' }, 'Recruit — pick a unit type, then a highlighted hex:'));
       recruits.forEach((t, i) => {
         const key = `recruit:${t}`;
-        const x = 8 + i * 64, y = height + 18;
+        const x = 8 + (i % perRow) * 64, y = height + 18 + Math.floor(i / perRow) * 34;
         const g = s('g', { class: `piece can${ctx.selection === key ? ' selected' : ''}`, 'data-piece': key });
         g.append(s('rect', { x, y, width: 58, height: 32, rx: 5, fill: seatColour(ctx.game.yourSeat) }));
         g.append(s('text', { x: x + 29, y: y + 20, class: 'unit-abbr', 'text-anchor': 'middle' }, ABBR[t] ?? t));

@@ -127,7 +127,9 @@ export const raidOnWuchao: Board<RaidOnWuchaoView> = {
     const boxH = 26 + maxUnits * ROW_H;
     const { pos, width, height } = layout(spaces, boxH);
     const offBoard = units(view).filter((u) => u.space === null && u.state !== 'destroyed');
-    const trayH = offBoard.length ? 30 + Math.ceil(offBoard.length / 4) * 22 : 0;
+    // The tray wraps at the map's width (a phone's map is two boxes wide).
+    const perRow = Math.max(1, Math.min(4, Math.floor((width - 30) / (BOX_W + 10))));
+    const trayH = offBoard.length ? 30 + Math.ceil(offBoard.length / perRow) * 22 : 0;
     const svg = s('svg', { viewBox: `0 0 ${width} ${height + trayH}`, class: 'board-svg', role: 'group', 'aria-label': 'Raid on Wuchao map' });
     const centre = (id: string) => ({ x: pos[id]!.x + BOX_W / 2, y: pos[id]!.y + boxH / 2 });
     for (const [a, b] of view.connections as [string, string][]) {
@@ -152,7 +154,7 @@ export const raidOnWuchao: Board<RaidOnWuchaoView> = {
     }
     if (offBoard.length) {
       svg.append(s('text', { x: 20, y: height + 16, class: 'tray-title' }, 'Not yet on the map'));
-      offBoard.forEach((u, i) => svg.append(token(ctx, u, 20 + (i % 4) * (BOX_W + 10), height + 24 + Math.floor(i / 4) * 22, BOX_W, null, this.pieceLabel(view, u.id))));
+      offBoard.forEach((u, i) => svg.append(token(ctx, u, 20 + (i % perRow) * (BOX_W + 10), height + 24 + Math.floor(i / perRow) * 22, BOX_W, null, this.pieceLabel(view, u.id))));
     }
     return svg;
   },

@@ -79,8 +79,9 @@ export const threeKingdoms: Board<ThreeKingdomsCombinedArmsView> = {
     const size: number = view.size;
     const me = ctx.game.yourSeat;
     const reserve = ((view.players as { seat: string; reserve: { kind: string; name: string; count: number }[] }[]).find((p) => p.seat === me)?.reserve ?? []);
-    const trayH = reserve.length ? 64 : 0;
     const W = MARGIN * 2 + size * CELL;
+    const perRow = Math.max(1, Math.floor((W - 2 * MARGIN + 6) / 70)); // the tray wraps at the board's width
+    const trayH = reserve.length ? 18 + Math.ceil(reserve.length / perRow) * 46 : 0;
     const svg = s('svg', { viewBox: `0 0 ${W} ${W + trayH}`, class: 'board-svg', role: 'group', 'aria-label': 'Three Kingdoms board' });
     const terrain = new Map((view.terrain as { square: string; kind: string; controller: string | null }[]).map((t) => [t.square, t]));
     const xy = (sq: string) => ({ x: MARGIN + colOf(sq) * CELL, y: MARGIN + (size - rowOf(sq)) * CELL });
@@ -118,7 +119,7 @@ export const threeKingdoms: Board<ThreeKingdomsCombinedArmsView> = {
       reserve.forEach((r, i) => {
         const key = `reserve:${r.kind}`;
         const can = ctx.selectable.has(key);
-        const x = MARGIN + i * 70, y = W + 16;
+        const x = MARGIN + (i % perRow) * 70, y = W + 16 + Math.floor(i / perRow) * 46;
         const g = s('g', { class: `piece${ctx.selection === key ? ' selected' : ''}${can ? ' can' : ''}`, 'data-piece': key });
         g.append(s('rect', { x, y, width: 64, height: 40, rx: 5, fill: seatColour(me), opacity: can ? 1 : 0.5 }));
         g.append(s('text', { x: x + 32, y: y + 17, class: 'unit-abbr', 'text-anchor': 'middle' }, ABBR[r.kind] ?? r.kind));
