@@ -152,7 +152,7 @@ export async function startService(loadGames: () => Promise<GameModule[]>, role:
       },
       mailer: config.smtpUrl ? { smtpUrl: config.smtpUrl, from: config.mailFrom ?? 'Wargame service <no-reply@localhost>' } : null,
       http: http && { loggerInstance: log, graphiql: config.graphiql, rateLimit: config.rateLimitMax, trustProxy: config.trustProxy },
-      workers: !http || config.workers,
+      workers: (!http || config.workers) && { pollInterval: config.queuePollMs, heartbeatMs: config.queueHeartbeatMs, deadAfterMs: config.queueDeadAfterMs },
     });
     closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
       if (err) log.error({ err }, 'shutting down after an error');
