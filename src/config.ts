@@ -39,6 +39,10 @@ export interface Config {
   trustProxy: boolean | number | string[];
   /** Run the job queue's workers in this process. */
   workers: boolean;
+  /** The job queue's timing (ms): poll for missed jobs, say this runner lives, take a silent runner for dead. */
+  queuePollMs: number;
+  queueHeartbeatMs: number;
+  queueDeadAfterMs: number;
   /** The service's public base URL, for links it sends out (mail, webhooks). */
   publicUrl: string | undefined;
   smtpUrl: string | undefined;
@@ -76,6 +80,9 @@ const schema = {
     WEB_CONCURRENCY: { type: 'integer', minimum: 1, maximum: 256, default: 1 },
     TRUST_PROXY: { type: 'string', default: 'false' },
     WORKERS: { type: 'boolean', default: true },
+    QUEUE_POLL_MS: { type: 'integer', minimum: 50, maximum: 600_000, default: 2_000 },
+    QUEUE_HEARTBEAT_MS: { type: 'integer', minimum: 100, maximum: 600_000, default: 10_000 },
+    QUEUE_DEAD_AFTER_MS: { type: 'integer', minimum: 1_000, maximum: 86_400_000, default: 60_000 },
     PUBLIC_URL: { type: 'string', format: 'uri', pattern: '^https?://' },
     SMTP_URL: { type: 'string', format: 'uri', pattern: '^smtps?://' },
     // An address, or a display name and an address in angle brackets.
@@ -188,6 +195,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webConcurrency: raw.WEB_CONCURRENCY as number,
     trustProxy,
     workers: raw.WORKERS as boolean,
+    queuePollMs: raw.QUEUE_POLL_MS as number,
+    queueHeartbeatMs: raw.QUEUE_HEARTBEAT_MS as number,
+    queueDeadAfterMs: raw.QUEUE_DEAD_AFTER_MS as number,
     publicUrl: raw.PUBLIC_URL as string | undefined,
     smtpUrl: raw.SMTP_URL as string | undefined,
     mailFrom: raw.MAIL_FROM as string | undefined,

@@ -163,7 +163,7 @@ export async function startService(loadGames: () => Promise<GameModule[]>, role:
       },
       mailer: config.smtpUrl ? { smtpUrl: config.smtpUrl, from: config.mailFrom ?? 'Wargame service <no-reply@localhost>' } : null,
       http: http && { loggerInstance: log, graphiql: config.graphiql, rateLimit: config.rateLimitMax, trustProxy: config.trustProxy, maxEventLoopDelay: config.maxEventLoopDelay, mailInboundSecret: config.mailInboundSecret ?? null },
-      workers: !http || config.workers,
+      workers: (!http || config.workers) && { pollInterval: config.queuePollMs, heartbeatMs: config.queueHeartbeatMs, deadAfterMs: config.queueDeadAfterMs },
       playByMail: { replyDomain: config.mailReplyDomain ?? 'localhost' },
       smtpInbound: http && config.mailInboundPort !== undefined ? { port: config.mailInboundPort, host: config.mailInboundHost } : null,
     });
