@@ -17,11 +17,13 @@ import { prismaCost, type PrismaCost } from './prisma.ts';
 import { burst, graphqlRaid, newGuessingGame, restLoop, sequential, webhookLoop, type Burst, type Load, type WebhookLoad } from './scenarios.ts';
 import { postgresCpuSince, postgresTicks, startServer, type ServerProcess } from './server.ts';
 import { round, table } from './stats.ts';
+import { runScaling, scalingTable } from './scaling.ts';
 
 function intList(value: string | undefined, fallback: number[], name: string): number[] {
   if (value === undefined || value.trim() === '') return fallback;
   const list = value.split(',').map((v) => Number(v.trim()));
-  if (list.length === 0 || list.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`${name} must be a comma-separated list of whole numbers >= 1, got "${value}"`);
+  if (list.length === 0 || list.some((n) => !Number.isInteger(n) || n < 1))
+    throw new Error(`${name} must be a comma-separated list of whole numbers >= 1, got "${value}"`);
   return list;
 }
 
@@ -51,6 +53,32 @@ const config = {
 
 const log = (msg: string) => console.log(`# ${msg}`);
 
+// BENCH_SCALING=1 adds the scaling section after the rest; BENCH_SCALING=only runs it alone.
+const scalingMode = process.env.BENCH_SCALING?.trim() ?? '';
+if (!['', '0', '1', 'only'].includes(scalingMode)) throw new Error(`BENCH_SCALING must be 1 or only, got "${scalingMode}"`);
+const scalingConfig = {
+  processes: intList(process.env.BENCH_SCALING_PROCESSES, [1, 2, 3], 'BENCH_SCALING_PROCESSES'),
+  clients: positiveInt(process.env.BENCH_SCALING_CLIENTS, 16, 'BENCH_SCALING_CLIENTS'),
+  commandsPerClient: positiveInt(process.env.BENCH_SCALING_COMMANDS, 100, 'BENCH_SCALING_COMMANDS'),
+};
+
+/** Section 9: HAProxy over 1..3 processes, reads on the primary, then on a streaming replica. */
+async function scalingSection() {
+  console.log('');
+  console.log(
+    `9. Scaling: REST through HAProxy over N server processes (WORKERS=false) on a PostgreSQL 15 primary of its own; each client loop sends a command then reads the log after it (served by the replica in the "replica" rows). ${JSON.stringify(scalingConfig)}`,
+  );
+  const rows = await runScaling({ ...scalingConfig, log });
+  if (rows.length) console.log(scalingTable(rows));
+  const dir = new URL('./results/', import.meta.url).pathname;
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    join(dir, 'scaling.json'),
+    `${JSON.stringify({ generatedAt: new Date().toISOString(), machine: { cpus: cpus().length, loadavg: loadavg().map((l) => round(l)) }, config: scalingConfig, rows }, null, 2)}\n`,
+  );
+  console.log('figures written to bench/results/scaling.json');
+}
+
 /** A load with the server's CPU, PostgreSQL's CPU and the database's share of the request time around it. */
 interface Measured extends Load {
   processes: number;
@@ -78,10 +106,12 @@ async function measured(server: ServerProcess, run: () => Promise<Load>): Promis
 async function main() {
   console.log('wargame-service benchmark');
   console.log(
-    `NOTE: figures from a shared, noisy machine (${cpus().length} CPUs, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}); ` +
-      'compare runs on the same machine only, and prefer the medians and ratios to single numbers.',
+    `NOTE: figures from a shared, noisy machine (${cpus().length} CPUs, load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}); ` + 'compare runs on the same machine only, and prefer the medians and ratios to single numbers.',
   );
   console.log('');
+  if (scalingMode === 'only') return scalingSection();
 
   let folder: string | undefined;
   let embedded: EmbeddedDatabase | undefined;
@@ -115,7 +145,9 @@ async function main() {
       server = await startServer(url, processes);
       log(`server: ${processes} process(es) at ${server.url}`);
       const warmGames = Math.max(...config.games);
-      log(`warm-up: ${config.warmupCommands} REST commands in ${warmGames} games, then ${config.graphqlGames} GraphQL games of 20 commands in each loop (not counted)`);
+      log(
+        `warm-up: ${config.warmupCommands} REST commands in ${warmGames} games, then ${config.graphqlGames} GraphQL games of 20 commands in each loop (not counted)`,
+      );
       await restLoop(server.url, warmGames, Math.max(1, Math.ceil(config.warmupCommands / warmGames)));
       for (const mode of ['three', 'carried'] as const) await graphqlRaid(server.url, config.graphqlGames, 20, mode);
       const counts = processes === config.processes[0] ? config.games : [Math.max(...config.games)];
@@ -128,12 +160,19 @@ async function main() {
         graphql.push(await measured(server, () => graphqlRaid(server!.url, config.graphqlGames, config.graphqlCommands, mode)));
       }
       if (processes === config.processes[0]) {
-        log(`long game: building ${config.foldEvents} events (rules decided as by the service, appended in batches; snapshot every ${SNAPSHOT_EVERY} versions)`);
+        log(
+          `long game: building ${config.foldEvents} events (rules decided as by the service, appended in batches; snapshot every ${SNAPSHOT_EVERY} versions)`,
+        );
         fold = await runFold(database.prisma, hostedGames, config.foldEvents, config.repeats);
         log(`long game: ${fold.events} events; commands in it and in a new game, one at a time`);
         const fresh = await newGuessingGame(server.url);
         const newGame = await sequential(server.url, fresh, 200);
-        const longGame = await sequential(server.url, { id: fold.gameId, tokens: (fold as unknown as { tokens: Record<string, string> }).tokens }, 200, (fold as unknown as { nextSeat: number }).nextSeat);
+        const longGame = await sequential(
+          server.url,
+          { id: fold.gameId, tokens: (fold as unknown as { tokens: Record<string, string> }).tokens },
+          200,
+          (fold as unknown as { nextSeat: number }).nextSeat,
+        );
         if (longGame.errors || newGame.errors) log(`(refused commands: long game ${longGame.errors}, new game ${newGame.errors})`);
         length = { newGame, longGame: { ...longGame, events: fold.events } };
         // An older checkout (BENCH_SERVER) has no players or webhooks to measure.
@@ -172,21 +211,61 @@ function report(r: {
   core: CoreResult;
 }) {
   const row = (m: Measured) => [
-    m.processes, m.games, m.commands, m.requests, m.errors, m.internalErrors, m.unavailable, m.commandsPerSecond.toFixed(0), m.p50Ms.toFixed(2), m.p99Ms.toFixed(2),
-    m.serverCpuMsPerCommand.toFixed(2), m.postgresCpuMsPerCommand.toFixed(2), m.databaseShare === null ? 'n/a' : `${(m.databaseShare * 100).toFixed(0)}%`,
+    m.processes,
+    m.games,
+    m.commands,
+    m.requests,
+    m.errors,
+    m.internalErrors,
+    m.unavailable,
+    m.commandsPerSecond.toFixed(0),
+    m.p50Ms.toFixed(2),
+    m.p99Ms.toFixed(2),
+    m.serverCpuMsPerCommand.toFixed(2),
+    m.postgresCpuMsPerCommand.toFixed(2),
+    m.databaseShare === null ? 'n/a' : `${(m.databaseShare * 100).toFixed(0)}%`,
   ];
-  const headers = ['processes', 'games', 'commands', 'requests', 'errors', '500s', '503s', 'commands/s', 'p50 ms', 'p99 ms', 'server CPU ms/cmd', 'PostgreSQL CPU ms/cmd', 'time in database'];
+  const headers = [
+    'processes',
+    'games',
+    'commands',
+    'requests',
+    'errors',
+    '500s',
+    '503s',
+    'commands/s',
+    'p50 ms',
+    'p99 ms',
+    'server CPU ms/cmd',
+    'PostgreSQL CPU ms/cmd',
+    'time in database',
+  ];
   console.log('');
   console.log(`1. Commands through REST (POST /api/games/:id/commands, one client loop per game, one request per command; database: ${r.databaseKind})`);
   console.log(table(headers, r.loads.map(row)));
   console.log('');
   console.log('2. A real game through GraphQL (Raid on Wuchao, both seats played by one loop per game, choosing among legalCommands)');
-  console.log('   three: status, legalCommands as the awaited seat, submitCommand with expectedVersion; carried: the submit answer carries awaiting and legalCommands');
-  console.log(table(['mode', ...headers], r.graphql.map((m) => [m.name.includes('carries') ? 'carried' : 'three', ...row(m)])));
+  console.log(
+    '   three: status, legalCommands as the awaited seat, submitCommand with expectedVersion; carried: the submit answer carries awaiting and legalCommands',
+  );
+  console.log(
+    table(
+      ['mode', ...headers],
+      r.graphql.map((m) => [m.name.includes('carries') ? 'carried' : 'three', ...row(m)]),
+    ),
+  );
   if (r.length) {
     console.log('');
     console.log(`3. Flat with game length: one command at a time, in a new game and in a game of ${r.length.longGame.events} events`);
-    console.log(table(['game', 'p50 ms', 'p99 ms'], [['new', r.length.newGame.p50Ms.toFixed(2), r.length.newGame.p99Ms.toFixed(2)], [`${r.length.longGame.events} events`, r.length.longGame.p50Ms.toFixed(2), r.length.longGame.p99Ms.toFixed(2)]]));
+    console.log(
+      table(
+        ['game', 'p50 ms', 'p99 ms'],
+        [
+          ['new', r.length.newGame.p50Ms.toFixed(2), r.length.newGame.p99Ms.toFixed(2)],
+          [`${r.length.longGame.events} events`, r.length.longGame.p50Ms.toFixed(2), r.length.longGame.p99Ms.toFixed(2)],
+        ],
+      ),
+    );
   }
   const w = r.fold.withoutSnapshots;
   const s = r.fold.withSnapshots;
@@ -201,43 +280,108 @@ function report(r: {
       ],
     ),
   );
-  console.log(`   without snapshots: reading the rows ${r.fold.readAllEventsMs.toFixed(2)} ms, folding them ${r.fold.inMemoryFoldMs.toFixed(2)} ms (${r.fold.inMemoryEventsPerSecond} events/s)`);
+  console.log(
+    `   without snapshots: reading the rows ${r.fold.readAllEventsMs.toFixed(2)} ms, folding them ${r.fold.inMemoryFoldMs.toFixed(2)} ms (${r.fold.inMemoryEventsPerSecond} events/s)`,
+  );
   console.log('');
   console.log('4. Saturation: requests arriving all at once');
-  console.log(table(['what', 'requests', 'answers by status', '500s', '503s', 'seconds'], r.bursts.map((b) => [b.what, b.requests, Object.entries(b.byStatus).map(([k, v]) => `${k}: ${v}`).join(', '), b.internalErrors, b.unavailable, b.seconds.toFixed(2)])));
+  console.log(
+    table(
+      ['what', 'requests', 'answers by status', '500s', '503s', 'seconds'],
+      r.bursts.map((b) => [
+        b.what,
+        b.requests,
+        Object.entries(b.byStatus)
+          .map(([k, v]) => `${k}: ${v}`)
+          .join(', '),
+        b.internalErrors,
+        b.unavailable,
+        b.seconds.toFixed(2),
+      ]),
+    ),
+  );
 
   if (r.webhooks.length) {
     console.log('');
-    console.log('5. Notifications: REST commands in a player\'s games with 0 and 2 webhooks per game (EVENT_APPENDED, to a receiver in the bench process)');
-    console.log('   delivery: from the command\'s acknowledgement (stored by then) to its POST arriving, through the job queue');
+    console.log("5. Notifications: REST commands in a player's games with 0 and 2 webhooks per game (EVENT_APPENDED, to a receiver in the bench process)");
+    console.log("   delivery: from the command's acknowledgement (stored by then) to its POST arriving, through the job queue");
     console.log(
       table(
-        ['webhooks/game', 'games', 'commands', 'errors', 'commands/s', 'p50 ms', 'p99 ms', 'deliveries', 'delivery p50 ms', 'delivery p99 ms', 'server CPU ms/cmd', 'PostgreSQL CPU ms/cmd'],
-        r.webhooks.map((w) => [w.webhooksPerGame, w.games, w.commands, w.errors, w.commandsPerSecond.toFixed(0), w.p50Ms.toFixed(2), w.p99Ms.toFixed(2), w.deliveries, w.webhooksPerGame ? w.deliveryP50Ms.toFixed(1) : '-', w.webhooksPerGame ? w.deliveryP99Ms.toFixed(1) : '-', w.serverCpuMsPerCommand.toFixed(2), w.postgresCpuMsPerCommand.toFixed(2)]),
+        [
+          'webhooks/game',
+          'games',
+          'commands',
+          'errors',
+          'commands/s',
+          'p50 ms',
+          'p99 ms',
+          'deliveries',
+          'delivery p50 ms',
+          'delivery p99 ms',
+          'server CPU ms/cmd',
+          'PostgreSQL CPU ms/cmd',
+        ],
+        r.webhooks.map((w) => [
+          w.webhooksPerGame,
+          w.games,
+          w.commands,
+          w.errors,
+          w.commandsPerSecond.toFixed(0),
+          w.p50Ms.toFixed(2),
+          w.p99Ms.toFixed(2),
+          w.deliveries,
+          w.webhooksPerGame ? w.deliveryP50Ms.toFixed(1) : '-',
+          w.webhooksPerGame ? w.deliveryP99Ms.toFixed(1) : '-',
+          w.serverCpuMsPerCommand.toFixed(2),
+          w.postgresCpuMsPerCommand.toFixed(2),
+        ]),
       ),
     );
   }
 
   if (r.prisma.length) {
     console.log('');
-    console.log('6. What Prisma adds: the append statement (same SQL and parameters, a named prepared statement) through Prisma\'s $queryRawUnsafe and through pg, on the same pool');
-    console.log('   the bench process\'s CPU per statement (Node), medians of alternating rounds; PostgreSQL does the same work either way');
+    console.log(
+      "6. What Prisma adds: the append statement (same SQL and parameters, a named prepared statement) through Prisma's $queryRawUnsafe and through pg, on the same pool",
+    );
+    console.log("   the bench process's CPU per statement (Node), medians of alternating rounds; PostgreSQL does the same work either way");
     console.log(
       table(
         ['concurrent games', 'statements/round', 'Prisma CPU ms', 'pg CPU ms', 'Prisma adds ms', 'Prisma appends/s', 'pg appends/s'],
-        r.prisma.map((p) => [p.concurrency, p.statements, p.prismaCpuMs.toFixed(3), p.pgCpuMs.toFixed(3), (p.prismaCpuMs - p.pgCpuMs).toFixed(3), p.prismaPerSecond, p.pgPerSecond]),
+        r.prisma.map((p) => [
+          p.concurrency,
+          p.statements,
+          p.prismaCpuMs.toFixed(3),
+          p.pgCpuMs.toFixed(3),
+          (p.prismaCpuMs - p.pgCpuMs).toFixed(3),
+          p.prismaPerSecond,
+          p.pgPerSecond,
+        ]),
       ),
     );
   }
 
   console.log('');
-  console.log('7. The core alone: commands through createCore on the memory ports (no HTTP, no database; the memory ports copy every record in and out), in the bench process');
-  console.log(table(['games', 'commands', 'median µs/command', 'commands/s'], [[r.core.games, r.core.commands, r.core.medianUsPerCommand.toFixed(1), r.core.commandsPerSecond]]));
+  console.log(
+    '7. The core alone: commands through createCore on the memory ports (no HTTP, no database; the memory ports copy every record in and out), in the bench process',
+  );
+  console.log(
+    table(
+      ['games', 'commands', 'median µs/command', 'commands/s'],
+      [[r.core.games, r.core.commands, r.core.medianUsPerCommand.toFixed(1), r.core.commandsPerSecond]],
+    ),
+  );
 
   const results = {
     generatedAt: new Date().toISOString(),
     note: 'Shared, noisy machine: compare runs on the same machine only; prefer medians and ratios.',
-    machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? null, node: process.version, platform: `${process.platform}-${process.arch}`, loadavg: loadavg().map((l) => round(l)) },
+    machine: {
+      cpus: cpus().length,
+      cpuModel: cpus()[0]?.model ?? null,
+      node: process.version,
+      platform: `${process.platform}-${process.arch}`,
+      loadavg: loadavg().map((l) => round(l)),
+    },
     database: r.databaseKind,
     config: { ...config, snapshotEvery: SNAPSHOT_EVERY },
     rest: r.loads,
@@ -256,10 +400,12 @@ function report(r: {
   console.log('figures written to bench/results/latest.json');
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+main()
+  .then(() => (scalingMode === '1' ? scalingSection() : undefined))
+  .then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
