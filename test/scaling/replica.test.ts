@@ -88,7 +88,8 @@ describe.skipIf(!havePg15)('reads on a streaming replica', () => {
     expect(events.status).toBe(200);
     const exported = await call(base, 'GET', `/api/games/${game.id}/export`);
     expect(exported.status).toBe(200);
-    const listed = await call(base, 'GET', '/api/games');
+    // A private game is listed to its players only: the seat token lists its own game.
+    const listed = await call(base, 'GET', '/api/games', undefined, game.tokens.north);
     expect(listed.status).toBe(200);
     const served = statementsSince(from);
     expect(served.filter((s) => s.includes('game_events')).length).toBeGreaterThanOrEqual(2); // the log and the export

@@ -3,12 +3,13 @@
  * processes (`npm run worker`: src/worker.ts), started together. One worker is killed
  * (SIGKILL) while the jobs run. Bots still play their games to the end (each turn once),
  * clocks time out each awaited seat once, and each webhook delivery arrives once (its
- * webhook-id once with a 200), all by the jobs the HTTP processes' commits added.
- * Mail is left to test/workers/mail.test.ts (one process).
+ * webhook-id once with a 200), and each verification mail arrives once (a real SMTP
+ * server), all by the jobs the HTTP processes' commits added. The queue's timing is short
+ * (QUEUE_DEAD_AFTER_MS=3000) so the dead worker's jobs run elsewhere within the test.
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReceiver, type Receiver } from '../support/receivers.ts';
+import { startMailBox, startReceiver, type MailBox, type Receiver } from '../support/receivers.ts';
 import { havePg15, primaryCluster, serverProcess, until, type Cluster, type ServerProcess } from './parts.ts';
 
 if (!havePg15 && process.env.CI) throw new Error('PostgreSQL 15 is needed (.ci/run installs it)');
@@ -30,6 +31,7 @@ const CREATE = `mutation($i: CreateGameInput!) { createGame(input: $i) { game { 
 describe.skipIf(!havePg15)('HTTP and workers in processes of their own', () => {
   let cluster: Cluster;
   let receiver: Receiver;
+  let box: MailBox;
   const http: ServerProcess[] = [];
   const workers: ServerProcess[] = [];
   let db: pg.Client;
@@ -37,7 +39,8 @@ describe.skipIf(!havePg15)('HTTP and workers in processes of their own', () => {
   beforeAll(async () => {
     cluster = await primaryCluster();
     receiver = await startReceiver();
-    const env = { DATABASE_URL: cluster.url, WEBHOOK_ALLOW_PRIVATE: 'true', DATABASE_POOL_SIZE: '4', QUEUE_POLL_MS: '300', QUEUE_HEARTBEAT_MS: '300', QUEUE_DEAD_AFTER_MS: '3000' };
+    box = await startMailBox();
+    const env = { DATABASE_URL: cluster.url, SMTP_URL: box.url, MAIL_FROM: 'Wargames <games@wargames.test>', WEBHOOK_ALLOW_PRIVATE: 'true', DATABASE_POOL_SIZE: '4', QUEUE_POLL_MS: '300', QUEUE_HEARTBEAT_MS: '300', QUEUE_DEAD_AFTER_MS: '3000' };
     http.push(await serverProcess({ ...env, WORKERS: 'false' })); // migrates first
     const rest = await Promise.all([serverProcess({ ...env, WORKERS: 'false' }), serverProcess(env, { worker: true }), serverProcess(env, { worker: true })]);
     http.push(rest[0]!);
@@ -49,10 +52,11 @@ describe.skipIf(!havePg15)('HTTP and workers in processes of their own', () => {
     await db?.end().catch(() => {});
     await Promise.all([...http, ...workers].map((p) => p.stop()));
     await receiver?.close();
+    await box?.close();
     cluster?.stop();
   });
 
-  it('bots, clocks and webhooks keep their promises when a worker dies', async () => {
+  it('bots, clocks, webhooks and mail keep their promises when a worker dies', async () => {
     const [a, b] = [http[0]!.url, http[1]!.url];
     const ada = (await gql(a, `mutation { registerPlayer(input: { name: "Ada" }) { token } }`)).registerPlayer.token as string;
     const path = '/roles';
@@ -62,7 +66,7 @@ describe.skipIf(!havePg15)('HTTP and workers in processes of their own', () => {
     const [s0, s1] = type.seats as [string, string];
     const bot = (type.bots as string[])[0] ?? 'random';
 
-    // Bot games: both seats played by the service, to the end.
+    // Bot games: Ada against a bot, the bot awaited first or later; and bot against bot.
     const botGames: string[] = [];
     for (let i = 0; i < 4; i++) {
       const seats = [{ seat: s0, bot }, { seat: s1, bot }];
@@ -74,9 +78,18 @@ describe.skipIf(!havePg15)('HTTP and workers in processes of their own', () => {
       const seats = [{ seat: s0, me: true }, { seat: s1, name: 'Bob' }];
       clockGames.push((await gql(i % 2 ? a : b, CREATE, { i: { type: type.id, seats, clock: { perMove: 1 } } }, ada)).createGame.game.id);
     }
+    // Mail: players register with an address, on either HTTP process, before the kill and after.
+    const emails: string[] = [];
+    const register = async (i: number) => {
+      const email = `p${i}-${Date.now()}@example.org`;
+      emails.push(email);
+      await gql(i % 2 ? a : b, `mutation($e: String!) { registerPlayer(input: { name: "P${i}", email: $e }) { token } }`, { e: email });
+    };
+    for (let i = 0; i < 3; i++) await register(i);
     // One worker dies while the jobs run.
     await until('a job ran', async () => (await db.query(`SELECT count(*)::int AS n FROM commands`)).rows[0].n > 0, { tries: 200, everyMs: 50 });
     workers[0]!.kill();
+    for (let i = 3; i < 6; i++) await register(i);
 
     // Bots: every game ends; each turn played once (the commands follow each other, none twice).
     await until('the bot games ended', async () => {
@@ -112,7 +125,16 @@ describe.skipIf(!havePg15)('HTTP and workers in processes of their own', () => {
     expect(new Set(ids).size).toBe(ids.length);
     const perGameAndType = ok.map((r) => `${r.body.gameId} ${r.body.type}`);
     expect(new Set(perGameAndType).size).toBe(perGameAndType.length);
-    // The survivor did the work after the kill.
+    // Mail: one verification mail per address, none twice.
+    const to = (address: string) => box.mails.filter((m) => (Array.isArray(m.to) ? m.to : [m.to]).some((t) => t?.value.some((v) => v.address === address)));
+    await until('every verification mail', async () => emails.every((e) => to(e).length > 0), { tries: 600, everyMs: 100 });
+    await new Promise((r) => setTimeout(r, 1000)); // a duplicate would have time to land
+    for (const e of emails) {
+      expect(to(e)).toHaveLength(1);
+      expect(to(e)[0]!.subject).toBe('Your email verification code');
+    }
+    // The killed worker died by SIGKILL; the survivor did the work after the kill.
+    expect(workers[0]!.child.signalCode).toBe('SIGKILL');
     expect(workers[1]!.child.exitCode).toBeNull();
   });
 });

@@ -172,26 +172,14 @@ describe.skipIf(!chromium)('the client for players, at both sizes', () => {
   });
 
   it('runs under a strict Content-Security-Policy: no inline script, no style attribute in markup', async () => {
-    const csp = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'self'";
     const page = await t.newPage(PHONE);
     const violations: string[] = [];
     page.on('console', (m) => {
       if (m.type() === 'error' && /Content Security Policy/i.test(m.text())) violations.push(m.text());
     });
     await page.addInitScript(() => document.addEventListener('securitypolicyviolation', (e) => console.error(`Content Security Policy: ${e.violatedDirective} blocked ${e.blockedURI}`)));
-    // The policy as a <meta> in the head before the page's own script runs (a route that adds
-    // the header would also catch the subscription's socket, which Playwright then breaks).
-    await page.addInitScript((policy) => {
-      const place = () => {
-        if (!document.head || document.head.querySelector('meta[http-equiv]')) return !!document.head;
-        const meta = document.createElement('meta');
-        meta.httpEquiv = 'Content-Security-Policy';
-        meta.content = policy;
-        document.head.prepend(meta);
-        return true;
-      };
-      if (!place()) new MutationObserver((_, observer) => place() && observer.disconnect()).observe(document, { childList: true, subtree: true });
-    }, csp);
+    // The service's own policy (src/api/security.ts, helmet) is the one in force: the page is
+    // served with it, so what is checked here is what players get.
     await createFromLobby(page, 'chinese-warlords', { red: 'Red player', blue: 'Blue player' });
     await page.locator('.summary .legend').first().waitFor();
     // Live: the subscription's socket is allowed by connect-src 'self'.
@@ -204,7 +192,8 @@ describe.skipIf(!chromium)('the client for players, at both sizes', () => {
     expect(page.errors).toEqual([]);
     // The policy is in force: a style attribute set in markup is refused.
     await page.evaluate(() => document.body.setAttribute('style', 'outline: 1px solid red'));
-    await expect.poll(() => violations.length).toBe(1);
+    // (The browser logs a refusal too, so the count is of console lines, not of refusals.)
+    await expect.poll(() => violations.length).toBeGreaterThan(0);
   });
 
   it('an invite link shows what the game is and its clock before the seat is taken', async () => {
