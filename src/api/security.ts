@@ -1,5 +1,5 @@
 /**
- * Security headers on every answer (@fastify/helmet), for the web client above all: it keeps
+ * Security headers on every answer (helmet), for the web client above all: it keeps
  * the player's tokens in localStorage, so no script but its own may run, and no other site
  * may frame it (clickjacking into `resign`).
  * - Content-Security-Policy: everything from the service itself ('self'), no inline script
@@ -11,8 +11,9 @@
  * upgrade-insecure-requests is left out: the service is also served over plain HTTP (local
  * play, tests), where it would send every asset request to an https:// that is not there.
  */
-import helmet from '@fastify/helmet';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
+import helmet from 'helmet';
 
 export const CONTENT_SECURITY_POLICY = {
   defaultSrc: ["'self'"],
@@ -28,14 +29,36 @@ export const CONTENT_SECURITY_POLICY = {
   frameAncestors: ["'none'"],
 };
 
-export async function securityHeaders(app: FastifyInstance) {
-  await app.register(helmet, {
+/**
+ * The headers helmet sets, worked out once: they are the same on every answer (no nonce, no
+ * directive computed per request). @fastify/helmet builds helmet's middleware again on every
+ * request, which cost about 0.04 ms of CPU a command on the hot path.
+ */
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = headersOf(
+  helmet({
     contentSecurityPolicy: { useDefaults: false, directives: CONTENT_SECURITY_POLICY },
     frameguard: { action: 'deny' },
     referrerPolicy: { policy: 'no-referrer' },
     // HTTPS for a year once a browser has seen it over HTTPS (ignored over plain HTTP); the
     // service's own host only: the operator's other subdomains are not ours to decide.
     strictTransportSecurity: { maxAge: 31_536_000, includeSubDomains: false },
+  }),
+);
+
+/** Runs a middleware that only sets headers on a response that records them. */
+function headersOf(middleware: (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const recorder = { setHeader: (name: string, value: unknown) => void (headers[name.toLowerCase()] = String(value)), removeHeader: () => {} };
+  middleware({} as IncomingMessage, recorder as unknown as ServerResponse, (error) => {
+    if (error) throw error;
+  });
+  return headers;
+}
+
+export async function securityHeaders(app: FastifyInstance) {
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.headers(SECURITY_HEADERS);
+    done();
   });
 }
 
