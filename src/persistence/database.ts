@@ -27,8 +27,10 @@ export interface Database {
   prisma: PrismaClient;
   /** A plain pool for LISTEN/NOTIFY and health checks. */
   pool: pg.Pool;
-  /** The pool Prisma's queries run on (DATABASE_POOL_SIZE connections), here so its use can be reported. */
+  /** The pool Prisma's queries run on (DATABASE_POOL_SIZE connections); the event store's hot statements use it directly. */
   queryPool: pg.Pool;
+  /** DATABASE_PREPARED_STATEMENTS: whether the store's frequent statements are named. */
+  preparedStatements: boolean;
   /** A streaming replica for the lag-tolerant reads (DATABASE_REPLICA_URL), when there is one. */
   replica?: { url: string; prisma: PrismaClient; pool: pg.Pool };
   close(): Promise<void>;
@@ -83,6 +85,7 @@ export async function openDatabase(
     prisma,
     pool,
     queryPool,
+    preparedStatements,
     replica,
     async close() {
       await replica?.prisma.$disconnect().catch(() => {});

@@ -23,6 +23,7 @@ beforeAll(async () => {
     prisma: new PrismaClient({ adapter: new PrismaPg(pool) }),
     pool,
     queryPool: pool,
+    preparedStatements: true,
     close: async () => {
       await pool.end().catch(() => {});
     },
