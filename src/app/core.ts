@@ -117,7 +117,7 @@ export function createCore(ports: Ports, options: CoreOptions): Core {
   const ctx: ReadContext = { module, states, store: ports.games, clocks: ports.clocks };
   const reads = new Reads(ctx, ports.lobby, ports.wakeUps);
   const commands = new Commands(ctx, ports.games, states, reads, registry, planners, ports.wakeUps, rules);
-  const mail = new MailPlay(ports.mail, ports.players, ctx, reads, commands, registry, ports.jobs, {
+  const mail = new MailPlay(ports.mail, ports.players, ctx, reads, commands, registry, {
     replyDomain: notificationOptions.mail ? (options.playByMail?.replyDomain ?? null) : null,
     secretKey: notificationOptions.secretKey,
     perHour: options.playByMail?.perHour,

@@ -15,13 +15,14 @@
  * the From's domain really sent the message; it is not required here.
  */
 import { createHash, createHmac, hkdfSync, randomBytes, randomUUID } from 'node:crypto';
-import { legalOrders, type GameRegistry, type MatchState, type Order } from '../domain/kernel/index.ts';
+import { legalOrders, orderOf, visibleTo, type Command, type GameRegistry, type MatchState, type Order } from '../domain/kernel/index.ts';
+import { isBatch } from './batch.ts';
 import type { Commands } from './commands.ts';
 import { AppError } from './errors.ts';
 import type { ReadContext } from './game-read.ts';
 import { answerText, applyOrders, noticeText, readInbound, seatPicture, yourTurnText, type AnswerOutcome, type Envelope, type InboundMail } from './mail/index.ts';
 import { gameName } from './mails.ts';
-import type { GameRecord, JobQueue, MailStore, PlayerStore } from './ports.ts';
+import type { CommandRecord, GameRecord, JobSpec, MailStore, PlayerStore } from './ports.ts';
 import type { Reads } from './reads.ts';
 import { priorityOf, TASKS } from './tasks.ts';
 
@@ -60,7 +61,6 @@ export class MailPlay {
     private readonly reads: Reads,
     private readonly commands: Commands,
     private readonly registry: GameRegistry,
-    private readonly jobs: JobQueue,
     readonly options: MailPlayOptions,
   ) {
     this.tokenKey = options.secretKey && options.replyDomain ? Buffer.from(hkdfSync('sha256', options.secretKey, Buffer.alloc(0), 'mail reply addresses', 32)) : null;
@@ -122,17 +122,22 @@ export class MailPlay {
     return this.store.receive({ id: randomUUID(), messageId, raw, envelope: clean }, { task: TASKS.mailInbound, maxAttempts: 5, priority: priorityOf(TASKS.mailInbound) });
   }
 
-  /** The `mail_inbound` task: one stored message read, applied or refused, and answered. Once. */
+  /**
+   * The `mail_inbound` task: one stored message read, applied or refused, and answered. Once:
+   * the mark and the answer's job are one statement (MailStore.handled), and orders an
+   * earlier run applied before it stopped are found by the append's idempotency key, so a
+   * rerun answers them "Applied" instead of applying or refusing them again.
+   */
   async handle(id: string): Promise<string> {
     const record = await this.store.inbound(id);
     if (!record || record.handledAt) return 'already handled';
     const mail = await readInbound(record.raw, record.envelope);
-    const outcome = await this.decide(mail, id);
-    await this.store.handled(id, outcome.playerId, outcome.outcome);
-    return outcome.outcome;
+    const decided = await this.decide(mail, id);
+    const marked = await this.store.handled(id, decided.playerId, decided.outcome, (decided.mails ?? []).map((message) => this.mailJob(message)));
+    return marked ? decided.outcome : 'already handled';
   }
 
-  private async decide(mail: InboundMail, id: string): Promise<{ playerId: string | null; outcome: string }> {
+  private async decide(mail: InboundMail, id: string): Promise<Decided> {
     if (mail.ignore) return { playerId: null, outcome: `ignored: ${mail.ignore}` };
     if (!this.enabled) return { playerId: null, outcome: 'ignored: play by mail is off' };
     let address = null;
@@ -150,14 +155,19 @@ export class MailPlay {
     if (!game) return { playerId: player.id, outcome: 'ignored: the game is gone' };
     const subject = `Re: ${this.subject(game)}`;
     const thread = { inReplyTo: mail.messageId ?? undefined, references: [...mail.references, ...(mail.messageId ? [mail.messageId] : [])] };
-    const notice = async (reason: string, outcome: string) => {
-      await this.send({ to: verified, subject, text: noticeText(this.subject(game), reason), messageId: this.messageId('notice', game.id, address.seat, game.version), ...thread });
-      return { playerId: player.id, outcome };
-    };
+    const notice = (reason: string, outcome: string): Decided => ({
+      playerId: player.id,
+      outcome,
+      mails: [{ to: verified, subject, text: noticeText(this.subject(game), reason), messageId: this.messageId('notice', game.id, address.seat, game.version), ...thread }],
+    });
     if (mail.from !== verified) {
       // Told at the verified address, never at the From: a forger learns nothing.
       return notice(`A mail to your reply address for this game came from ${mail.from ?? 'no address'}, not from your verified address. Send your orders from ${player.email}.`, 'refused: forged From');
     }
+    // Applied already, by an earlier run of this job that stopped before the mail was marked
+    // handled: answered as applied, even if those orders ended the game.
+    const earlier = await this.ctx.store.findCommand(game.id, address.seat, `mail:${id}`);
+    if (earlier) return this.appliedBefore(earlier, game, player.id, verified, address.seat, subject, thread);
     if (game.status === 'FINISHED' || game.status === 'ABANDONED') {
       const result = game.result ? ` ${game.result.winners.length ? `Won by ${game.result.winners.join(', ')}` : 'No winner'}: ${game.result.reason}.` : '';
       return notice(`This game is over: it takes no more orders.${result}`, 'refused: the game is over');
@@ -171,9 +181,6 @@ export class MailPlay {
   private async play(mail: InboundMail, id: string, game: GameRecord, playerId: string, to: string, seat: string, subject: string, thread: { inReplyTo?: string; references: string[] }) {
     const module = this.ctx.module(game.type);
     const key = `mail:${id}`;
-    // Applied already, by an earlier run of this job that stopped before it was marked handled.
-    const earlier = await this.ctx.store.findCommand(game.id, seat, key);
-    if (earlier) return { playerId, outcome: `applied (an earlier try, versions ${earlier.firstVersion}-${earlier.lastVersion})` };
     const { state, version } = await this.ctx.states.of(game);
     const at = this.listedAt([mail.inReplyTo, ...mail.references], game.id, seat);
     // A number picks from the list of the mail answered, only if the game has not moved since.
@@ -201,11 +208,43 @@ export class MailPlay {
       }
     }
     const picture = seatPicture(module, after, seat);
-    await this.send({ to, subject, text: answerText(picture, answer), replyTo: await this.replyAddress(playerId, game.id, seat), messageId: this.messageId('answer', game.id, seat, afterVersion), ...thread });
-    return { playerId, outcome: 'applied' in answer ? `applied ${answer.applied.length}` : `refused: ${answer.refused.reason}` };
+    const reply: GameMail = { to, subject, text: answerText(picture, answer), replyTo: await this.replyAddress(playerId, game.id, seat), messageId: this.messageId('answer', game.id, seat, afterVersion), ...thread };
+    return { playerId, outcome: 'applied' in answer ? `applied ${answer.applied.length}` : `refused: ${answer.refused.reason}`, mails: [reply] };
   }
 
-  private async send(mail: GameMail): Promise<void> {
-    await this.jobs.add(TASKS.mail, { message: mail }, { maxAttempts: 10, priority: priorityOf(TASKS.mail) });
+  /**
+   * The answer to orders an earlier run applied (the append committed, the mark did not):
+   * the stored commands in words, each from the seat's view of the position before it,
+   * then the game as it is now.
+   */
+  private async appliedBefore(earlier: CommandRecord, game: GameRecord, playerId: string, to: string, seat: string, subject: string, thread: { inReplyTo?: string; references: string[] }): Promise<Decided> {
+    const module = this.ctx.module(game.type);
+    const commands: Command[] = isBatch(earlier.command) ? earlier.command.commands : [earlier.command as Command];
+    const counts: number[] = isBatch(earlier.command) ? earlier.command.counts : [earlier.lastVersion - earlier.firstVersion + 1];
+    const applied: Order[] = [];
+    let at = earlier.firstVersion - 1;
+    for (const [i, command] of commands.entries()) {
+      const { state } = await this.ctx.states.of(game, at);
+      applied.push(orderOf(module, visibleTo(module, state, seat).view(), seat, command));
+      at += counts[i] ?? 0;
+    }
+    const { state, version } = await this.ctx.states.of(game);
+    const reply: GameMail = {
+      to, subject, text: answerText(seatPicture(module, state, seat), { applied }),
+      replyTo: await this.replyAddress(playerId, game.id, seat), messageId: this.messageId('answer', game.id, seat, version), ...thread,
+    };
+    return { playerId, outcome: `applied ${applied.length} (by an earlier try, versions ${earlier.firstVersion}-${earlier.lastVersion})`, mails: [reply] };
   }
+
+  /** The `mail` job that sends one of ours. */
+  private mailJob(message: GameMail): JobSpec {
+    return { task: TASKS.mail, payload: { message }, maxAttempts: 10, priority: priorityOf(TASKS.mail) };
+  }
+}
+
+/** What handling a mail came to: who it was read as from, the outcome, the mails to send. */
+interface Decided {
+  playerId: string | null;
+  outcome: string;
+  mails?: GameMail[];
 }

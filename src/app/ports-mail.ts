@@ -27,8 +27,12 @@ export interface MailStore {
    */
   receive(input: { id: string; messageId: string | null; raw: Buffer; envelope: InboundRecord['envelope'] }, job: JobSpec): Promise<{ id: string; duplicate: boolean }>;
   inbound(id: string): Promise<InboundRecord | null>;
-  /** Marks the message handled (once: false when it already was). */
-  handled(id: string, playerId: string | null, outcome: string): Promise<boolean>;
+  /**
+   * Marks the message handled and adds `jobs` (its answer mail) in one statement, once:
+   * when it already was handled, nothing is marked or added (false). So a job that runs
+   * twice, or stops between the two, never sends an answer twice nor loses it.
+   */
+  handled(id: string, playerId: string | null, outcome: string, jobs: JobSpec[]): Promise<boolean>;
   /** How many mails from this player were handled since `since`. */
   handledSince(playerId: string, since: Date): Promise<number>;
   saveReplyAddress(tokenHash: string, address: ReplyAddressRecord): Promise<void>;

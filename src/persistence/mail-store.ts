@@ -1,7 +1,8 @@
 /**
  * Play by mail on PostgreSQL (src/app/ports-mail.ts): an inbound message and the job that
  * handles it are stored by one statement, before the SMTP transaction or the HTTP request
- * is acknowledged; a Message-ID already stored adds nothing.
+ * is acknowledged; a Message-ID already stored adds nothing. Marking it handled queues its
+ * answer in the same statement.
  */
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import type { InboundRecord, JobSpec, MailStore as MailPort, ReplyAddressRecord } from '../app/ports.ts';
@@ -35,9 +36,20 @@ export class MailStore implements MailPort {
     return r ? { id: r.id, messageId: r.message_id, raw: Buffer.from(r.raw), envelope: r.envelope, receivedAt: r.received_at, handledAt: r.handled_at } : null;
   }
 
-  async handled(id: string, playerId: string | null, outcome: string) {
-    const n = await this.prisma.$executeRawUnsafe(`UPDATE inbound_mails SET handled_at = now(), player_id = $2::uuid, outcome = $3 WHERE id = $1::uuid AND handled_at IS NULL`, id, playerId, outcome);
-    return n > 0;
+  /** One statement: the mark and the answer's jobs, or (already handled) neither. */
+  async handled(id: string, playerId: string | null, outcome: string, jobs: JobSpec[]) {
+    const rows = await this.prisma.$queryRawUnsafe<{ marked: number; jobs: number }[]>(
+      `WITH marked AS (
+         UPDATE inbound_mails SET handled_at = now(), player_id = COALESCE($2::uuid, player_id), outcome = $3
+         WHERE id = $1::uuid AND handled_at IS NULL RETURNING id
+       ), job AS (
+         SELECT (graphile_worker.add_job(x->>'task', (x->'payload')::json, max_attempts => (x->>'maxAttempts')::int, priority => (x->>'priority')::int)).id
+         FROM marked, jsonb_array_elements($4::jsonb) x
+       )
+       SELECT (SELECT count(*) FROM marked)::int AS marked, (SELECT count(*) FROM job)::int AS jobs`,
+      id, playerId, outcome, JSON.stringify(jobs.map((j) => jobJson(j))),
+    );
+    return (rows[0]?.marked ?? 0) > 0;
   }
 
   async handledSince(playerId: string, since: Date) {

@@ -21,10 +21,11 @@ export class MemoryMail implements MailStore {
     return m ? { id: m.id, messageId: m.messageId, raw: Buffer.from(m.raw), envelope: copy(m.envelope), receivedAt: m.receivedAt, handledAt: m.handledAt } : null;
   }
 
-  async handled(id: string, playerId: string | null, outcome: string) {
+  async handled(id: string, playerId: string | null, outcome: string, jobs: JobSpec[]) {
     const m = this.inbox.get(id);
     if (!m || m.handledAt) return false;
-    Object.assign(m, { handledAt: this.d.now(), playerId, outcome });
+    Object.assign(m, { handledAt: this.d.now(), playerId: playerId ?? m.playerId, outcome });
+    for (const job of jobs) this.d.addJob(job);
     return true;
   }
 
