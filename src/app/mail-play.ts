@@ -149,8 +149,8 @@ export class MailPlay {
     const player = await this.players.player(address.playerId);
     if (!player?.email || !player.emailVerified) return { playerId: null, outcome: 'ignored: the player has no verified address' };
     const verified = player.email.toLowerCase();
-    const since = new Date(Date.now() - 3600_000);
-    if ((await this.store.handledSince(player.id, since)) >= (this.options.perHour ?? 30)) return { playerId: player.id, outcome: 'ignored: rate limited' };
+    // Counted in the store (the database), so the limit holds across workers and processes.
+    if (!(await this.store.admit(id, player.id, this.options.perHour ?? 30))) return { playerId: player.id, outcome: 'ignored: rate limited' };
     const game = await this.ctx.store.game(address.gameId);
     if (!game) return { playerId: player.id, outcome: 'ignored: the game is gone' };
     const subject = `Re: ${this.subject(game)}`;

@@ -33,8 +33,12 @@ export interface MailStore {
    * twice, or stops between the two, never sends an answer twice nor loses it.
    */
   handled(id: string, playerId: string | null, outcome: string, jobs: JobSpec[]): Promise<boolean>;
-  /** How many mails from this player were handled since `since`. */
-  handledSince(playerId: string, since: Date): Promise<number>;
+  /**
+   * Counts the message against its player's limit, atomically across processes: true (and
+   * the message is the player's from now on) when fewer than `perHour` of their mails
+   * received in the last hour were counted before; a message counted already is true again.
+   */
+  admit(id: string, playerId: string, perHour: number): Promise<boolean>;
   saveReplyAddress(tokenHash: string, address: ReplyAddressRecord): Promise<void>;
   replyAddress(tokenHash: string): Promise<ReplyAddressRecord | null>;
 }

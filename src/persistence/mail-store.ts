@@ -52,9 +52,25 @@ export class MailStore implements MailPort {
     return (rows[0]?.marked ?? 0) > 0;
   }
 
-  async handledSince(playerId: string, since: Date) {
-    const rows = await this.prisma.$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM inbound_mails WHERE player_id = $1::uuid AND received_at >= $2`, playerId, since);
-    return rows[0]?.n ?? 0;
+  /**
+   * The rate limit's count is the database's, so it holds across worker processes and
+   * concurrent jobs: a transaction takes the player's advisory lock, then counts and claims
+   * in a statement of its own (read committed: its snapshot sees every claim committed
+   * before the lock was granted).
+   */
+  async admit(id: string, playerId: string, perHour: number) {
+    return this.prisma.$transaction(async (tx) => {
+      await tx.$queryRawUnsafe(`SELECT pg_advisory_xact_lock(hashtextextended('mail-rate:' || $1, 0))::text`, playerId);
+      const rows = await tx.$queryRawUnsafe<{ id: string }[]>(
+        `UPDATE inbound_mails m SET player_id = $2::uuid
+         WHERE m.id = $1::uuid AND (m.player_id = $2::uuid OR (
+           SELECT count(*) FROM inbound_mails o WHERE o.player_id = $2::uuid AND o.id <> m.id AND o.received_at >= now() - interval '1 hour'
+         ) < $3::int)
+         RETURNING m.id::text AS id`,
+        id, playerId, perHour,
+      );
+      return rows.length > 0;
+    });
   }
 
   async saveReplyAddress(tokenHash: string, a: ReplyAddressRecord) {

@@ -29,8 +29,15 @@ export class MemoryMail implements MailStore {
     return true;
   }
 
-  async handledSince(playerId: string, since: Date) {
-    return [...this.inbox.values()].filter((m) => m.playerId === playerId && m.handledAt && m.receivedAt >= since).length;
+  async admit(id: string, playerId: string, perHour: number) {
+    const m = this.inbox.get(id);
+    if (!m) return false;
+    if (m.playerId === playerId) return true;
+    const since = this.d.now().getTime() - 3600_000;
+    const counted = [...this.inbox.values()].filter((x) => x.id !== id && x.playerId === playerId && x.receivedAt.getTime() >= since).length;
+    if (counted >= perHour) return false;
+    m.playerId = playerId;
+    return true;
   }
 
   async saveReplyAddress(tokenHash: string, address: ReplyAddressRecord) {

@@ -1,0 +1,102 @@
+/**
+ * Play by mail's rate limit per player holds under workers: one HTTP process that only
+ * stores mail, two worker services (four jobs at a time each) handling it at once, on one
+ * database. A burst of replies from one player: exactly `perHour` are handled and answered,
+ * the rest neither applied nor answered. The count is the database's (MailStore.admit), so
+ * no worker's own count could let more through.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { games as hostedGames } from '../../src/domain/games.ts';
+import { openDatabase, type Database } from '../../src/persistence/database.ts';
+import { openService, type Service } from '../../src/server.ts';
+import { startMailBox, until, type MailBox } from '../support/receivers.ts';
+import { databaseUrl, startTestServer, type TestServer } from '../support/server.ts';
+
+const SECRET = 'inbound-secret-for-rate-limit-0123456789';
+const DOMAIN = 'limit.wargames.test';
+const PER_HOUR = 3;
+let server: TestServer;
+let box: MailBox;
+const workers: { service: Service; database: Database }[] = [];
+
+beforeAll(async () => {
+  box = await startMailBox();
+  const shared = {
+    mailer: { smtpUrl: box.url, from: 'Wargames <games@wargames.test>' },
+    notifications: { publicUrl: 'http://wargames.test', allowPrivate: true },
+    playByMail: { replyDomain: DOMAIN, perHour: PER_HOUR },
+  };
+  server = await startTestServer({ rateLimit: 100_000, registrationsPerMinute: 10_000, ...shared, mailInboundSecret: SECRET });
+  for (let i = 0; i < 2; i++) {
+    const database = await openDatabase(databaseUrl());
+    workers.push({ database, service: await openService({ ...shared, database, games: hostedGames, http: false, workers: { pollInterval: 100, concurrency: 4 } }) });
+  }
+});
+afterAll(async () => {
+  for (const w of workers) {
+    await w.service.close();
+    await w.database.close();
+  }
+  await server?.close();
+  await box?.close();
+});
+
+const toOf = (address: string) => box.mails.filter((m) => (Array.isArray(m.to) ? m.to : [m.to]).some((t) => t?.value.some((v) => v.address === address)));
+
+async function person(name: string) {
+  const email = `${name.toLowerCase()}-${randomUUID().slice(0, 8)}@example.org`;
+  const r = await server.gql(`mutation($n: String!, $e: String!) { registerPlayer(input: { name: $n, email: $e }) { token } }`, { n: name, e: email });
+  const token = r.data.registerPlayer.token as string;
+  const mail = await until(() => toOf(email)[0], 20_000, 'the verification mail');
+  const code = /^Code: (\d{6})$/m.exec(mail.text ?? '')![1]!;
+  await server.gql(`mutation($c: String!) { verifyEmail(code: $c) { emailVerified } }`, { c: code }, token);
+  await server.gql(`mutation { updatePlayer(input: { notifyByEmail: true }) { notifyByEmail } }`, {}, token);
+  return { email, token };
+}
+
+describe('play by mail under workers', () => {
+  it('holds the per-player limit when a burst of replies is handled by several workers at once', async () => {
+    const ada = await person('Ada');
+    const bob = await person('Bob');
+    const created = await server.gql(`mutation($i: CreateGameInput!) { createGame(input: $i) { game { id } inviteCode } }`, {
+      i: { type: 'raid-on-wuchao', seats: [{ seat: 'cao', me: true }, { seat: 'yuan', open: true }] },
+    }, ada.token);
+    const id = created.data.createGame.game.id as string;
+    await server.gql(`mutation($id: ID!, $code: String) { joinGame(gameId: $id, inviteCode: $code) { game { status } } }`, { id, code: created.data.createGame.inviteCode }, bob.token);
+    const turn = await until(() => toOf(bob.email).find((m) => m.replyTo), 20_000, "Bob's your-turn mail");
+    const replyTo = turn.replyTo!.value[0]!.address!;
+
+    // Eight replies at once (each refused: no order in them, so the game stays where it is
+    // and every one that gets through is answered).
+    const ids = Array.from({ length: 8 }, () => `<burst-${randomUUID()}@example.org>`);
+    const posted = await Promise.all(ids.map((messageId) => server.app.inject({
+      method: 'POST', url: '/api/mail/inbound', headers: { 'content-type': 'message/rfc822', authorization: `Bearer ${SECRET}` },
+      payload: `From: ${bob.email}\r\nTo: ${replyTo}\r\nSubject: Re: ${turn.subject}\r\nMessage-ID: ${messageId}\r\nIn-Reply-To: ${turn.messageId}\r\n\r\nnot an order\r\n`,
+    })));
+    expect(posted.map((p) => p.statusCode)).toEqual(ids.map(() => 202));
+    const stored = posted.map((p) => p.json().id as string);
+    const outcomes = await until(async () => {
+      const records = await Promise.all(stored.map((s) => server.core.ports.mail.inbound(s)));
+      if (!records.every((r) => r?.handledAt)) return false;
+      const { rows } = await workers[0]!.database.pool.query(`SELECT outcome FROM inbound_mails WHERE id = ANY($1::uuid[])`, [stored]);
+      return rows.map((r) => r.outcome as string);
+    }, 30_000, 'the burst handled');
+    expect(outcomes.filter((o) => o === 'ignored: rate limited')).toHaveLength(8 - PER_HOUR);
+    expect(outcomes.filter((o) => o.startsWith('refused: '))).toHaveLength(PER_HOUR);
+
+    await until(() => box.mails.filter((m) => ids.includes(m.inReplyTo ?? '')).length >= PER_HOUR, 20_000, 'the answers');
+    await new Promise((r) => setTimeout(r, 1000)); // an answer too many would have time to land
+    expect(box.mails.filter((m) => ids.includes(m.inReplyTo ?? ''))).toHaveLength(PER_HOUR);
+
+    // The hour is the player's, not the game's: one more reply later in it is not handled either.
+    const late = `<late-${randomUUID()}@example.org>`;
+    const more = await server.app.inject({
+      method: 'POST', url: '/api/mail/inbound', headers: { 'content-type': 'message/rfc822', authorization: `Bearer ${SECRET}` },
+      payload: `From: ${bob.email}\r\nTo: ${replyTo}\r\nSubject: Re: x\r\nMessage-ID: ${late}\r\n\r\nnot an order\r\n`,
+    });
+    await until(async () => (await server.core.ports.mail.inbound(more.json().id))?.handledAt, 20_000, 'the late reply handled');
+    const { rows } = await workers[0]!.database.pool.query(`SELECT outcome FROM inbound_mails WHERE id = $1::uuid`, [more.json().id]);
+    expect(rows[0].outcome).toBe('ignored: rate limited');
+  }, 120_000);
+});
