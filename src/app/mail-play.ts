@@ -168,12 +168,15 @@ export class MailPlay {
     // handled: answered as applied, even if those orders ended the game.
     const earlier = await this.ctx.store.findCommand(game.id, address.seat, `mail:${id}`);
     if (earlier) return this.appliedBefore(earlier, game, player.id, verified, address.seat, subject, thread);
+    // The seat first: once handed to the bot it is not theirs, over or not. The log says so
+    // (SeatHandedToBot) before the game's record does.
+    const held = game.seats.some((s) => s.seat === address.seat && s.kind === 'player' && s.playerId === player.id);
+    if (!held || (game.status !== 'OPEN' && (await this.ctx.states.of(game)).state.handedToBot?.includes(address.seat))) {
+      return notice(`You no longer hold the seat ${address.seat} in this game: this address takes no more orders.`, 'refused: the seat is no longer theirs');
+    }
     if (game.status === 'FINISHED' || game.status === 'ABANDONED') {
       const result = game.result ? ` ${game.result.winners.length ? `Won by ${game.result.winners.join(', ')}` : 'No winner'}: ${game.result.reason}.` : '';
       return notice(`This game is over: it takes no more orders.${result}`, 'refused: the game is over');
-    }
-    if (!game.seats.some((s) => s.seat === address.seat && s.kind === 'player' && s.playerId === player.id)) {
-      return notice(`You no longer hold the seat ${address.seat} in this game: this address takes no more orders.`, 'refused: the seat is no longer theirs');
     }
     return this.play(mail, id, game, player.id, verified, address.seat, subject, thread);
   }

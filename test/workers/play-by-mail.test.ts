@@ -175,6 +175,34 @@ describe('play by mail', () => {
     expect(await version(id)).toBe(before + 1);
   });
 
+  it('a reply for a seat handed to the bot (out of time) is refused, clearly, and nothing of it applied', async () => {
+    const ada = await person('Ada');
+    const bob = await person('Bob');
+    const created = await server.gql(`mutation($i: CreateGameInput!) { createGame(input: $i) { game { id } inviteCode } }`, {
+      i: { type: 'raid-on-wuchao', seats: [{ seat: 'cao', me: true }, { seat: 'yuan', open: true }], clock: { perMove: 1, onTimeout: 'BOT' } },
+    }, ada.token);
+    const id = created.data.createGame.game.id as string;
+    await server.gql(`mutation($id: ID!, $code: String) { joinGame(gameId: $id, inviteCode: $code) { game { status } } }`, { id, code: created.data.createGame.inviteCode }, bob.token);
+    const turn = await until(() => toOf(bob.email).find((m) => replyTo(m)), 20_000, "Bob's your-turn mail");
+    // Bob lets his second run out: the bot plays Yuan from now on.
+    await until(async () => {
+      const g = (await server.gql(`query($id: ID!) { game(id: $id) { seats { id bot } } }`, { id })).data.game;
+      return g.seats.find((s: { id: string }) => s.id === 'yuan').bot === 'random';
+    }, 30_000, 'the seat handed to the bot');
+    const [a] = placements(turn);
+    const messageId = `<late-seat-${randomUUID()}@example.org>`;
+    const raw = `From: ${bob.email}\r\nTo: ${replyTo(turn)}\r\nSubject: Re: ${turn.subject}\r\nMessage-ID: ${messageId}\r\nIn-Reply-To: ${turn.messageId}\r\n\r\n${a}\r\n`;
+    const posted = await server.app.inject({ method: 'POST', url: '/api/mail/inbound', headers: { 'content-type': 'message/rfc822', authorization: `Bearer ${SECRET}` }, payload: raw });
+    expect(posted.statusCode).toBe(202);
+    const answer = await until(() => box.mails.find((m) => m.inReplyTo === messageId), 20_000, 'the refusal');
+    expect(answer.text).toContain('You no longer hold the seat yuan in this game: this address takes no more orders.');
+    expect(answer.text).toContain('Nothing was applied.');
+    expect(answer.text).not.toContain('Your orders:');
+    expect(answer.to).toMatchObject({ value: [{ address: bob.email }] });
+    // Nothing of it in the log: no command under this mail's key.
+    expect(await server.core.ports.games.findCommand(id, 'yuan', `mail:${posted.json().id}`)).toBeNull();
+  });
+
   it('the HTTP path needs the secret; with it the mail is applied like one over SMTP', async () => {
     const { id, bob, turn } = await raid();
     const [a] = placements(turn);
@@ -223,11 +251,15 @@ describe('play by mail', () => {
       expect(r.answer!.text).toContain('Applied, in order:');
       mails++;
     }
-    const final = (await server.gql(`query($id: ID!) { game(id: $id) { status result { winners reason } } }`, { id })).data.game;
+    const final = (await server.gql(`query($id: ID!) { game(id: $id) { status version result { winners reason } } }`, { id })).data.game;
     expect(final.status).toBe('FINISHED');
     const late = await reply(bob.email, last.yuan!, { text: 'resign' });
-    expect(late.answer!.text).toContain('This game is over');
+    expect(late.answer!.text).toContain('This game is over: it takes no more orders.');
+    expect(late.answer!.text).toContain(final.result.reason);
     expect(late.answer!.text).toContain('Nothing was applied.');
+    expect(late.answer!.text).not.toContain('Your orders:');
+    expect(await version(id)).toBe(final.version);
+    expect((await server.gql(`query($id: ID!) { game(id: $id) { result { winners reason } } }`, { id })).data.game.result).toEqual(final.result);
     const verified = await server.rest('POST', '/api/games/verify', (await server.rest('GET', `/api/games/${id}/export`)).body);
     expect(verified.body.valid).toBe(true);
   }, 300_000);
