@@ -12,9 +12,9 @@ import { games } from '../../src/domain/games.ts';
 
 const DOMAIN = 'play.wargames.test';
 
-async function setup() {
+async function setup(perHour?: number) {
   const ports = memoryPorts();
-  const core = createCore(ports, { games, rulesFingerprint: 'test', notifications: { mail: true }, playByMail: { replyDomain: DOMAIN } });
+  const core = createCore(ports, { games, rulesFingerprint: 'test', notifications: { mail: true }, playByMail: { replyDomain: DOMAIN, perHour } });
   const person = async (name: string) => {
     const id = randomUUID();
     const email = `${name.toLowerCase()}@example.org`;
@@ -94,7 +94,7 @@ describe('a mail of orders, handled once', () => {
     expect(text).not.toContain('This game is over: it takes no more orders');
   });
 
-  it('marks a mail handled and queues its answer together: the mark failing queues nothing', async () => {
+  it('marks a mail handled and queues its answer together, once: a second mark queues nothing', async () => {
     const { core, ports, orders, mailJobs, send } = await setup();
     const id = await send(orders.find((o) => o.startsWith('place '))!);
     const jobsBefore = mailJobs().length;
@@ -103,4 +103,16 @@ describe('a mail of orders, handled once', () => {
     expect(await ports.mail.handled(id, null, 'again', [{ task: TASKS.mail, payload: {} }])).toBe(false);
     expect(mailJobs().slice(jobsBefore)).toHaveLength(1);
   });
+
+  it('counts a mail against its player once: the limit holds, and a rerun of a counted mail is not counted again', async () => {
+    const { core, send, dieBeforeTheMark } = await setup(2);
+    const [a, b, c] = [await send('no order'), await send('no order'), await send('no order')];
+    expect(await core.mail.handle(a)).toMatch(/^refused: /);
+    // b counted, then the job stops before its mark: the rerun is not a second count.
+    dieBeforeTheMark();
+    await expect(core.mail.handle(b)).rejects.toThrow('the process died');
+    expect(await core.mail.handle(b)).toMatch(/^refused: /);
+    expect(await core.mail.handle(c)).toBe('ignored: rate limited');
+  });
 });
+
