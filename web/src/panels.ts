@@ -18,6 +18,7 @@ export function seatList(seats: SeatInfo[], type: string, mine: (seat: string) =
     mine(s.id) ? h('span', { class: 'badge you' }, 'you') : '',
     s.mustAct ? ' (to act)' : '',
     s.deadline ? [' ', deadlineBadge(s.deadline)] : '',
+    s.absentUntil ? h('span', { class: 'badge absent', title: 'their clock stands still while they are away' }, `absent until ${new Date(s.absentUntil).toLocaleString()}`) : '',
     heldHere(s.id) ? h('span', { class: 'muted small' }, ' · seat token held in this browser') : '',
   )));
 }
