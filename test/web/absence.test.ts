@@ -4,11 +4,14 @@
  * reason, the game page shows "absent until" on the player's seat, and "I am back" ends it
  * (the service's record ends now, the seat's badge is gone).
  */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { findChromium, launchChromium } from './browser.ts';
 
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const chromium = findChromium();
 if (!chromium) console.warn('test/web: NO CHROMIUM FOUND, the absence browser tests are SKIPPED');
 
@@ -26,7 +29,8 @@ describe.skipIf(!chromium)('absence in a browser', () => {
   });
 
   it('sets an absence from the account page, shows "absent until" on the seat, refuses an overlap with the reason, and ends it', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    // bypassCSP: axe-core is injected by the test, not served by the service.
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
     const page: Page = await context.newPage();
     page.setDefaultTimeout(15_000);
     const errors: string[] = [];
@@ -50,6 +54,13 @@ describe.skipIf(!chromium)('absence in a browser', () => {
     const me = async () => (await server.gql(`{ me { absences { id from until } } }`, {}, token)).data.me.absences as { id: string; from: string; until: string }[];
     const [absence] = await me();
     expect(Date.parse(absence!.until) - Date.parse(absence!.from)).toBeGreaterThan(6.9 * 86_400_000);
+    // The form and its list have no serious or critical axe-core finding.
+    await page.evaluate(AXE);
+    const findings = await page.evaluate(async () => {
+      const axe = (window as unknown as { axe: { run(ctx: Element, o: object): Promise<{ violations: { id: string; impact: string }[] }> } }).axe;
+      return (await axe.run(document.querySelector('.absence-box')!, { resultTypes: ['violations'] })).violations;
+    });
+    expect(findings.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
 
     // The same again overlaps: the service's reason is shown, nothing is added.
     await box.getByRole('button', { name: 'Set absence' }).click();
