@@ -1,8 +1,8 @@
 /**
  * Absence in a real Chromium against a real server: the account page's form sets an
  * absence (the service's answer listed), refuses an overlapping one with the service's
- * reason, the game page shows "absent until" on the player's seat, and "I am back" ends it
- * (the service's record ends now, the seat's badge is gone).
+ * reason, the game page shows "absent until" on the player's seat with its clock stopped,
+ * and "I am back" ends it (the service's record ends now, the seat's clock ticks again).
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -77,6 +77,10 @@ describe.skipIf(!chromium)('absence in a browser', () => {
     const seat = page.locator('.seat-list li[data-seat="north"]');
     await expect.poll(() => seat.locator('.badge.absent').textContent()).toBe(`absent until ${await page.evaluate((iso) => new Date(iso).toLocaleString(), absence!.until)}`);
     expect(await page.locator('.seat-list li[data-seat="east"] .badge.absent').count()).toBe(0);
+    // Her clock stands still: awaited while she is away, she has her whole day from her return, and it does not tick.
+    expect(await seat.locator('.deadline.paused').textContent()).toBe('⏸ 1 d 0 h left');
+    expect(await seat.locator('[data-deadline]').count()).toBe(0);
+    expect(await page.locator('.seat-list li[data-seat="east"] [data-deadline]').count()).toBe(1);
 
     // Back: the absence ends now, the page says so and the seat's badge is gone.
     await page.goto(server.url + '/');
@@ -89,6 +93,7 @@ describe.skipIf(!chromium)('absence in a browser', () => {
     await page.goto(`${server.url}/games/${gameId}`);
     await expect.poll(() => page.locator('.seat-list li[data-seat="north"]').count()).toBe(1);
     expect(await page.locator('.seat-list .badge.absent').count()).toBe(0);
+    await expect.poll(() => page.locator('.seat-list li[data-seat="north"] [data-deadline]').count()).toBe(1);
     expect(errors).toEqual([]);
     await context.close();
   });
