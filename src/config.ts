@@ -58,6 +58,8 @@ export interface Config {
   webhookAllowPrivate: boolean;
   /** 32 bytes: encrypts webhook secrets, signs unsubscribe links (unset: see src/server.ts). */
   webhookSecretKey: Buffer | undefined;
+  /** Days of absence (clocks standing still) a player may take each calendar year. */
+  absenceDaysPerYear: number;
 }
 
 /** The variables as they come from the environment: strings, or unset. */
@@ -92,6 +94,7 @@ const schema = {
     MAIL_REPLY_DOMAIN: { type: 'string', pattern: '^[A-Za-z0-9.-]+$' },
     MAIL_INBOUND_SECRET: { type: 'string', minLength: 16 },
     WEBHOOK_ALLOW_PRIVATE: { type: 'boolean', default: false },
+    ABSENCE_DAYS_PER_YEAR: { type: 'integer', minimum: 0, maximum: 366, default: 30 },
     // 32 bytes, as 64 hex digits or 43/44 base64 characters.
     WEBHOOK_SECRET_KEY: { type: 'string', pattern: '^([0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{43}=?)$' },
   },
@@ -207,6 +210,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailInboundSecret: raw.MAIL_INBOUND_SECRET as string | undefined,
     webhookAllowPrivate: raw.WEBHOOK_ALLOW_PRIVATE as boolean,
     webhookSecretKey: raw.WEBHOOK_SECRET_KEY === undefined ? undefined : parseKey(String(raw.WEBHOOK_SECRET_KEY)),
+    absenceDaysPerYear: raw.ABSENCE_DAYS_PER_YEAR as number,
   };
 }
 

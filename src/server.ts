@@ -156,6 +156,7 @@ export async function startService(loadGames: () => Promise<GameModule[]>, role:
       games,
       log: warn,
       registrationsPerMinute: config.registrationRateLimit,
+      absenceDaysPerYear: config.absenceDaysPerYear,
       notifications: {
         secretKey: key,
         publicUrl: config.publicUrl ?? `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`,

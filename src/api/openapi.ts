@@ -61,6 +61,7 @@ const game: Schema = object({
       open: boolean,
       bot: nullable('string'),
       deadline: { ...nullable('string'), description: 'when the seat runs out of time for what the game awaits from it' },
+      absentUntil: { ...nullable('string'), description: "while the seat's player is absent: when they are back (their clock stands still until then)" },
     }),
   ),
   phase: string,

@@ -5,6 +5,7 @@
  * the memory ports (src/app/memory). Nothing below reaches around it.
  */
 import { randomBytes } from 'node:crypto';
+import { ABSENCE_DAYS_PER_YEAR, Absences } from './absence.ts';
 import { GameRegistry, type GameModule } from '../domain/kernel/index.ts';
 import type { Actor } from './actors.ts';
 import { Bots } from './bots.ts';
@@ -45,6 +46,8 @@ export interface CoreOptions {
   deadlineSoon?: DeadlineSoonHook;
   /** Play by mail: the reply addresses' domain (none: off) and the rate limit. */
   playByMail?: Partial<Omit<MailPlayOptions, 'secretKey'>>;
+  /** Days of absence a player may take each calendar year (default ABSENCE_DAYS_PER_YEAR, 30). */
+  absenceDaysPerYear?: number;
   /** More planners, after the core's own (a channel of its own: reminders, digests, ...). */
   planners?: Record<string, JobPlanner>;
 }
@@ -65,6 +68,8 @@ export interface Core {
   readonly mail: MailPlay;
   readonly bots: Bots;
   readonly deadlines: Deadlines;
+  /** Absences: setAbsence, cancelAbsence, me.absences (src/app/absence.ts). */
+  readonly absences: Absences;
   /** Seats out of time handed to the bot in the record (onTimeout: BOT; the deadline task calls it). */
   readonly handover: Handover;
   readonly planners: Planners;
@@ -114,7 +119,7 @@ export function createCore(ports: Ports, options: CoreOptions): Core {
   for (const [name, plan] of Object.entries(options.planners ?? {})) planners.register(name, plan);
 
   const states = new States(ports.games, module, rules);
-  const ctx: ReadContext = { module, states, store: ports.games, clocks: ports.clocks };
+  const ctx: ReadContext = { module, states, store: ports.games, clocks: ports.clocks, absences: ports.absences };
   const reads = new Reads(ctx, ports.lobby, ports.wakeUps);
   const commands = new Commands(ctx, ports.games, states, reads, registry, planners, ports.wakeUps, rules);
   const mail = new MailPlay(ports.mail, ports.players, ctx, reads, commands, registry, {
@@ -130,11 +135,12 @@ export function createCore(ports: Ports, options: CoreOptions): Core {
   const lobby = new Lobby(ctx, commands, reads, ports.lobby, (actor) => playerOf(ports.players, actor));
   const bots = new Bots(ports.games, reads, commands);
   const handover = new Handover(ports.games, ports.lobby, states, ports.jobs);
-  const deadlines = new Deadlines(ports.clocks, reads, commands, options.deadlineSoon ?? (async (d) => void (await notifications.fanOutDeadline(d.gameId, d.seat, d.version, d.deadline))), handover);
+  const deadlines = new Deadlines(ports.clocks, reads, commands, options.deadlineSoon ?? (async (d) => void (await notifications.fanOutDeadline(d.gameId, d.seat, d.version, d.deadline))), handover, ports.jobs);
+  const absences = new Absences(ports.absences, ports.players, options.absenceDaysPerYear ?? ABSENCE_DAYS_PER_YEAR);
   const verifier = new Verifier(options.gameModules ?? [HOSTED_GAMES_MODULE], rules);
 
   return {
-    registry, rules, ports, states, commands, reads, lobby, players, notifications, mail, bots, deadlines, handover, planners, module,
+    registry, rules, ports, states, commands, reads, lobby, players, notifications, mail, bots, deadlines, absences, handover, planners, module,
     verify: { check: (doc) => verifyExport(doc, registry, rules), body: (bytes) => verifier.verify(bytes) },
     authenticate: (token) => players.authenticate(token),
     readiness: () => ports.readiness?.() ?? Promise.resolve({ ready: true }),

@@ -18,8 +18,10 @@ import { SYSTEM_ACTOR } from './actors.ts';
 import type { Commands } from './commands.ts';
 import { AppError } from './errors.ts';
 import type { Handover } from './handover.ts';
-import type { ClockStore } from './ports.ts';
+import { deadlineKey, deadlineSoonKey } from './planners.ts';
+import type { ClockStore, JobQueue } from './ports.ts';
 import type { Reads } from './reads.ts';
+import { priorityOf, TASKS } from './tasks.ts';
 
 /** What the database puts in a deadline's jobs. */
 export interface DeadlineJob {
@@ -35,14 +37,16 @@ export type DeadlineOutcome =
   /** The seat was timed out (TimedOut stored). */
   | 'timed-out'
   /** The seat acted first, is out, or the game ended: nothing to do. */
-  | 'stale';
+  | 'stale'
+  /** The deadline is later than the job (an absence): the job was moved to it. */
+  | 'moved';
 
 /** Told when a seat has a quarter of its time left (the notifications send DEADLINE_SOON). */
 export type DeadlineSoonHook = (notice: { gameId: string; seat: string; version: number; deadline: Date }) => Promise<void>;
 
 const ATTEMPTS = 8;
 
-/** The deadline has not passed by the database's clock: the queue retries the job later. */
+/** The deadline has not passed by the database's clock (kept for callers; the job now moves itself instead). */
 export class DeadlineNotYet extends Error {}
 
 export function deadlineJobOf(payload: Record<string, unknown>): DeadlineJob {
@@ -53,7 +57,7 @@ export function deadlineJobOf(payload: Record<string, unknown>): DeadlineJob {
 
 export class Deadlines {
   /** Time-outs this process stored, and deadlines it found already answered. */
-  readonly stats = { timedOut: 0, stale: 0, warned: 0 };
+  readonly stats = { timedOut: 0, stale: 0, warned: 0, moved: 0 };
 
   constructor(
     private readonly clocks: ClockStore,
@@ -63,6 +67,8 @@ export class Deadlines {
     private readonly deadlineSoonHook: DeadlineSoonHook,
     /** Hands seats out of time to the bot in the game's record (`onTimeout: BOT`). */
     private readonly handover: Handover,
+    /** Where a job that ran before its deadline (the player was absent) moves itself. */
+    private readonly jobs: JobQueue,
   ) {}
 
   /**
@@ -80,7 +86,7 @@ export class Deadlines {
     const awaited = new Set((await read.progress()).awaiting.filter((p) => p.kind !== 'ANSWER_DRAW').map((p) => p.seat));
     const others = [...awaited].filter((s) => s !== job.seat);
     const players = read.players.map((p) => p.seat);
-    return awaited.has(job.seat) ? { moved: false as const, deadline: d.deadline, passed: d.passed, version: d.gameVersion, others, players, bot: read.clock?.onTimeout === 'BOT' } : null;
+    return awaited.has(job.seat) ? { moved: false as const, deadline: d.deadline, passed: d.passed, soon: d.soon, soonPassed: d.soonPassed, version: d.gameVersion, others, players, bot: read.clock?.onTimeout === 'BOT' } : null;
   }
 
   /** The other awaited seats whose deadlines have passed as well, by the database's clock. */
@@ -106,7 +112,13 @@ export class Deadlines {
       const now = await this.standing(job);
       if (now === null) return this.stale();
       if (now.moved) continue;
-      if (!now.passed) throw new DeadlineNotYet(`the deadline of ${job.seat} in game ${job.gameId} is ${now.deadline.toISOString()}`);
+      // Early: the seat's player was absent since it became awaited (absences move the
+      // deadline, src/app/absence.ts). The job moves itself to the derived deadline.
+      if (!now.passed) {
+        await this.jobs.add(TASKS.deadlinePassed, { gameId: job.gameId, seat: job.seat, version: job.version }, { key: deadlineKey(job.gameId, job.seat), runAt: now.deadline, priority: priorityOf(TASKS.deadlinePassed) });
+        this.stats.moved++;
+        return 'moved';
+      }
       // Usually the version at which the deadline was set. Later only when other seats have
       // acted since (several seats awaited at once) and this seat has not: its time still runs.
       try {
@@ -127,12 +139,18 @@ export class Deadlines {
   }
 
   /** The job `deadline_soon`: a quarter of the seat's time is left. */
-  async deadlineSoon(job: DeadlineJob): Promise<'notified' | 'stale'> {
+  async deadlineSoon(job: DeadlineJob): Promise<'notified' | 'stale' | 'moved'> {
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       const now = await this.standing(job);
       if (now === null) return 'stale';
       if (now.moved) continue;
       if (now.passed) return 'stale'; // too late to warn: the time-out follows
+      if (now.soon && now.soonPassed === false) {
+        // Early (an absence): the warning moves to when a quarter of the time is left.
+        await this.jobs.add(TASKS.deadlineSoon, { gameId: job.gameId, seat: job.seat, version: job.version }, { key: deadlineSoonKey(job.gameId, job.seat), runAt: now.soon, maxAttempts: 5, priority: priorityOf(TASKS.deadlineSoon) });
+        this.stats.moved++;
+        return 'moved';
+      }
       await this.deadlineSoonHook({ gameId: job.gameId, seat: job.seat, version: job.version, deadline: now.deadline });
       this.stats.warned++;
       return 'notified';

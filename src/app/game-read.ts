@@ -8,7 +8,7 @@ import { seatIn, seatsHeld, type Actor } from './actors.ts';
 import type { ClockInput } from './clock.ts';
 import { AppError } from './errors.ts';
 import { MAX_VERSION } from './input.ts';
-import type { ClockStore, GameRecord, GameStore, StoredEvent } from './ports.ts';
+import type { AbsenceStore, ClockStore, GameRecord, GameStore, StoredEvent } from './ports.ts';
 import type { States } from './states.ts';
 
 /** What a read needs of the core. */
@@ -17,6 +17,8 @@ export interface ReadContext {
   states: States;
   store: GameStore;
   clocks: ClockStore;
+  /** For Seat.absentUntil. */
+  absences: AbsenceStore;
 }
 
 export interface EventOut {
@@ -42,6 +44,8 @@ export interface SeatOut {
 
 /** A prompt or a seat with its deadline (ISO time; null: no clock, or nothing awaited from it). */
 export type WithDeadline<T> = T & { deadline: string | null };
+/** A seat with its deadline and, while its player is absent, when the absence ends (ISO time). */
+export type SeatWithDeadline = WithDeadline<SeatOut> & { absentUntil: string | null };
 
 /** A game that has not been set up (its seats are still open, or it was cancelled so): no state yet. */
 const UNSTARTED: Status = { stage: 'SETUP', phase: 'waiting for players', round: null, awaiting: [], result: null };
@@ -126,9 +130,12 @@ export class GameRead {
   }
 
   /** The seats, each with its deadline. */
-  async seatsWithDeadlines(): Promise<WithDeadline<SeatOut>[]> {
+  async seatsWithDeadlines(): Promise<SeatWithDeadline[]> {
     const deadlines = this.#record.clockPerMove ? await this.deadlines() : new Map<string, Date>();
-    return this.seats.map((s) => ({ ...s, deadline: deadlines.get(s.id)?.toISOString() ?? null }));
+    const seats = this.seats;
+    const held = seats.flatMap((s) => (s.player ? [s.player.id] : []));
+    const away = held.length && this.#record.status !== 'FINISHED' && this.#record.status !== 'ABANDONED' ? await this.#app.absences.absentUntil(held) : new Map<string, Date>();
+    return seats.map((s) => ({ ...s, deadline: deadlines.get(s.id)?.toISOString() ?? null, absentUntil: (s.player && away.get(s.player.id)?.toISOString()) ?? null }));
   }
 
   /** Every decision the game now waits for, each with its seat's deadline. */

@@ -238,8 +238,29 @@ export interface SeatDeadline {
 export interface ClockStore {
   /** The deadlines of the seats the game awaits, as of `version`. */
   deadlines(gameId: string, version: number): Promise<SeatDeadline[]>;
-  /** One seat's deadline now, whether it has passed by the store's clock, and the game's version then. */
-  deadline(gameId: string, seat: string): Promise<(SeatDeadline & { passed: boolean; gameVersion: number }) | null>;
+  /** One seat's deadline now, whether it has passed by the store's clock, and the game's version then; `soon`: when a quarter of its time is left (and whether that has passed). */
+  deadline(gameId: string, seat: string): Promise<(SeatDeadline & { passed: boolean; gameVersion: number; soon?: Date; soonPassed?: boolean }) | null>;
+}
+
+// ---- absences -----------------------------------------------------------------------------
+
+/** A player's absence (src/app/absence.ts): their seats' clocks stand still from `from` until `until`. */
+export interface AbsenceRecord { id: string; playerId: string; from: Date; until: Date }
+
+/**
+ * Absences. `set` and `cancel` run one at a time per player, at the store's clock, and in the
+ * same transaction move the waiting deadline jobs (`deadline:`/`deadline-soon:` keys) of the
+ * player's awaited seats to their new derived times.
+ */
+export interface AbsenceStore {
+  /** The player's absences of this calendar year and later, oldest first. */
+  list(playerId: string): Promise<AbsenceRecord[]>;
+  /** `check(now, others)` throws the refusal or returns the start to store (e.g. `now` for a start just past). */
+  set(playerId: string, from: Date, until: Date, check: (now: Date, others: AbsenceRecord[]) => Date): Promise<AbsenceRecord>;
+  /** Gone if not begun, ended now if under way. */
+  cancel(playerId: string, id: string): Promise<'cancelled' | 'over' | 'unknown'>;
+  /** The end of each given player's absence under way now (absent players only). */
+  absentUntil(playerIds: string[]): Promise<Map<string, Date>>;
 }
 
 // ---- jobs ---------------------------------------------------------------------------------
@@ -296,6 +317,8 @@ export interface Ports {
   players: PlayerStore;
   webhooks: WebhookStore;
   clocks: ClockStore;
+  /** Absences that stop a player's clocks. */
+  absences: AbsenceStore;
   /** Play by mail: inbound messages and reply addresses. */
   mail: MailStore;
   jobs: JobQueue;

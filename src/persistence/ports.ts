@@ -4,6 +4,7 @@
  * builds the core on them.
  */
 import type { Ports } from '../app/ports.ts';
+import { AbsenceStore } from './absence-store.ts';
 import { ClockStore } from './clock-store.ts';
 import type { Database } from './database.ts';
 import { EventStore } from './event-store.ts';
@@ -42,6 +43,7 @@ export async function openPorts(database: Database, opts: { log?: (msg: string) 
     players: new PlayerStore(database.prisma),
     webhooks: new WebhookStore(database.prisma),
     clocks: new ClockStore(database.prisma),
+    absences: new AbsenceStore(database.prisma),
     mail: new MailStore(database.prisma),
     jobs: queue,
     wakeUps: notifier,

@@ -50,6 +50,7 @@ describe('loadConfig', () => {
       mailInboundSecret: undefined,
       webhookAllowPrivate: false,
       webhookSecretKey: undefined,
+      absenceDaysPerYear: 30,
     });
   });
 

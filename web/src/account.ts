@@ -2,8 +2,10 @@
  * The account part of the lobby: registering (name, optional email), signing in again with
  * a pasted player token, and once signed in the player's settings: name, email and its
  * verification code, email notifications, webhooks (when the service has them), and the
- * player's tokens (create one for another device or a script, revoke one).
+ * player's tokens (create one for another device or a script, revoke one); absences
+ * (web/src/absence.ts).
  */
+import { absenceSettings } from './absence.ts';
 import { ApiError, gql } from './api.ts';
 import { clear, h } from './dom.ts';
 import { features } from './features.ts';
@@ -70,6 +72,7 @@ function drawSignedIn(section: HTMLElement, me: Me, onChange: () => void) {
   );
   justSignedIn = false;
   const settings = h('div', { class: 'settings' });
+  const away = h('div', { class: 'absences' });
   section.append(
     h('h2', { id: 'account-h' }, 'Your account'),
     h('p', { class: 'signed-in' }, 'Signed in as ', h('strong', {}, me.name), me.myTurnCount ? ` · ${me.myTurnCount} game${me.myTurnCount === 1 ? '' : 's'} waiting for you` : '', ' ',
@@ -81,8 +84,10 @@ function drawSignedIn(section: HTMLElement, me: Me, onChange: () => void) {
       } }, 'Sign out')),
     tokenBox,
     h('details', { class: 'settings-box' }, h('summary', {}, 'Settings: name, email, notifications, tokens'), settings),
+    h('details', { class: 'absence-box' }, h('summary', {}, 'Away: stop your clocks (absence)'), away),
   );
   drawSettings(settings, me);
+  void absenceSettings(away);
 }
 
 function drawSettings(box: HTMLElement, me: Me) {

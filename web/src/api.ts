@@ -66,7 +66,7 @@ export function wsClient(token: string | null, on: { connected(): void; closed()
 /** A log entry; its data is the game's (each game's event schema says its shape). */
 export type GameEvent = Pick<S.GameEvent, 'version' | 'type' | 'seat' | 'at'> & { data: Record<string, any> };
 export type Prompt = Pick<S.Prompt, 'seat' | 'kind' | 'prompt'> & Partial<Pick<S.Prompt, 'deadline'>>;
-export type SeatInfo = Pick<S.Seat, 'id' | 'name' | 'isYou' | 'mustAct' | 'open' | 'bot'> & { player: Pick<S.PlayerSummary, 'id' | 'name'> | null } & Partial<Pick<S.Seat, 'deadline'>>;
+export type SeatInfo = Pick<S.Seat, 'id' | 'name' | 'isYou' | 'mustAct' | 'open' | 'bot'> & { player: Pick<S.PlayerSummary, 'id' | 'name'> | null } & Partial<Pick<S.Seat, 'deadline'>> & { absentUntil?: string | null };
 /** Any member of the GameView union, read whole (views.ts); a board narrows it to its game's. */
 export type View = S.GameView;
 export type GameData = Pick<S.Game, 'id' | 'type' | 'status' | 'version' | 'phase' | 'round' | 'yourSeat' | 'isYourTurn' | 'visibility'> & {
@@ -81,9 +81,9 @@ export type GameData = Pick<S.Game, 'id' | 'type' | 'status' | 'version' | 'phas
 export type Command = { type: string; [k: string]: unknown };
 
 /** A game's fields the pages show; the clocks' deadlines when the service has them. */
-export function gameFields(f: Pick<Features, 'promptDeadline' | 'seatDeadline' | 'gameClock'>) {
+export function gameFields(f: Pick<Features, 'promptDeadline' | 'seatDeadline' | 'gameClock' | 'seatAbsentUntil'>) {
   return `id type status version phase round visibility yourSeat isYourTurn result { winners reason }${f.gameClock ? ' clock { perMove }' : ''}
-    seats { id name isYou mustAct open bot player { id name }${f.seatDeadline ? ' deadline' : ''} }
+    seats { id name isYou mustAct open bot player { id name }${f.seatDeadline ? ' deadline' : ''}${f.seatAbsentUntil ? ' absentUntil' : ''} }
     awaiting { seat kind prompt${f.promptDeadline ? ' deadline' : ''} }`;
 }
 

@@ -3,7 +3,8 @@
  * client uses the clock and webhook parts of the contract when the service has them and
  * says so plainly when it does not:
  * - clocks: `Prompt.deadline` / `Seat.deadline` (ISO timestamps), `CreateGameInput.clock`;
- * - webhooks: `createWebhook`, `deleteWebhook`, `me { webhooks { deliveries } }`.
+ * - webhooks: `createWebhook`, `deleteWebhook`, `me { webhooks { deliveries } }`;
+ * - absences: `setAbsence`, `cancelAbsence`, `me { absences }`, `Seat.absentUntil`.
  */
 import { gql } from './api.ts';
 
@@ -14,6 +15,10 @@ export interface Features {
   webhooks: boolean;
   /** `Game.clock { perMove }` */
   gameClock: boolean;
+  /** `setAbsence`, `cancelAbsence`, `me { absences }` */
+  absences?: boolean;
+  /** `Seat.absentUntil` */
+  seatAbsentUntil?: boolean;
 }
 
 let cached: Promise<Features> | null = null;
@@ -32,6 +37,8 @@ export function features(): Promise<Features> {
         clockInput: !!r.create?.inputFields.some((x) => x.name === 'clock'),
         webhooks: has(r.mutation, 'createWebhook') && has(r.mutation, 'deleteWebhook') && has(r.player, 'webhooks'),
         gameClock: has(r.game, 'clock'),
+        absences: has(r.mutation, 'setAbsence') && has(r.mutation, 'cancelAbsence') && has(r.player, 'absences'),
+        seatAbsentUntil: has(r.seat, 'absentUntil'),
       };
     })
     .catch(() => ({ promptDeadline: false, seatDeadline: false, clockInput: false, webhooks: false, gameClock: false }));

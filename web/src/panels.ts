@@ -2,6 +2,7 @@
 import type { SeatInfo } from './api.ts';
 import { seatColour, seatTitle } from './catalogue.ts';
 import { h, pretty } from './dom.ts';
+import { timeLeft } from './features.ts';
 
 /** Clock hook: a deadline shown as the time left, ticking (startDeadlineCountdowns). */
 export const deadlineBadge = (deadline: string) =>
@@ -17,7 +18,10 @@ export function seatList(seats: SeatInfo[], type: string, mine: (seat: string) =
     s.player ? h('span', { class: 'badge player', title: 'a registered player' }, 'player') : '',
     mine(s.id) ? h('span', { class: 'badge you' }, 'you') : '',
     s.mustAct ? ' (to act)' : '',
-    s.deadline ? [' ', deadlineBadge(s.deadline)] : '',
+    // While its player is away the clock stands still: the time left then, not ticking.
+    s.deadline && !s.absentUntil ? [' ', deadlineBadge(s.deadline)] : '',
+    s.deadline && s.absentUntil ? [' ', h('span', { class: 'deadline paused', title: `Deadline: ${new Date(s.deadline).toLocaleString()}` }, `⏸ ${timeLeft(s.deadline, Date.parse(s.absentUntil))} left`)] : '',
+    s.absentUntil ? h('span', { class: 'badge absent', title: 'their clock stands still while they are away' }, `absent until ${new Date(s.absentUntil).toLocaleString()}`) : '',
     heldHere(s.id) ? h('span', { class: 'muted small' }, ' · seat token held in this browser') : '',
   )));
 }

@@ -1,5 +1,5 @@
 /** The shared state of one set of memory ports (src/app/memory/index.ts), and their job list. */
-import type { CommandRecord, Cursor, DeliveryRecord, GameRecord, JobChange, JobSpec, PlayerRecord, PlayerTokenRecord, RevocationListener, StoredEvent, StoredOutboxEntry, WebhookRecord } from '../ports.ts';
+import type { AbsenceRecord, CommandRecord, Cursor, DeliveryRecord, GameRecord, JobChange, JobSpec, PlayerRecord, PlayerTokenRecord, RevocationListener, StoredEvent, StoredOutboxEntry, WebhookRecord } from '../ports.ts';
 
 export const copy = <T>(v: T): T => structuredClone(v);
 export const newest = (a: GameRecord, b: GameRecord) => b.createdAt.getTime() - a.createdAt.getTime() || (b.id < a.id ? -1 : b.id > a.id ? 1 : 0);
@@ -37,8 +37,15 @@ export class MemoryData {
   readonly deliveries = new Map<string, DeliveryRecord>();
   readonly yourTurn = new Map<string, number>();
   readonly jobs: MemoryJob[] = [];
+  /** Absences of every player (AbsenceStore). */
+  readonly absences: AbsenceRecord[] = [];
   private ids = 0;
   private position = 0;
+
+  /** A player's absences (none for a seat no player holds). */
+  absencesOf(playerId: string | undefined): AbsenceRecord[] {
+    return playerId ? this.absences.filter((a) => a.playerId === playerId) : [];
+  }
 
   nextId(): string {
     return String(++this.ids);

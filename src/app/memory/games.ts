@@ -1,5 +1,6 @@
 /** The game, lobby and clock stores in memory (see src/app/memory/index.ts). */
 import type { AppendInput, AppendOutcome, ClockStore, CommandRecord, Cursor, GameFilter, GameRecord, GameStore, LobbyStore, NewGame, SeatChange, SeatDeadline, StoredEvent } from '../ports.ts';
+import { deadlineWith } from '../absence.ts';
 import { before, copy, newest, type MemoryData } from './data.ts';
 
 export class MemoryGames implements GameStore {
@@ -168,7 +169,9 @@ export class MemoryClocks implements ClockStore {
     return game.awaiting.flatMap((seat) => {
       if (only !== undefined && seat !== only) return [];
       const row = outbox.filter((o) => o.kind === 'SEAT_AWAITED' && o.seat === seat && o.version <= version).at(-1);
-      return row ? [{ seat, version: row.version, deadline: new Date(row.createdAt.getTime() + perMove * 1000), gameVersion: game.version }] : [];
+      if (!row) return [];
+      const away = this.d.absencesOf(game.seats.find((s) => s.seat === seat && s.kind === 'player')?.playerId);
+      return [{ seat, version: row.version, deadline: deadlineWith(row.createdAt, perMove, away), soon: deadlineWith(row.createdAt, perMove * 0.75, away), gameVersion: game.version }];
     });
   }
 
@@ -178,7 +181,7 @@ export class MemoryClocks implements ClockStore {
 
   async deadline(gameId: string, seat: string) {
     const r = this.rows(gameId, Number.MAX_SAFE_INTEGER, seat)[0];
-    return r ? { ...r, passed: r.deadline.getTime() <= this.d.now().getTime() } : null;
+    return r ? { ...r, passed: r.deadline.getTime() <= this.d.now().getTime(), soonPassed: r.soon.getTime() <= this.d.now().getTime() } : null;
   }
 }
 

@@ -9,6 +9,7 @@
  */
 
 import type { JobQueue, Ports, RevocationListener, WakeUps } from '../ports.ts';
+import { MemoryAbsences } from './absences.ts';
 import { MemoryData } from './data.ts';
 import { MemoryClocks, MemoryGames, MemoryLobby } from './games.ts';
 import { MemoryMail } from './mail.ts';
@@ -59,6 +60,7 @@ export function memoryPorts(data = new MemoryData()): Ports & { data: MemoryData
     players: new MemoryPlayers(data),
     webhooks: new MemoryWebhooks(data),
     clocks: new MemoryClocks(data),
+    absences: new MemoryAbsences(data),
     mail: new MemoryMail(data),
     jobs: new MemoryJobs(data),
     wakeUps: new MemoryWakeUps(data),
