@@ -18,6 +18,9 @@ import { burst, graphqlRaid, newGuessingGame, restLoop, sequential, webhookLoop,
 import { postgresCpuSince, postgresTicks, startServer, type ServerProcess } from './server.ts';
 import { round, table } from './stats.ts';
 import { runScaling, scalingTable } from './scaling.ts';
+import { bgioLoop, startBgioServer, type BgioLoad } from './bgio.ts';
+import { havePg15, primaryCluster, type Cluster } from '../test/scaling/parts.ts';
+import pg from 'pg';
 
 function intList(value: string | undefined, fallback: number[], name: string): number[] {
   if (value === undefined || value.trim() === '') return fallback;
@@ -49,7 +52,15 @@ const config = {
   // Untimed, before each server's first measured run: enough for V8 to have optimised the
   // command path (the first few thousand commands cost up to twice the CPU of later ones).
   warmupCommands: positiveInt(process.env.BENCH_WARMUP, 3200, 'BENCH_WARMUP'),
+  // Section 8: boardgame.io 0.50 + bgio-postgres side by side (BENCH_BGIO=0 skips it).
+  bgio: (process.env.BENCH_BGIO?.trim() ?? '') !== '0',
+  bgioMatches: positiveInt(process.env.BENCH_BGIO_MATCHES, 32, 'BENCH_BGIO_MATCHES'),
+  bgioSeconds: positiveInt(process.env.BENCH_BGIO_SECONDS, 20, 'BENCH_BGIO_SECONDS'),
+  // embedded (default): the embedded PostgreSQL; system: a throw-away cluster of Debian's PostgreSQL 15.
+  pg: process.env.BENCH_PG?.trim() || 'embedded',
 };
+if (!['embedded', 'system'].includes(config.pg)) throw new Error(`BENCH_PG must be embedded or system, got "${config.pg}"`);
+if (config.pg === 'system' && process.env.DATABASE_URL) throw new Error('BENCH_PG=system starts a cluster of its own: unset DATABASE_URL');
 
 const log = (msg: string) => console.log(`# ${msg}`);
 
@@ -103,6 +114,56 @@ async function measured(server: ServerProcess, run: () => Promise<Load>): Promis
   };
 }
 
+/** Section 8's measured run: boardgame.io's server process and PostgreSQL's CPU per move. */
+interface BgioMeasured extends BgioLoad {
+  serverCpuMsPerMove: number;
+  postgresCpuMsPerMove: number;
+}
+
+/**
+ * A database of its own for boardgame.io (its "Games" table) on the bench's server, named
+ * like `url` otherwise; the same database when it cannot be created (a DATABASE_URL without
+ * the right).
+ */
+async function bgioDatabase(url: string): Promise<string> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const exists = await client.query("SELECT 1 FROM pg_database WHERE datname = 'bench_bgio'");
+    if (!exists.rowCount) await client.query('CREATE DATABASE bench_bgio');
+    const u = new URL(url);
+    u.pathname = '/bench_bgio';
+    return u.toString();
+  } catch (error) {
+    log(`boardgame.io: could not create a database of its own (${(error as Error).message}); using the bench's`);
+    return url;
+  } finally {
+    await client.end();
+  }
+}
+
+/** Section 8: boardgame.io's server as its own process on the bench's PostgreSQL, warmed up, then measured. */
+async function bgioSection(url: string, poolSize: number): Promise<BgioMeasured> {
+  const server = await startBgioServer(await bgioDatabase(url), poolSize);
+  try {
+    const warm = Math.max(1, Math.min(5, Math.round(config.bgioSeconds / 4)));
+    log(`boardgame.io: server at ${server.url}; warm-up ${warm} s with ${config.bgioMatches} matches (not counted)`);
+    await bgioLoop(server.url, config.bgioMatches, warm);
+    log(`boardgame.io: ${config.bgioMatches} matches for ${config.bgioSeconds} s, moves over socket.io`);
+    const before = { cpu: server.cpuSeconds(), pg: postgresTicks() };
+    const load = await bgioLoop(server.url, config.bgioMatches, config.bgioSeconds);
+    const cpu = server.cpuSeconds() - before.cpu;
+    const pgCpu = postgresCpuSince(before.pg);
+    return {
+      ...load,
+      serverCpuMsPerMove: round((cpu * 1000) / Math.max(1, load.moves)),
+      postgresCpuMsPerMove: round((pgCpu * 1000) / Math.max(1, load.moves)),
+    };
+  } finally {
+    await server.stop();
+  }
+}
+
 async function main() {
   console.log('wargame-service benchmark');
   console.log(
@@ -117,10 +178,22 @@ async function main() {
   let embedded: EmbeddedDatabase | undefined;
   let database: Database | undefined;
   let server: ServerProcess | undefined;
-  const databaseKind = process.env.DATABASE_URL ? 'DATABASE_URL' : 'embedded PostgreSQL (throw-away)';
+  let cluster: Cluster | undefined;
+  const databaseKind = process.env.DATABASE_URL
+    ? 'DATABASE_URL'
+    : config.pg === 'system'
+      ? 'system PostgreSQL 15 (a throw-away cluster, fsync on)'
+      : 'embedded PostgreSQL (throw-away)';
   try {
     let url = process.env.DATABASE_URL;
-    if (!url) {
+    if (!url && config.pg === 'system') {
+      if (!havePg15) throw new Error('BENCH_PG=system needs PostgreSQL 15 in /usr/lib/postgresql/15/bin (or PG15_BIN)');
+      // As test/scaling/parts.ts starts them, but durable like the embedded one: fsync on,
+      // shared_buffers at PostgreSQL's default.
+      cluster = await primaryCluster(['fsync = on', 'shared_buffers = 128MB']);
+      log(`system PostgreSQL 15: a throw-away cluster on port ${cluster.port}`);
+      url = cluster.url;
+    } else if (!url) {
       folder = mkdtempSync(join(tmpdir(), 'wargame-bench-pg-'));
       chmodSync(folder, 0o755); // as root, the server runs as `postgres`, which must enter it
       embedded = await startEmbedded({ dataDir: join(folder, 'data'), persistent: false, log });
@@ -190,11 +263,14 @@ async function main() {
       await server.stop();
       server = undefined;
     }
-    report({ loads, graphql, length, fold: fold!, bursts, webhooks, prisma, databaseKind, core: coreOnly });
+    // No server of the service runs now: boardgame.io has the machine to itself.
+    const bgio = config.bgio ? await bgioSection(url, Number(process.env.DATABASE_POOL_SIZE ?? 10)) : null;
+    report({ loads, graphql, length, fold: fold!, bursts, webhooks, prisma, databaseKind, core: coreOnly, bgio });
   } finally {
     await server?.stop();
     await database?.close();
     await embedded?.stop();
+    cluster?.stop();
     if (folder) rmSync(folder, { recursive: true, force: true });
   }
 }
@@ -209,6 +285,7 @@ function report(r: {
   prisma: PrismaCost[];
   databaseKind: string;
   core: CoreResult;
+  bgio: BgioMeasured | null;
 }) {
   const row = (m: Measured) => [
     m.processes,
@@ -372,6 +449,56 @@ function report(r: {
     ),
   );
 
+  let sideBySide: Record<string, number | null> | null = null;
+  if (r.bgio) {
+    const b = r.bgio;
+    const games = Math.max(...config.games);
+    const rest = r.loads.find((m) => m.processes === config.processes[0] && m.games === games);
+    const pgAppends = r.prisma.find((p) => p.concurrency === games)?.pgPerSecond ?? null;
+    console.log('');
+    console.log(
+      `8. boardgame.io side by side: boardgame.io 0.50 + bgio-postgres, its server as its own process on the same PostgreSQL (a database of its own), ${b.matches} matches of the guessing game, two boardgame.io clients (socket.io) a match, ${config.bgioSeconds} s`,
+    );
+    console.log("   a move counts when the server's update carrying it reaches a client; boardgame.io sends it before it writes the state");
+    console.log(
+      table(
+        ['matches', 'moves', 'stalled', 's', 'moves/s', 'p50 ms', 'p99 ms', 'server CPU ms/move', 'PostgreSQL CPU ms/move'],
+        [[b.matches, b.moves, b.stalled, b.seconds, b.movesPerSecond.toFixed(0), b.p50Ms.toFixed(2), b.p99Ms.toFixed(2), b.serverCpuMsPerMove.toFixed(2), b.postgresCpuMsPerMove.toFixed(2)]],
+      ),
+    );
+    if (rest) {
+      sideBySide = {
+        restGames: games,
+        restCommandsPerSecond: rest.commandsPerSecond,
+        bgioMovesPerSecond: b.movesPerSecond,
+        ratio: b.movesPerSecond > 0 ? round(rest.commandsPerSecond / b.movesPerSecond) : null,
+        pgAppendsPerSecond: pgAppends,
+        restShareOfAppend: pgAppends ? round(rest.commandsPerSecond / pgAppends, 3) : null,
+        restServerCpuMsPerCommand: rest.serverCpuMsPerCommand,
+        restPostgresCpuMsPerCommand: rest.postgresCpuMsPerCommand,
+        bgioServerCpuMsPerMove: b.serverCpuMsPerMove,
+        bgioPostgresCpuMsPerMove: b.postgresCpuMsPerMove,
+      };
+      console.log('');
+      console.log(`   In this run (${r.databaseKind}), ${games} games at once, one server process:`);
+      console.log(
+        table(
+          ['', 'per second', 'server CPU ms each', 'PostgreSQL CPU ms each'],
+          [
+            ['REST commands (section 1)', rest.commandsPerSecond.toFixed(0), rest.serverCpuMsPerCommand.toFixed(2), rest.postgresCpuMsPerCommand.toFixed(2)],
+            ['boardgame.io moves', b.movesPerSecond.toFixed(0), b.serverCpuMsPerMove.toFixed(2), b.postgresCpuMsPerMove.toFixed(2)],
+            ['append statement through pg (section 6)', pgAppends === null ? 'n/a' : pgAppends, '', ''],
+          ],
+        ),
+      );
+      console.log(
+        `   REST / boardgame.io: ${sideBySide.ratio === null ? 'n/a' : `${sideBySide.ratio.toFixed(2)}x`}; REST as a share of the append through pg: ${
+          sideBySide.restShareOfAppend === null ? 'n/a' : `${(sideBySide.restShareOfAppend * 100).toFixed(0)}%`
+        }`,
+      );
+    }
+  }
+
   const results = {
     generatedAt: new Date().toISOString(),
     note: 'Shared, noisy machine: compare runs on the same machine only; prefer medians and ratios.',
@@ -392,6 +519,8 @@ function report(r: {
     webhooks: r.webhooks,
     prisma: r.prisma,
     core: r.core,
+    bgio: r.bgio,
+    sideBySide,
   };
   const dir = new URL('./results/', import.meta.url).pathname;
   mkdirSync(dir, { recursive: true });

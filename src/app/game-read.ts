@@ -47,6 +47,18 @@ export type WithDeadline<T> = T & { deadline: string | null };
 /** A seat with its deadline and, while its player is absent, when the absence ends (ISO time). */
 export type SeatWithDeadline = WithDeadline<SeatOut> & { absentUntil: string | null };
 
+/**
+ * Status and legal commands worked out once per folded state (a state is never changed:
+ * each command folds a new one), shared by every read of it; what is cached is never
+ * changed by its readers either.
+ */
+const derived = new WeakMap<MatchState, { status?: Status; legal: Map<string, Command[]> }>();
+function derivedOf(state: MatchState) {
+  let d = derived.get(state);
+  if (!d) derived.set(state, (d = { legal: new Map() }));
+  return d;
+}
+
 /** A game that has not been set up (its seats are still open, or it was cancelled so): no state yet. */
 const UNSTARTED: Status = { stage: 'SETUP', phase: 'waiting for players', round: null, awaiting: [], result: null };
 
@@ -152,7 +164,9 @@ export class GameRead {
   /** Phase, round and every decision the game now waits for. */
   async progress(): Promise<Status> {
     if (this.#unstarted) return this.#record.status === 'ABANDONED' ? { ...UNSTARTED, phase: 'cancelled' } : UNSTARTED;
-    return matchStatus(this.module(), await this.state());
+    const state = await this.state();
+    const d = derivedOf(state);
+    return (d.status ??= matchStatus(this.module(), state));
   }
 
   /** The actor's view now, or after an earlier version (replay). */
@@ -171,7 +185,12 @@ export class GameRead {
 
   /** Every command the actor's seat may submit now, ready to send unchanged. */
   async legalCommands(): Promise<Command[]> {
-    return this.yourSeat && !this.#unstarted ? matchLegalCommands(this.module(), await this.state(), this.yourSeat) : [];
+    if (!this.yourSeat || this.#unstarted) return [];
+    const state = await this.state();
+    const legal = derivedOf(state).legal;
+    let commands = legal.get(this.yourSeat);
+    if (!commands) legal.set(this.yourSeat, (commands = matchLegalCommands(this.module(), state, this.yourSeat)));
+    return commands;
   }
 
   /** The same commands as orders in words: the line of the game's notation, a sentence, the command. */

@@ -63,6 +63,12 @@ export interface GameRecord {
   clockPerMove: number | null;
   /** What a seat out of time becomes: null, the seat is out (RESIGN); BOT, the random bot plays it. */
   clockOnTimeout?: 'BOT' | null;
+  /**
+   * The stored row's revision when this record is the whole row as read or written (unset
+   * otherwise, e.g. a record the caller assembled): a store answers `gameIfChanged` with
+   * 'unchanged' only while the row still has it.
+   */
+  revision?: string;
 }
 
 /**
@@ -158,6 +164,11 @@ export interface GameStore {
   /** The command's events, command record, summary, outbox rows and jobs, all or nothing. */
   append(input: AppendInput): Promise<AppendOutcome>;
   game(id: string): Promise<GameRecord | null>;
+  /**
+   * The game as `game` reads it, or 'unchanged' when its row still has `revision` (the
+   * caller's record is the row), in one round trip; a store may always answer the record.
+   */
+  gameIfChanged(id: string, revision: string): Promise<GameRecord | 'unchanged' | null>;
   /** Events after `after`, up to `until` (inclusive), at most `limit`. */
   events(gameId: string, after?: number, until?: number, limit?: number): Promise<StoredEvent[]>;
   /** Outbox rows, oldest first; `version`: only that commit's. */

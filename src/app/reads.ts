@@ -63,11 +63,18 @@ export class Reads {
     private readonly wakeUps: WakeUps,
   ) {}
 
-  /** The game's record, or NOT_FOUND. */
+  /**
+   * The game's record, or NOT_FOUND. Always the stored row as it is now (another process
+   * may have written it): when this process holds the game with a whole row read before,
+   * the store answers whether the row is still that one, with no column of it if so.
+   */
   async record(id: string): Promise<GameRecord> {
     if (typeof id !== 'string' || !UUID.test(id)) throw new AppError('NOT_FOUND', `No game with id "${id}"`);
-    const game = await this.ctx.store.game(id);
+    const held = this.ctx.states.held(id)?.record;
+    const game = held?.revision !== undefined ? await this.ctx.store.gameIfChanged(id, held.revision) : await this.ctx.store.game(id);
+    if (game === 'unchanged') return held!;
     if (!game) throw new AppError('NOT_FOUND', `No game with id "${id}"`);
+    this.ctx.states.recordRead(game);
     return game;
   }
 

@@ -66,6 +66,15 @@ export class States {
     return this.cache.get(gameId)?.record?.type;
   }
 
+  /**
+   * A whole record just read: held as the record of the state this process holds at its
+   * version (so a later read may ask the store whether the row is still that one).
+   */
+  recordRead(record: GameRecord): void {
+    const held = this.cache.get(record.id);
+    if (held && held.version === record.version && held.record !== record) this.cache.set(record.id, { ...held, record });
+  }
+
   remember(gameId: string, version: number, state: MatchState, record?: GameRecord): void {
     this.cache.put(gameId, { version, state, record: record?.version === version ? record : undefined });
   }

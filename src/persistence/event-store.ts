@@ -6,7 +6,7 @@
 import type pg from 'pg';
 import { Prisma, type PrismaClient } from '../generated/prisma/client.ts';
 import { jobJson, jobsSql } from './jobs.ts';
-import { GAME_COLUMNS, prepared, statementName } from './statements.ts';
+import { GAME_COLUMN_LIST, GAME_COLUMNS, prepared, statementName } from './statements.ts';
 import type {
   AppendInput, AppendOutcome, CommandRecord, GameRecord, GameStore, LagTolerantReads, NewGame, OutboxEntry, SeatEntry, StoredEvent, StoredOutboxEntry,
 } from '../app/ports.ts';
@@ -38,7 +38,7 @@ function toGame(row: {
   id: string; type: string; options: unknown; players: unknown; seedCommitment: string; seed: string; status: string;
   version: number; awaiting: string[]; result: unknown; rules: string; createdAt: Date; updatedAt: Date;
   seats?: unknown; playerIds?: string[]; bots?: string[]; visibility?: string; inviteCodeHash?: string | null; createdBy?: string | null;
-  clockPerMove?: number | null; clockOnTimeout?: string | null;
+  clockPerMove?: number | null; clockOnTimeout?: string | null; revision?: string;
 }): GameRecord {
   return {
     id: row.id, type: row.type, options: row.options, players: row.players as GameRecord['players'], seedCommitment: row.seedCommitment, seed: row.seed,
@@ -47,6 +47,7 @@ function toGame(row: {
     seats: (row.seats ?? []) as SeatEntry[], playerIds: row.playerIds ?? [], bots: row.bots ?? [], visibility: row.visibility ?? 'PRIVATE',
     inviteCodeHash: row.inviteCodeHash ?? null, createdBy: row.createdBy ?? null, clockPerMove: row.clockPerMove ?? null,
     clockOnTimeout: row.clockOnTimeout === 'BOT' ? 'BOT' : null,
+    ...(row.revision ? { revision: row.revision } : {}),
   };
 }
 
@@ -56,6 +57,14 @@ export interface GameRow {
   version: number; awaiting: string[]; result: unknown; rules: string; created_at: Date; updated_at: Date;
   seats?: unknown; player_ids?: string[]; bots?: string[]; visibility?: string; invite_code_hash?: string | null; created_by?: string | null;
   clock_per_move?: number | null; clock_on_timeout?: string | null;
+  /** xmin/version, where the statement selects it (GAME_COLUMNS). */
+  revision?: string;
+}
+
+function withoutRevision(record: GameRecord): GameRecord {
+  if (record.revision === undefined) return record;
+  const { revision: _revision, ...rest } = record;
+  return rest;
 }
 
 export function fromRow(r: GameRow): GameRecord {
@@ -140,6 +149,10 @@ SELECT g.*, (SELECT count(*) FROM t) + (SELECT count(*) FROM e) + (SELECT count(
   (SELECT count(*) FROM j WHERE conditional)::int AS notified FROM g`);
 
 const GAME_SQL = prepared(`SELECT ${GAME_COLUMNS} FROM games WHERE id = $1::uuid`);
+
+/** The game row, or only `unchanged` when it still has the revision given ($2): a hit sends no column of the row. */
+const GAME_IF_CHANGED_SQL = prepared(`WITH r AS (SELECT ${GAME_COLUMNS} FROM games WHERE id = $1::uuid)
+SELECT r.revision = $2::text AS unchanged, ${GAME_COLUMN_LIST.map((c) => `CASE WHEN r.revision = $2::text THEN NULL ELSE r.${c} END AS ${c}`).join(', ')}, r.revision FROM r`);
 
 const EVENTS_SQL = prepared(`SELECT version, type, seat, data, rolls, command_id::text AS command_id, at, position::text AS position FROM game_events
   WHERE game_id = $1::uuid AND version > $2::int AND ($3::int IS NULL OR version <= $3::int) ORDER BY version LIMIT $4::int`);
@@ -227,8 +240,9 @@ export class EventStore implements GameStore {
       const row = rows[0];
       if (!row) return { ok: false, conflict: 'VERSION', currentVersion: await this.currentVersion(gameId, expectedVersion) };
       const commandId = row.command_id;
+      // Assembled from the caller's record: no revision (only a whole row read or written has one).
       const game: GameRecord = base
-        ? { ...base, version: row.version, status: row.status, awaiting: row.awaiting, result: (row.result ?? null) as GameRecord['result'], updatedAt: row.updated_at }
+        ? { ...withoutRevision(base), version: row.version, status: row.status, awaiting: row.awaiting, result: (row.result ?? null) as GameRecord['result'], updatedAt: row.updated_at }
         : fromRow(row);
       return {
         ok: true, firstVersion: expectedVersion + 1, lastVersion, commandId, game, notified: row.notified,
@@ -263,6 +277,12 @@ export class EventStore implements GameStore {
   async game(id: string): Promise<GameRecord | null> {
     const rows = await this.raw<GameRow>(GAME_SQL, [id]);
     return rows[0] ? fromRow(rows[0]) : null;
+  }
+
+  async gameIfChanged(id: string, revision: string): Promise<GameRecord | 'unchanged' | null> {
+    const rows = await this.raw<GameRow & { unchanged: boolean }>(GAME_IF_CHANGED_SQL, [id, revision]);
+    if (!rows[0]) return null;
+    return rows[0].unchanged ? 'unchanged' : fromRow(rows[0]);
   }
 
   /** Events after `after`, up to `until` (inclusive), at most `limit`. */

@@ -22,7 +22,16 @@ export function statementName(query: { sql: string }): string | undefined {
 }
 
 /** Every column of games, in the order the store reads them. */
-export const GAME_COLUMNS = [
+export const GAME_COLUMN_LIST = [
   'id', 'type', 'options', 'players', 'seed_commitment', 'seed', 'status', 'version', 'awaiting', 'result', 'rules', 'created_at', 'updated_at',
   'seats', 'player_ids', 'bots', 'visibility', 'invite_code_hash', 'created_by', 'clock_per_move', 'clock_on_timeout',
-].join(', ');
+];
+
+/**
+ * The row's revision: the transaction that wrote this version of the row (any update of it
+ * writes a new one) with the game's version. Equal revisions, the same row.
+ */
+export const REVISION = `xmin::text || '/' || version`;
+
+/** Every column of games and the row's revision (GameRecord.revision). */
+export const GAME_COLUMNS = [...GAME_COLUMN_LIST, `${REVISION} AS revision`].join(', ');

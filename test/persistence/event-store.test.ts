@@ -153,8 +153,37 @@ describe('the record an append returns', () => {
     const done = { status: 'FINISHED', awaiting: [], result: { winners: ['a'], reason: 'r' } };
     const over = await store.append({ gameId: id, expectedVersion: 2, seat: 'a', command: {}, idempotencyKey: null, events: [{ type: 'E', seat: 'a', data: {} }], summary: done, outbox: [], base: whole.game });
     if (!over.ok) throw new Error('not appended');
-    expect(over.game).toEqual(await store.game(id));
+    // Assembled over the caller's record, it carries no revision: the rest is the row.
+    const { revision, ...row } = (await store.game(id))!;
+    expect(revision).toMatch(/^\d+\/3$/);
+    expect(over.game.revision).toBeUndefined();
+    expect(over.game).toEqual(row);
     expect(over.game).toMatchObject({ version: 3, status: 'FINISHED', awaiting: [], result: done.result });
+  });
+});
+
+describe('the revision of a game row', () => {
+  it('is the same for the same row, and changes with any update of it, the version unchanged too', async () => {
+    const id = await newGame(1);
+    const read = (await store.game(id))!;
+    expect(read.revision).toMatch(/^\d+\/1$/);
+    expect(await store.gameIfChanged(id, read.revision!)).toBe('unchanged');
+    expect(await store.gameIfChanged(randomUUID(), read.revision!)).toBeNull();
+
+    // A command: the whole row comes back, and the append's own revision is the row's.
+    const appended = await store.append({ gameId: id, expectedVersion: 1, seat: 'a', command: {}, idempotencyKey: null, events: [{ type: 'E', seat: 'a', data: {} }], summary, outbox: [] });
+    if (!appended.ok) throw new Error('not appended');
+    const after = await store.gameIfChanged(id, read.revision!);
+    expect(after).toEqual(await store.game(id));
+    expect(after).toMatchObject({ version: 2 });
+    expect(appended.game.revision).toBe((after as { revision: string }).revision);
+    expect(await store.gameIfChanged(id, appended.game.revision!)).toBe('unchanged');
+
+    // An update that leaves the version alone (as the lobby's and the handover's do).
+    await db.pool.query(`UPDATE games SET bots = ARRAY['a'] WHERE id = $1::uuid`, [id]);
+    const changed = await store.gameIfChanged(id, appended.game.revision!);
+    expect(changed).toMatchObject({ version: 2, bots: ['a'] });
+    expect((changed as { revision: string }).revision).not.toBe(appended.game.revision);
   });
 });
 

@@ -91,14 +91,17 @@ function startCluster(dir: string, port: number): Cluster {
   };
 }
 
-/** A fresh primary: trust on 127.0.0.1 (replication too), WAL for one standby. */
-export async function primaryCluster(): Promise<Cluster> {
+/**
+ * A fresh primary: trust on 127.0.0.1 (replication too), WAL for one standby. `settings`
+ * (postgresql.conf lines) come after the defaults and win over them, e.g. `fsync = on`.
+ */
+export async function primaryCluster(settings: string[] = []): Promise<Cluster> {
   const base = folder('wargame-pg15-');
   const dir = join(base, 'data');
   run(join(PG_BIN, 'initdb'), ['-D', dir, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8']);
   writeFileSync(
     join(dir, 'postgresql.auto.conf'),
-    ["listen_addresses = '127.0.0.1'", 'wal_level = replica', 'max_wal_senders = 4', 'max_connections = 200', 'fsync = off', 'hot_standby = on', 'shared_buffers = 32MB', ''].join('\n'),
+    ["listen_addresses = '127.0.0.1'", 'wal_level = replica', 'max_wal_senders = 4', 'max_connections = 200', 'fsync = off', 'hot_standby = on', 'shared_buffers = 32MB', ...settings, ''].join('\n'),
   );
   if (root) chownSync(join(dir, 'postgresql.auto.conf'), POSTGRES_UID, POSTGRES_GID);
   return startCluster(dir, await freePort());

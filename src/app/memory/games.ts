@@ -51,6 +51,11 @@ export class MemoryGames implements GameStore {
     return g ? copy(g) : null;
   }
 
+  /** The records here carry no revision: always the record. */
+  async gameIfChanged(id: string, _revision: string) {
+    return this.game(id);
+  }
+
   async events(gameId: string, after = 0, until?: number, limit?: number) {
     const all = (this.d.events.get(gameId) ?? []).filter((e) => e.version > after && (until === undefined || e.version <= until));
     return copy(limit === undefined ? all : all.slice(0, limit));
