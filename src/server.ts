@@ -116,6 +116,10 @@ export async function startService(loadGames: () => Promise<GameModule[]>, role:
   ]);
 
   const log = pino({ level: config.logLevel });
+  // No rejection nobody awaited may stop the process (issue 24.1: a library's write that
+  // failed while the database was away): it is logged, and the process keeps serving
+  // (503 while the database is away). close-with-grace is told to leave these alone.
+  process.on('unhandledRejection', (reason) => log.error({ err: reason }, `unhandled rejection (the process goes on): ${(reason as Error)?.message ?? String(reason)}`));
 
   /**
    * The webhook secrets' key. Unset in development: one is made once and kept in
@@ -168,7 +172,7 @@ export async function startService(loadGames: () => Promise<GameModule[]>, role:
       smtpInbound: http && config.mailInboundPort !== undefined ? { port: config.mailInboundPort, host: config.mailInboundHost } : null,
     });
     if (service.smtp) log.info(`play by mail: SMTP on ${config.mailInboundHost}:${service.smtp.port}, reply addresses @${config.mailReplyDomain ?? 'localhost'}`);
-    closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
+    closeWithGrace({ delay: 10_000, skip: ['unhandledRejection'] }, async ({ signal, err }) => {
       if (err) log.error({ err }, 'shutting down after an error');
       else log.info(`${signal} received: shutting down`);
       await service.close();
@@ -191,7 +195,7 @@ export async function startService(loadGames: () => Promise<GameModule[]>, role:
     });
     for (let i = 0; i < processes; i++) fork();
     log.info(`${processes} server processes on ${config.host}:${config.port}`);
-    closeWithGrace({ delay: 15_000 }, async ({ signal }) => {
+    closeWithGrace({ delay: 15_000, skip: ['unhandledRejection'] }, async ({ signal }) => {
       stopping = true;
       log.info(`${signal ?? 'shutdown'} received: stopping ${processes} server processes`);
       const workers = Object.values(cluster.workers ?? {}).filter((w) => w !== undefined);

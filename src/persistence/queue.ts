@@ -56,21 +56,35 @@ export interface QueueOptions {
 /**
  * One process's part of the queue. `add`/`remove` work whether or not this process runs
  * jobs; `start` runs them (WORKERS=true).
+ *
+ * A runner rides out a database outage. graphile-worker stops a runner whose job's
+ * completion (or failure) cannot be written: the queue would be inconsistent. Its
+ * rejection is caught here (never left unhandled), the runner's jobs are left locked by
+ * its pool, and once the database answers again the queue frees them (they run again:
+ * a job is at least once) and starts a new runner. Completions are written in batches
+ * (graphile's batchers) so that a failed write reaches the pool's error handler instead
+ * of a promise nobody awaits.
  */
 export class Queue implements JobQueue, TaskRegistry {
   private readonly tasks: TaskList = {};
   private readonly pool: pg.Pool;
   private runner: Runner | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
+  /** The pools of the running runner (beaten for); a runner that failed leaves its ids in `lost` until they are freed. */
   private readonly workerIds = new Set<string>();
+  private readonly lost = new Set<string>();
   private readonly log: (msg: string) => void;
+  private taskList: TaskList | null = null;
+  private stopping = false;
+  private recovering: Promise<void> | null = null;
+  /** How many times a runner was started again after an error (for tests and operators). */
+  restarts = 0;
 
   constructor(private readonly options: QueueOptions) {
     this.log = options.log ?? (() => {});
     this.pool = new pg.Pool({ connectionString: options.connectionString, max: (options.concurrency ?? 4) + 2 });
     // graphile-worker wants both handlers (a client's error must not crash the process).
     this.pool.on('error', (e) => this.log(`job queue pool: ${e.message}`));
-    this.pool.on('connect', (client) => client.on('error', (e) => this.log(`job queue connection: ${e.message}`)));
     this.pool.on('connect', (client) => client.on('error', (e) => this.log(`job queue connection: ${e.message}`)));
   }
 
@@ -86,34 +100,89 @@ export class Queue implements JobQueue, TaskRegistry {
   /** Runs this process's runner. Its schema (graphile_worker) is installed with the migrations (src/persistence/migrate.ts). */
   /** `only`: run only these tasks here (a runner for the clocks apart from the deliveries'). */
   async start(only?: Iterable<string>): Promise<void> {
-    if (this.runner) return;
+    if (this.runner || this.taskList) return;
     const wanted = only ? new Set(only) : null;
-    const taskList: TaskList = wanted ? Object.fromEntries(Object.entries(this.tasks).filter(([name]) => wanted.has(name))) : this.tasks;
+    this.taskList = wanted ? Object.fromEntries(Object.entries(this.tasks).filter(([name]) => wanted.has(name))) : this.tasks;
+    await this.launch();
+    this.heartbeat = setInterval(() => void this.beat().then(() => this.reclaim()), this.options.heartbeatMs ?? 10_000);
+    this.heartbeat.unref();
+    await this.reclaim();
+  }
+
+  private async launch(): Promise<void> {
     // Jobs are locked by their runner pool's id: remember it before the pool takes any.
+    const ids = new Set<string>();
     const events = new EventEmitter() as WorkerEvents;
     events.on('pool:create', ({ workerPool }) => {
+      ids.add(workerPool.id);
       this.workerIds.add(workerPool.id);
       void this.beat();
     });
-    const runner = await run({
+    // A worker that could not record its job's outcome leaves the pool: start afresh.
+    let runner: Runner | null = null;
+    events.on('worker:fatalError', ({ error }) => runner && this.failed(runner, error));
+    runner = await run({
       pgPool: this.pool,
       events,
-      taskList,
+      taskList: this.taskList!,
       concurrency: this.options.concurrency ?? 4,
       pollInterval: this.options.pollInterval ?? 2_000,
       noHandleSignals: true,
       logger: quietLogger(this.log),
+      preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
     });
-    this.runner = runner;
-    this.heartbeat = setInterval(() => void this.beat().then(() => this.reclaim()), this.options.heartbeatMs ?? 10_000);
-    this.heartbeat.unref();
+    const started = runner;
+    this.runner = started;
+    started.promise.then(
+      () => this.failed(started, new Error('the runner stopped by itself')),
+      (error: unknown) => this.failed(started, error),
+    );
     await this.beat();
-    await this.reclaim();
+  }
+
+  /** The runner failed (the database went away under a job): free its jobs and start another once the database answers. */
+  private failed(runner: Runner, error: unknown): void {
+    if (this.stopping || this.runner !== runner) return;
+    this.log(`job queue: the runner stopped (${(error as Error)?.message ?? String(error)}); starting another when the database answers`);
+    this.runner = null;
+    for (const id of this.workerIds) this.lost.add(id);
+    this.workerIds.clear();
+    this.recovering ??= this.recover(runner).finally(() => {
+      this.recovering = null;
+    });
+  }
+
+  private async recover(old: Runner): Promise<void> {
+    // The old runner lets its jobs finish (each has its own timeout), bounded.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([old.stop().catch(() => {}), new Promise((r) => (timer = setTimeout(r, 15_000)))]);
+    clearTimeout(timer);
+    await old.kill().catch(() => {});
+    for (let attempt = 0; !this.stopping; attempt++) {
+      try {
+        if (this.lost.size) {
+          const ids = [...this.lost];
+          await this.pool.query('SELECT graphile_worker.force_unlock_workers($1::text[])', [ids]);
+          await this.pool.query('DELETE FROM queue_workers WHERE worker_id = ANY($1::text[])', [ids]);
+          for (const id of ids) this.lost.delete(id);
+        }
+        if (this.stopping) return;
+        await this.launch();
+        this.restarts++;
+        this.log('job queue: the runner is back');
+        return;
+      } catch (error) {
+        if (attempt % 10 === 0) this.log(`job queue: waiting for the database (${(error as Error).message})`);
+        await new Promise((r) => setTimeout(r, Math.min(500 * 2 ** Math.min(attempt, 3), 5_000)));
+      }
+    }
   }
 
   async stop(): Promise<void> {
+    this.stopping = true;
     if (this.heartbeat) clearInterval(this.heartbeat);
     this.heartbeat = null;
+    await this.recovering;
     const runner = this.runner;
     this.runner = null;
     // A graceful stop lets running jobs finish and unlocks the rest for the other processes.
