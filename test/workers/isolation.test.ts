@@ -119,3 +119,49 @@ describe('a webhook target that never answers', () => {
     expect(receiver.received.filter((r) => r.path === hang).length).toBe(attempts); // nothing more to it
   }, 120_000);
 });
+
+describe('a webhook target that answers without end', () => {
+  it('takes the status from the headers and never reads the body', async () => {
+    const http = await import('node:http');
+    const { post } = await import('../../src/workers/notifications.ts');
+    let sent = 0;
+    const flood = http.createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      const chunk = Buffer.alloc(64 * 1024);
+      const more = () => {
+        while (!res.destroyed && sent < 200 * 1024 * 1024 && res.write(chunk)) sent += chunk.length;
+        if (!res.destroyed && sent < 200 * 1024 * 1024) res.once('drain', more);
+        else res.end();
+      };
+      more();
+    });
+    await new Promise<void>((r) => flood.listen(0, '127.0.0.1', () => r()));
+    try {
+      const { port } = flood.address() as { port: number };
+      const outcome = await post(`http://127.0.0.1:${port}/`, {}, '{}', { allowPrivate: true });
+      expect(outcome).toEqual({ status: 200 });
+      await new Promise((r) => setTimeout(r, 200));
+      expect(sent).toBeLessThan(200 * 1024 * 1024); // the connection was closed long before
+    } finally {
+      flood.closeAllConnections();
+      await new Promise((r) => flood.close(r));
+    }
+  });
+
+  it('refuses an answer whose headers pass 16 KiB', async () => {
+    const net = await import('node:net');
+    const { post } = await import('../../src/workers/notifications.ts');
+    const big = net.createServer((socket) => {
+      socket.once('data', () => socket.end(`HTTP/1.1 200 OK\r\nx-pad: ${'a'.repeat(20 * 1024)}\r\ncontent-length: 0\r\n\r\n`));
+    });
+    await new Promise<void>((r) => big.listen(0, '127.0.0.1', () => r()));
+    try {
+      const { port } = big.address() as { port: number };
+      const outcome = await post(`http://127.0.0.1:${port}/`, {}, '{}', { allowPrivate: true });
+      expect(outcome).toHaveProperty('error');
+    } finally {
+      await new Promise((r) => big.close(r));
+    }
+  });
+});
