@@ -43,6 +43,9 @@ export interface Config {
   queuePollMs: number;
   queueHeartbeatMs: number;
   queueDeadAfterMs: number;
+  /** The clocks' lane: its runners beat this often and are dead after this long (ms). */
+  queueClockHeartbeatMs: number;
+  queueClockDeadAfterMs: number;
   /** The service's public base URL, for links it sends out (mail, webhooks). */
   publicUrl: string | undefined;
   smtpUrl: string | undefined;
@@ -85,6 +88,8 @@ const schema = {
     QUEUE_POLL_MS: { type: 'integer', minimum: 50, maximum: 600_000, default: 2_000 },
     QUEUE_HEARTBEAT_MS: { type: 'integer', minimum: 100, maximum: 600_000, default: 10_000 },
     QUEUE_DEAD_AFTER_MS: { type: 'integer', minimum: 1_000, maximum: 86_400_000, default: 60_000 },
+    QUEUE_CLOCK_HEARTBEAT_MS: { type: 'integer', minimum: 100, maximum: 600_000, default: 1_000 },
+    QUEUE_CLOCK_DEAD_AFTER_MS: { type: 'integer', minimum: 1_000, maximum: 86_400_000, default: 5_000 },
     PUBLIC_URL: { type: 'string', format: 'uri', pattern: '^https?://' },
     SMTP_URL: { type: 'string', format: 'uri', pattern: '^smtps?://' },
     // An address, or a display name and an address in angle brackets.
@@ -201,6 +206,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     queuePollMs: raw.QUEUE_POLL_MS as number,
     queueHeartbeatMs: raw.QUEUE_HEARTBEAT_MS as number,
     queueDeadAfterMs: raw.QUEUE_DEAD_AFTER_MS as number,
+    queueClockHeartbeatMs: raw.QUEUE_CLOCK_HEARTBEAT_MS as number,
+    queueClockDeadAfterMs: raw.QUEUE_CLOCK_DEAD_AFTER_MS as number,
     publicUrl: raw.PUBLIC_URL as string | undefined,
     smtpUrl: raw.SMTP_URL as string | undefined,
     mailFrom: raw.MAIL_FROM as string | undefined,

@@ -20,7 +20,8 @@ import type { GameModule } from './domain/kernel/index.ts';
 import { trackPool } from './metrics.ts';
 import type { Database } from './persistence/database.ts';
 import { openPorts } from './persistence/ports.ts';
-import type { QueueOptions } from './persistence/queue.ts';
+import type { LaneOptions, QueueOptions } from './persistence/queue.ts';
+import { tasksOf } from './app/tasks.ts';
 import type { MailerOptions } from './workers/notifications.ts';
 
 export interface ServiceOptions extends Omit<CoreOptions, 'notifications'> {
@@ -49,11 +50,26 @@ export interface Service {
   close(): Promise<void>;
 }
 
+/**
+ * The job queue's lanes in a process running workers: a runner for the clocks' time-outs
+ * (never behind a delivery; beating every second, dead after a few: a deadline held by a
+ * process that died runs elsewhere within seconds), one for bot moves, inbound mail and
+ * fan-outs (and any other task), one for deliveries (webhook POSTs and mail).
+ */
+export function queueLanes(opts: { clockHeartbeatMs?: number; clockDeadAfterMs?: number } = {}): LaneOptions[] {
+  return [
+    { name: 'clock', tasks: tasksOf(['clock']), concurrency: 2, heartbeatMs: opts.clockHeartbeatMs ?? 1_000, deadAfterMs: opts.clockDeadAfterMs ?? 5_000 },
+    { name: 'play', concurrency: 2 },
+    { name: 'delivery', tasks: tasksOf(['delivery']), concurrency: 4 },
+  ];
+}
+
 /** The core on PostgreSQL, and the roles asked for. */
 export async function openService(options: ServiceOptions): Promise<Service> {
   const log = options.log ?? (() => {});
   const { database } = options;
-  const workers = options.workers === true ? {} : options.workers || null;
+  const asked = options.workers === true ? {} : options.workers || null;
+  const workers = asked && { ...asked, lanes: asked.lanes ?? (asked.tasks ? undefined : queueLanes()) };
   const pg = await openPorts(database, { log, queue: workers ?? undefined });
   const core = createCore(pg.ports, { ...options, notifications: { ...options.notifications, mail: Boolean(options.mailer) } });
   const untrack = [trackPool('queries', database.queryPool), trackPool('notify', database.pool)];
@@ -116,6 +132,10 @@ export async function startService(loadGames: () => Promise<GameModule[]>, role:
   ]);
 
   const log = pino({ level: config.logLevel });
+  // No rejection nobody awaited may stop the process (issue 24.1: a library's write that
+  // failed while the database was away): it is logged, and the process keeps serving
+  // (503 while the database is away). close-with-grace is told to leave these alone.
+  process.on('unhandledRejection', (reason) => log.error({ err: reason }, `unhandled rejection (the process goes on): ${(reason as Error)?.message ?? String(reason)}`));
 
   /**
    * The webhook secrets' key. Unset in development: one is made once and kept in
@@ -164,12 +184,12 @@ export async function startService(loadGames: () => Promise<GameModule[]>, role:
       },
       mailer: config.smtpUrl ? { smtpUrl: config.smtpUrl, from: config.mailFrom ?? 'Wargame service <no-reply@localhost>' } : null,
       http: http && { loggerInstance: log, graphiql: config.graphiql, rateLimit: config.rateLimitMax, trustProxy: config.trustProxy, maxEventLoopDelay: config.maxEventLoopDelay, mailInboundSecret: config.mailInboundSecret ?? null },
-      workers: (!http || config.workers) && { pollInterval: config.queuePollMs, heartbeatMs: config.queueHeartbeatMs, deadAfterMs: config.queueDeadAfterMs },
+      workers: (!http || config.workers) && { pollInterval: config.queuePollMs, heartbeatMs: config.queueHeartbeatMs, deadAfterMs: config.queueDeadAfterMs, lanes: queueLanes({ clockHeartbeatMs: config.queueClockHeartbeatMs, clockDeadAfterMs: config.queueClockDeadAfterMs }) },
       playByMail: { replyDomain: config.mailReplyDomain ?? 'localhost' },
       smtpInbound: http && config.mailInboundPort !== undefined ? { port: config.mailInboundPort, host: config.mailInboundHost } : null,
     });
     if (service.smtp) log.info(`play by mail: SMTP on ${config.mailInboundHost}:${service.smtp.port}, reply addresses @${config.mailReplyDomain ?? 'localhost'}`);
-    closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
+    closeWithGrace({ delay: 10_000, skip: ['unhandledRejection'] }, async ({ signal, err }) => {
       if (err) log.error({ err }, 'shutting down after an error');
       else log.info(`${signal} received: shutting down`);
       await service.close();
@@ -192,7 +212,7 @@ export async function startService(loadGames: () => Promise<GameModule[]>, role:
     });
     for (let i = 0; i < processes; i++) fork();
     log.info(`${processes} server processes on ${config.host}:${config.port}`);
-    closeWithGrace({ delay: 15_000 }, async ({ signal }) => {
+    closeWithGrace({ delay: 15_000, skip: ['unhandledRejection'] }, async ({ signal }) => {
       stopping = true;
       log.info(`${signal ?? 'shutdown'} received: stopping ${processes} server processes`);
       const workers = Object.values(cluster.workers ?? {}).filter((w) => w !== undefined);

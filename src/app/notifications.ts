@@ -277,7 +277,8 @@ export class Notifications {
     // after every pending commit has been.
     return this.store.enqueue(out, (d) =>
       d.channel === 'WEBHOOK'
-        ? { task: TASKS.webhook, payload: { id: d.id }, maxAttempts: this.webhookAttempts, priority: priorityOf(TASKS.webhook) }
+        ? // One in flight per webhook: a slow target holds one runner at most, never its neighbours'.
+          { task: TASKS.webhook, payload: { id: d.id }, maxAttempts: this.webhookAttempts, priority: priorityOf(TASKS.webhook), queueName: `webhook:${d.webhookId}` }
         : { task: TASKS.mail, payload: { id: d.id }, maxAttempts: this.options.mailAttempts ?? 10, priority: priorityOf(TASKS.mail) },
     );
   }
@@ -305,11 +306,28 @@ export class Notifications {
 
   /** @internal One attempt's outcome; `last`: no attempt follows. */
   async webhookAttempted(delivery: DeliveryRecord, webhook: WebhookRecord, outcome: { ok: boolean; error?: string; last: boolean }): Promise<void> {
-    if (outcome.ok) return this.store.webhookAttempted(delivery.id, webhook.id, true, { status: 'DELIVERED', error: null });
-    await this.store.webhookAttempted(delivery.id, webhook.id, false, { status: outcome.last ? 'FAILED' : 'PENDING', error: outcome.error ?? 'failed' });
-    if (outcome.last) {
-      await this.store.disable(webhook.id, `disabled after delivery ${delivery.id} failed ${delivery.attempts + 1} times over about a day (last: ${outcome.error ?? 'failed'}); create it again to resume`);
+    if (outcome.ok) {
+      await this.store.webhookAttempted(delivery.id, webhook.id, true, { status: 'DELIVERED', error: null });
+      return;
     }
+    const run = await this.store.webhookAttempted(delivery.id, webhook.id, false, { status: outcome.last ? 'FAILED' : 'PENDING', error: outcome.error ?? 'failed' });
+    const limit = this.options.webhookDisableAfter ?? { failures: 10, ms: 600_000 };
+    const error = outcome.error ?? 'failed';
+    const reason = outcome.last
+      ? `disabled after delivery ${delivery.id} failed ${delivery.attempts + 1} times (last: ${error}); create it again to resume`
+      : run.failures >= limit.failures && run.failingForMs >= limit.ms
+        ? `disabled after ${run.failures} failed attempts in a row over ${Math.round(run.failingForMs / 60_000)} min (last: ${error}); create it again to resume`
+        : null;
+    if (reason && (await this.store.disable(webhook.id, reason))) await this.tellDisabled(webhook, reason);
+  }
+
+  /** The owner of a webhook just disabled is told by mail (a verified address; the API shows it too: enabled false, disabledReason). */
+  private async tellDisabled(webhook: WebhookRecord, reason: string): Promise<void> {
+    if (!this.options.mail) return;
+    const player = await this.players.player(webhook.playerId);
+    if (!player?.email || !player.emailVerified) return;
+    const text = `Your webhook to ${webhook.url} was ${reason}.\n\nIts pending deliveries are cancelled. See your webhooks at ${this.options.publicUrl.replace(/\/$/, '')}/api/me/webhooks.\n`;
+    await this.jobs.add(TASKS.mail, { message: { to: player.email, subject: 'Your webhook was disabled', text } }, { maxAttempts: this.options.mailAttempts ?? 10, priority: priorityOf(TASKS.mail) });
   }
 
   /** @internal The mail of a delivery, to its player's address now (null: not to be sent any more). */

@@ -116,7 +116,9 @@ export interface WebhookStore {
   /** Writes the deliveries not written yet, each with its job; returns the ids written. */
   enqueue(deliveries: NewDelivery[], job: (d: NewDelivery) => JobSpec): Promise<string[]>;
   attempted(id: string, outcome: { status: DeliveryRecord['status']; error?: string | null; attempt?: boolean }): Promise<void>;
-  webhookAttempted(deliveryId: string, webhookId: string, ok: boolean, outcome: { status: DeliveryRecord['status']; error?: string | null }): Promise<void>;
-  disable(id: string, reason: string): Promise<void>;
+  /** The webhook's failures in a row after this attempt, and how long ago the first of them was (ms). */
+  webhookAttempted(deliveryId: string, webhookId: string, ok: boolean, outcome: { status: DeliveryRecord['status']; error?: string | null }): Promise<{ failures: number; failingForMs: number }>;
+  /** True if this call disabled it (false: it already was, or is gone). */
+  disable(id: string, reason: string): Promise<boolean>;
 }
 

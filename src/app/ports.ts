@@ -289,6 +289,8 @@ export interface JobSpec {
   maxAttempts?: number;
   /** Lower runs first (default 0); see src/app/tasks.ts for each task's. */
   priority?: number;
+  /** Jobs of one queue name run one at a time (a webhook's deliveries: one in flight per target). */
+  queueName?: string;
   /**
    * Only when someone listens to the game: an enabled webhook on it or one of its players
    * ('listened'), or that or a player of it who wants mail ('listened-or-mail'). The store

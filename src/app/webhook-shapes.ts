@@ -22,6 +22,12 @@ export interface NotificationOptions {
   mail: boolean;
   /** Attempts of one webhook delivery before it fails and its webhook is disabled (default 14: about a day). */
   webhookAttempts?: number;
+  /**
+   * A webhook whose attempts failed this many times in a row, the first of them at least
+   * `ms` ago, is disabled (default 10 over 10 minutes) and its owner told; it is disabled
+   * too when one delivery's last attempt fails.
+   */
+  webhookDisableAfter?: { failures: number; ms: number };
   /** Attempts of one mail. */
   mailAttempts?: number;
 }

@@ -14,6 +14,7 @@ export function jobJson(change: JobChange): Record<string, unknown> {
   return {
     task: change.task, payload: change.payload ?? {}, key: change.key ?? null, runAt: change.runAt?.toISOString() ?? null,
     runAfterSeconds: change.runAfterSeconds ?? null, maxAttempts: change.maxAttempts ?? null, priority: change.priority ?? null, when: change.when ?? null,
+    queueName: change.queueName ?? null,
   };
 }
 
@@ -37,7 +38,7 @@ export function jobsSql(param: string, game: string): string {
   return `SELECT CASE WHEN x ? 'removeKey' THEN (graphile_worker.remove_job(x->>'removeKey')).id
       ELSE (graphile_worker.add_job(x->>'task', (x->'payload')::json,
         run_at => COALESCE((x->>'runAt')::timestamptz, now()::timestamptz(3) + make_interval(secs => (x->>'runAfterSeconds')::float8)),
-        max_attempts => (x->>'maxAttempts')::int, job_key => x->>'key', priority => (x->>'priority')::int)).id END AS id,
+        max_attempts => (x->>'maxAttempts')::int, job_key => x->>'key', priority => (x->>'priority')::int, queue_name => x->>'queueName')).id END AS id,
       (x->>'when') IS NOT NULL AS conditional
     FROM ${game}, jsonb_array_elements(${param}::jsonb) AS x
     WHERE x->>'when' IS NULL OR ${listened(game)} OR (x->>'when' = 'listened-or-mail' AND ${wantsMail(game)})`;

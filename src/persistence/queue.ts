@@ -42,35 +42,177 @@ export function quietLogger(log: (msg: string) => void): Logger {
 
 export interface QueueOptions {
   connectionString: string;
-  /** Jobs this process runs at once (default 4). */
+  /** Jobs this process runs at once, for a lane that names none (default 4). */
   concurrency?: number;
   /** How often a runner looks for jobs whose NOTIFY it missed, and for due scheduled jobs (ms). */
   pollInterval?: number;
   log?: (msg: string) => void;
-  /** How often this process says its runners live (ms, default 10 s). */
+  /** How often this process says its runners live (ms, default 10 s), for a lane that names none. */
   heartbeatMs?: number;
   /** A runner not heard of for this long (default one minute; well above every process's heartbeatMs) is taken for dead: its jobs run again elsewhere (ms). */
   deadAfterMs?: number;
+  /** This process's runners, one per lane (default: one lane of every task). */
+  lanes?: LaneOptions[];
+}
+
+/**
+ * A lane: a runner of its own for some tasks, so that they never wait behind the others'
+ * jobs (the clocks apart from the deliveries), with its own concurrency and its own
+ * heartbeat: a lane whose jobs are urgent beats often and is taken for dead soon.
+ */
+export interface LaneOptions {
+  name: string;
+  /** Its tasks (none: every task no other lane names). */
+  tasks?: readonly string[];
+  concurrency?: number;
+  heartbeatMs?: number;
+  deadAfterMs?: number;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * One lane's runner. It rides out a database outage: graphile-worker stops a runner whose
+ * job's completion (or failure) cannot be written (the queue would be inconsistent). Its
+ * rejection is caught here (never left unhandled), the runner's jobs stay locked by its
+ * pool, and once the database answers again the lane frees them (they run again: a job is
+ * at least once) and starts a new runner. Completions are written in batches (graphile's
+ * batchers) so that a failed write reaches the pool's error handler instead of a promise
+ * nobody awaits.
+ */
+class Lane {
+  runner: Runner | null = null;
+  /** The pools of the running runner (beaten for); a runner that failed leaves its ids in `lost` until they are freed. */
+  readonly workerIds = new Set<string>();
+  private readonly lost = new Set<string>();
+  private recovering: Promise<void> | null = null;
+  private stopping = false;
+  private timer: NodeJS.Timeout | null = null;
+  restarts = 0;
+
+  constructor(
+    readonly spec: Required<Omit<LaneOptions, 'tasks'>> & { tasks: readonly string[] | undefined },
+    private readonly taskList: TaskList,
+    private readonly pool: pg.Pool,
+    private readonly pollInterval: number,
+    private readonly log: (msg: string) => void,
+  ) {}
+
+  async start(): Promise<void> {
+    await this.launch();
+    this.timer = setInterval(() => void this.beat(), this.spec.heartbeatMs);
+    this.timer.unref();
+  }
+
+  private async launch(): Promise<void> {
+    // Jobs are locked by their runner pool's id: remember it before the pool takes any.
+    const events = new EventEmitter() as WorkerEvents;
+    events.on('pool:create', ({ workerPool }) => {
+      this.workerIds.add(workerPool.id);
+      void this.beat();
+    });
+    // A worker that could not record its job's outcome leaves the pool: start afresh.
+    let runner: Runner | null = null;
+    events.on('worker:fatalError', ({ error }) => runner && this.failed(runner, error));
+    runner = await run({
+      pgPool: this.pool,
+      events,
+      taskList: this.taskList,
+      concurrency: this.spec.concurrency,
+      pollInterval: this.pollInterval,
+      noHandleSignals: true,
+      logger: quietLogger(this.log),
+      preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
+    });
+    const started = runner;
+    this.runner = started;
+    started.promise.then(
+      () => this.failed(started, new Error('the runner stopped by itself')),
+      (error: unknown) => this.failed(started, error),
+    );
+    await this.beat();
+  }
+
+  /** The runner failed (the database went away under a job): free its jobs and start another once the database answers. */
+  private failed(runner: Runner, error: unknown): void {
+    if (this.stopping || this.runner !== runner) return;
+    this.log(`job queue: the ${this.spec.name} runner stopped (${(error as Error)?.message ?? String(error)}); starting another when the database answers`);
+    this.runner = null;
+    for (const id of this.workerIds) this.lost.add(id);
+    this.workerIds.clear();
+    this.recovering ??= this.recover(runner).finally(() => {
+      this.recovering = null;
+    });
+  }
+
+  private async recover(old: Runner): Promise<void> {
+    // The old runner lets its jobs finish (each has its own timeout), bounded.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([old.stop().catch(() => {}), new Promise((r) => (timer = setTimeout(r, 15_000)))]);
+    clearTimeout(timer);
+    await old.kill().catch(() => {});
+    for (let attempt = 0; !this.stopping; attempt++) {
+      try {
+        if (this.lost.size) {
+          const ids = [...this.lost];
+          await this.pool.query('SELECT graphile_worker.force_unlock_workers($1::text[])', [ids]);
+          await this.pool.query('DELETE FROM queue_workers WHERE worker_id = ANY($1::text[])', [ids]);
+          for (const id of ids) this.lost.delete(id);
+        }
+        if (this.stopping) return;
+        await this.launch();
+        this.restarts++;
+        this.log(`job queue: the ${this.spec.name} runner is back`);
+        return;
+      } catch (error) {
+        if (attempt % 10 === 0) this.log(`job queue: waiting for the database (${(error as Error).message})`);
+        await sleep(Math.min(500 * 2 ** Math.min(attempt, 3), 5_000));
+      }
+    }
+  }
+
+  /** Says this lane's runners live, with how long they may stay silent. */
+  async beat(): Promise<void> {
+    if (!this.runner || this.workerIds.size === 0) return;
+    await this.pool
+      .query(
+        `INSERT INTO queue_workers (worker_id, seen_at, dead_after_ms) SELECT unnest($1::text[]), now(), $2::int
+         ON CONFLICT (worker_id) DO UPDATE SET seen_at = now(), dead_after_ms = EXCLUDED.dead_after_ms`,
+        [[...this.workerIds], this.spec.deadAfterMs],
+      )
+      .catch((e: Error) => this.log(`job queue heartbeat: ${e.message}`));
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.recovering;
+    const runner = this.runner;
+    this.runner = null;
+    // A graceful stop lets running jobs finish and unlocks the rest for the other processes.
+    if (runner) await runner.stop().catch((e: Error) => this.log(`job queue stop: ${e.message}`));
+    if (this.workerIds.size) await this.pool.query('DELETE FROM queue_workers WHERE worker_id = ANY($1::text[])', [[...this.workerIds]]).catch(() => {});
+  }
 }
 
 /**
  * One process's part of the queue. `add`/`remove` work whether or not this process runs
- * jobs; `start` runs them (WORKERS=true).
+ * jobs; `start` runs them (WORKERS=true): one runner per lane.
  */
 export class Queue implements JobQueue, TaskRegistry {
   private readonly tasks: TaskList = {};
   private readonly pool: pg.Pool;
-  private runner: Runner | null = null;
-  private heartbeat: NodeJS.Timeout | null = null;
-  private readonly workerIds = new Set<string>();
+  private lanes: Lane[] = [];
+  private reclaimer: NodeJS.Timeout | null = null;
   private readonly log: (msg: string) => void;
 
   constructor(private readonly options: QueueOptions) {
     this.log = options.log ?? (() => {});
-    this.pool = new pg.Pool({ connectionString: options.connectionString, max: (options.concurrency ?? 4) + 2 });
+    const runners = (options.lanes ?? [{ name: 'all' }]).reduce((n, l) => n + (l.concurrency ?? options.concurrency ?? 4) + 1, 0);
+    this.pool = new pg.Pool({ connectionString: options.connectionString, max: runners + 2 });
     // graphile-worker wants both handlers (a client's error must not crash the process).
     this.pool.on('error', (e) => this.log(`job queue pool: ${e.message}`));
-    this.pool.on('connect', (client) => client.on('error', (e) => this.log(`job queue connection: ${e.message}`)));
     this.pool.on('connect', (client) => client.on('error', (e) => this.log(`job queue connection: ${e.message}`)));
   }
 
@@ -80,45 +222,48 @@ export class Queue implements JobQueue, TaskRegistry {
   }
 
   get running(): boolean {
-    return this.runner !== null;
+    return this.lanes.some((l) => l.runner !== null);
   }
 
-  /** Runs this process's runner. Its schema (graphile_worker) is installed with the migrations (src/persistence/migrate.ts). */
-  /** `only`: run only these tasks here (a runner for the clocks apart from the deliveries'). */
+  /** How many times a runner was started again after an error (for tests and operators). */
+  get restarts(): number {
+    return this.lanes.reduce((n, l) => n + l.restarts, 0);
+  }
+
+  /**
+   * Runs this process's runners, one per lane (QueueOptions.lanes). Its schema
+   * (graphile_worker) is installed with the migrations (src/persistence/migrate.ts).
+   * `only`: one runner for only these tasks here instead.
+   */
   async start(only?: Iterable<string>): Promise<void> {
-    if (this.runner) return;
-    const wanted = only ? new Set(only) : null;
-    const taskList: TaskList = wanted ? Object.fromEntries(Object.entries(this.tasks).filter(([name]) => wanted.has(name))) : this.tasks;
-    // Jobs are locked by their runner pool's id: remember it before the pool takes any.
-    const events = new EventEmitter() as WorkerEvents;
-    events.on('pool:create', ({ workerPool }) => {
-      this.workerIds.add(workerPool.id);
-      void this.beat();
-    });
-    const runner = await run({
-      pgPool: this.pool,
-      events,
-      taskList,
-      concurrency: this.options.concurrency ?? 4,
-      pollInterval: this.options.pollInterval ?? 2_000,
-      noHandleSignals: true,
-      logger: quietLogger(this.log),
-    });
-    this.runner = runner;
-    this.heartbeat = setInterval(() => void this.beat().then(() => this.reclaim()), this.options.heartbeatMs ?? 10_000);
-    this.heartbeat.unref();
-    await this.beat();
+    if (this.lanes.length) return;
+    const specs: LaneOptions[] = only ? [{ name: 'only', tasks: [...only] }] : (this.options.lanes ?? [{ name: 'all' }]);
+    const named = new Set(specs.flatMap((l) => l.tasks ?? []));
+    for (const spec of specs) {
+      const wanted = spec.tasks ? new Set(spec.tasks) : null;
+      const taskList = Object.fromEntries(Object.entries(this.tasks).filter(([name]) => (wanted ? wanted.has(name) : !named.has(name))));
+      if (Object.keys(taskList).length === 0) continue;
+      const full = {
+        name: spec.name,
+        tasks: spec.tasks,
+        concurrency: spec.concurrency ?? this.options.concurrency ?? 4,
+        heartbeatMs: spec.heartbeatMs ?? this.options.heartbeatMs ?? 10_000,
+        deadAfterMs: spec.deadAfterMs ?? this.options.deadAfterMs ?? 60_000,
+      };
+      this.lanes.push(new Lane(full, taskList, this.pool, this.options.pollInterval ?? 2_000, this.log));
+    }
+    await Promise.all(this.lanes.map((l) => l.start()));
+    // Dead runners are looked for as often as the most urgent lane beats.
+    const every = Math.min(...this.lanes.map((l) => l.spec.heartbeatMs), this.options.heartbeatMs ?? 10_000);
+    this.reclaimer = setInterval(() => void this.reclaim(), every);
+    this.reclaimer.unref();
     await this.reclaim();
   }
 
   async stop(): Promise<void> {
-    if (this.heartbeat) clearInterval(this.heartbeat);
-    this.heartbeat = null;
-    const runner = this.runner;
-    this.runner = null;
-    // A graceful stop lets running jobs finish and unlocks the rest for the other processes.
-    if (runner) await runner.stop().catch((e: Error) => this.log(`job queue stop: ${e.message}`));
-    if (this.workerIds.size) await this.pool.query('DELETE FROM queue_workers WHERE worker_id = ANY($1::text[])', [[...this.workerIds]]).catch(() => {});
+    if (this.reclaimer) clearInterval(this.reclaimer);
+    this.reclaimer = null;
+    await Promise.all(this.lanes.map((l) => l.stop()));
     await this.pool.end().catch(() => {});
   }
 
@@ -148,29 +293,23 @@ export class Queue implements JobQueue, TaskRegistry {
 
   /**
    * graphile-worker frees the jobs of a process that died only after four hours. Each
-   * process says every 10 s that its runners live; any process frees the jobs of runners
-   * not heard of for `deadAfterMs` (default one minute), so they run again at once elsewhere.
+   * lane says every heartbeatMs that its runners live, with its deadAfterMs; any process
+   * running jobs frees the jobs of runners not heard of for their deadAfterMs (the clocks'
+   * lane: seconds; the others: a minute), and wakes the runners, so they run again at once
+   * elsewhere. A runner only slow to beat (a stalled process) may then see its job run
+   * twice: every task is idempotent (a deadline's timeOut is version-guarded, a delivery
+   * keeps its webhook-id).
    */
-  private async beat(): Promise<void> {
-    if (!this.runner || this.workerIds.size === 0) return;
-    await this.pool
-      .query(
-        `INSERT INTO queue_workers (worker_id, seen_at) SELECT unnest($1::text[]), now()
-         ON CONFLICT (worker_id) DO UPDATE SET seen_at = now()`,
-        [[...this.workerIds]],
-      )
-      .catch((e: Error) => this.log(`job queue heartbeat: ${e.message}`));
-  }
-
   private async reclaim(): Promise<void> {
-    if (!this.runner) return;
+    if (!this.running) return;
     try {
       const { rows } = await this.pool.query<{ worker_id: string }>(
-        `DELETE FROM queue_workers WHERE seen_at < now() - make_interval(secs => $1::float8 / 1000) RETURNING worker_id`,
+        `DELETE FROM queue_workers WHERE seen_at < now() - make_interval(secs => COALESCE(dead_after_ms, $1::int)::float8 / 1000) RETURNING worker_id`,
         [this.options.deadAfterMs ?? 60_000],
       );
       if (rows.length) {
         await this.pool.query('SELECT graphile_worker.force_unlock_workers($1::text[])', [rows.map((r) => r.worker_id)]);
+        await this.pool.query(`SELECT pg_notify('jobs:insert', '{"count":16}')`);
         this.log(`job queue: freed the jobs of ${rows.length} runner(s) of a process that stopped answering`);
       }
     } catch (e) {

@@ -125,7 +125,7 @@ export class WebhookStore implements WebhookPort {
        ), j AS (
          -- One call for the whole fan-out (add_job per delivery cost about 0.45 ms each).
          SELECT id FROM graphile_worker.add_jobs(ARRAY(
-           SELECT ROW(x->>'task', (x->'payload')::json, NULL, (x->>'runAt')::timestamptz, (x->>'maxAttempts')::smallint, x->>'key', (x->>'priority')::smallint, NULL)::graphile_worker.job_spec
+           SELECT ROW(x->>'task', (x->'payload')::json, x->>'queueName', (x->>'runAt')::timestamptz, (x->>'maxAttempts')::smallint, x->>'key', (x->>'priority')::smallint, NULL)::graphile_worker.job_spec
            FROM jobs))
        )
        SELECT id FROM d WHERE (SELECT count(*) FROM j) >= 0`,
@@ -146,22 +146,27 @@ export class WebhookStore implements WebhookPort {
    * One attempt of a webhook delivery, in one statement: the delivery's status and the
    * webhook's count of failures in a row (not written when a success leaves it at 0).
    */
-  async webhookAttempted(deliveryId: string, webhookId: string, ok: boolean, outcome: { status: DeliveryRecord['status']; error?: string | null }): Promise<void> {
-    await this.prisma.$queryRawUnsafe(
+  async webhookAttempted(deliveryId: string, webhookId: string, ok: boolean, outcome: { status: DeliveryRecord['status']; error?: string | null }): Promise<{ failures: number; failingForMs: number }> {
+    const rows = await this.prisma.$queryRawUnsafe<{ failures: number | null; failing_for_ms: number | null }[]>(
       `WITH w AS (
-         UPDATE webhooks SET failures = CASE WHEN $2::boolean THEN 0 ELSE failures + 1 END
+         UPDATE webhooks SET failures = CASE WHEN $2::boolean THEN 0 ELSE failures + 1 END,
+           failing_since = CASE WHEN $2::boolean THEN NULL ELSE COALESCE(failing_since, now()) END
          WHERE id = $1::uuid AND NOT ($2::boolean AND failures = 0)
-         RETURNING 1
+         RETURNING failures, failing_since
        ), d AS (
          UPDATE deliveries SET status = $4, attempts = attempts + 1, last_error = COALESCE($5, last_error), updated_at = now() WHERE id = $3
          RETURNING 1
        )
-       SELECT (SELECT count(*) FROM w)::int AS webhooks, (SELECT count(*) FROM d)::int AS deliveries`,
+       SELECT (SELECT failures FROM w) AS failures,
+         (SELECT (extract(epoch FROM now() - failing_since) * 1000)::float8 FROM w) AS failing_for_ms,
+         (SELECT count(*) FROM d)::int AS deliveries`,
       webhookId, ok, deliveryId, outcome.status, outcome.error ?? null,
     );
+    return { failures: rows[0]?.failures ?? 0, failingForMs: rows[0]?.failing_for_ms ?? 0 };
   }
 
-  async disable(id: string, reason: string): Promise<void> {
-    await this.prisma.$executeRawUnsafe(`UPDATE webhooks SET disabled_at = now(), disabled_reason = $2 WHERE id = $1::uuid AND disabled_at IS NULL`, id, reason);
+  async disable(id: string, reason: string): Promise<boolean> {
+    const n = await this.prisma.$executeRawUnsafe(`UPDATE webhooks SET disabled_at = now(), disabled_reason = $2 WHERE id = $1::uuid AND disabled_at IS NULL`, id, reason);
+    return n > 0;
   }
 }

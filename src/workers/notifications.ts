@@ -5,8 +5,13 @@
  *   webhook          one POST of a delivery, signed as Standard Webhooks do; retried with
  *                    the queue's backoff (the same webhook-id) until a 2xx or the last attempt
  *   mail             one mail over SMTP (nodemailer)
- * Each attempt of a webhook has 10 seconds; the address it connects to is checked again
- * (no private address unless allowed) and redirects are not followed.
+ * Each attempt of a webhook has 5 seconds, for everything (connecting, sending, the
+ * answer's status line and headers, at most 16 KiB); the answer's body is never read (the
+ * connection is closed once the status is known), so neither a target that never answers
+ * nor one that sends 200 MiB holds a runner longer. A webhook's deliveries run one at a
+ * time (their job's queue name), so a slow target holds one runner at most. The address it
+ * connects to is checked again (no private address unless allowed) and redirects are not
+ * followed.
  */
 import http from 'node:http';
 import https from 'node:https';
@@ -17,7 +22,9 @@ import { signWebhook } from '../app/notifications.ts';
 import { guardedLookup, isPrivateAddress } from '../app/targets.ts';
 import { TASKS, type TaskRegistry } from '../app/tasks.ts';
 
-export const WEBHOOK_TIMEOUT_MS = 10_000;
+export const WEBHOOK_TIMEOUT_MS = 5_000;
+/** The most of an answer read: its status line and headers (node's maxHeaderSize); the body is not read. */
+export const WEBHOOK_MAX_ANSWER_HEADER_BYTES = 16 * 1024;
 /** RFC 3834: every mail the service sends is a program's, so no auto-responder answers it. */
 const AUTO = { 'Auto-Submitted': 'auto-generated' };
 const USER_AGENT = 'wargame-service-webhooks/1';
@@ -49,11 +56,12 @@ export function post(url: string, headers: Record<string, string>, body: string,
         headers: { 'content-type': 'application/json', 'user-agent': USER_AGENT, 'content-length': String(Buffer.byteLength(body)), ...headers },
         lookup: guardedLookup(opts.allowPrivate) as never,
         agent: false,
+        maxHeaderSize: WEBHOOK_MAX_ANSWER_HEADER_BYTES,
       },
       (res) => {
-        res.resume(); // the answer's body is not read, only drained
-        res.on('end', () => finish({ status: res.statusCode ?? 0 }));
-        res.on('error', (e) => finish({ error: e.message }));
+        // The status is the answer: the body is not read, the connection closed at once.
+        finish({ status: res.statusCode ?? 0 });
+        res.destroy();
       },
     );
     const timer = setTimeout(() => {

@@ -41,6 +41,8 @@ describe('loadConfig', () => {
       queuePollMs: 2_000,
       queueHeartbeatMs: 10_000,
       queueDeadAfterMs: 60_000,
+      queueClockHeartbeatMs: 1_000,
+      queueClockDeadAfterMs: 5_000,
       publicUrl: undefined,
       smtpUrl: undefined,
       mailFrom: undefined,

@@ -29,15 +29,18 @@ describe('the webhook store', () => {
     const task = `test-nobody-${randomUUID().slice(0, 8)}`;
     const delivery = (n: number): NewDelivery => ({ id: `msg_test_${randomUUID()}_${n}`, channel: 'WEBHOOK', webhookId: hook.id, playerId: hook.playerId, gameId: randomUUID(), event: 'EVENT_APPENDED', seat: null, version: n, body: { n } as never });
     const out = [delivery(1), delivery(2), delivery(3)];
-    const job = (d: NewDelivery) => ({ task, payload: { id: d.id }, maxAttempts: 7, priority: -1 });
+    const job = (d: NewDelivery) => ({ task, payload: { id: d.id }, maxAttempts: 7, priority: -1, queueName: `webhook:${d.webhookId}` });
     expect(await store.enqueue(out, job)).toEqual(out.map((d) => d.id));
     expect(await store.enqueue([out[0]!, delivery(4)], job)).toHaveLength(1); // the stored one is skipped, with its job
     const jobs = (await db.pool.query(
-      `SELECT j.payload->>'id' AS id, j.priority, j.max_attempts FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id WHERE t.identifier = $1 ORDER BY j.id`,
+      `SELECT j.payload->>'id' AS id, j.priority, j.max_attempts, q.queue_name FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
+       LEFT JOIN graphile_worker._private_job_queues q ON q.id = j.job_queue_id WHERE t.identifier = $1 ORDER BY j.id`,
       [task],
     )).rows;
     expect(jobs).toHaveLength(4);
-    expect(jobs.slice(0, 3)).toEqual(out.map((d) => ({ id: d.id, priority: -1, max_attempts: 7 })));
+    // One fan-out's jobs in any order; each in its webhook's queue (one in flight per target).
+    const byId = (a: { id: string }, b: { id: string }) => a.id.localeCompare(b.id);
+    expect(jobs.filter((j) => out.some((d) => d.id === j.id)).sort(byId)).toEqual(out.map((d) => ({ id: d.id, priority: -1, max_attempts: 7, queue_name: `webhook:${hook.id}` })).sort(byId));
     await db.pool.query('DELETE FROM graphile_worker._private_jobs WHERE task_id = (SELECT id FROM graphile_worker._private_tasks WHERE identifier = $1)', [task]);
   });
 

@@ -69,15 +69,26 @@ export interface Cluster {
   url: string;
   dir: string;
   stop(): void;
+  /** An outage: `pg_ctl stop -m immediate` (no checkpoint, every connection cut), the data kept. */
+  halt(): void;
+  /** Back after `halt`, on the same port. */
+  resume(): void;
 }
 
 function startCluster(dir: string, port: number): Cluster {
-  run(join(PG_BIN, 'pg_ctl'), ['-D', dir, '-l', join(dir, 'log'), '-w', '-t', '60', '-o', `-p ${port} -k ${dir}`, 'start']);
+  const start = () => run(join(PG_BIN, 'pg_ctl'), ['-D', dir, '-l', join(dir, 'log'), '-w', '-t', '60', '-o', `-p ${port} -k ${dir}`, 'start']);
+  start();
   let stopped = false;
   return {
     port,
     dir,
     url: `postgresql://postgres@127.0.0.1:${port}/postgres`,
+    halt() {
+      run(join(PG_BIN, 'pg_ctl'), ['-D', dir, '-m', 'immediate', '-w', '-t', '30', 'stop']);
+    },
+    resume() {
+      start();
+    },
     stop() {
       if (stopped) return;
       stopped = true;

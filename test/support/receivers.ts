@@ -26,7 +26,7 @@ export interface Receiver {
   /** The secret to verify deliveries to `path` with. */
   secrets: Map<string, string>;
   /** Answer for a request (default 200); may hang by returning 'hang'. */
-  answer: (req: { path: string; id: string; nth: number }) => number | 'hang' | { redirect: string };
+  answer: (req: { path: string; id: string; nth: number }) => number | 'hang' | { redirect: string } | { status: number; afterMs: number };
   close(): Promise<void>;
 }
 
@@ -75,13 +75,20 @@ export async function startReceiver(): Promise<Receiver> {
       } catch {
         /* not JSON */
       }
-      const status = answer === 'hang' ? 0 : typeof answer === 'number' ? answer : 302;
+      const status = answer === 'hang' ? 0 : typeof answer === 'number' ? answer : 'status' in answer ? answer.status : 302;
       received.push({ path, id, timestamp: String(req.headers['webhook-timestamp']), body, raw, verified, status });
       if (answer === 'hang') {
         hanging.add(res);
         return;
       }
-      if (typeof answer === 'object') res.writeHead(302, { location: answer.redirect }).end();
+      if (typeof answer === 'object' && 'status' in answer) {
+        // A slow receiver: the answer after a while (a hung-up request is not answered).
+        hanging.add(res);
+        setTimeout(() => {
+          hanging.delete(res);
+          if (!res.destroyed) res.writeHead(answer.status).end('ok');
+        }, answer.afterMs).unref();
+      } else if (typeof answer === 'object') res.writeHead(302, { location: answer.redirect }).end();
       else res.writeHead(answer).end(answer >= 400 ? 'no' : 'ok');
     });
   });

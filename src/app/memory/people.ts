@@ -173,13 +173,23 @@ export class MemoryWebhooks implements WebhookStore {
 
   async webhookAttempted(deliveryId: string, webhookId: string, ok: boolean, outcome: { status: DeliveryRecord['status']; error?: string | null }) {
     const w = this.d.webhooks.get(webhookId);
-    if (w) w.failures = ok ? 0 : w.failures + 1;
+    const now = this.d.now();
+    if (w) {
+      w.failures = ok ? 0 : w.failures + 1;
+      this.failingSince.set(webhookId, ok ? null : (this.failingSince.get(webhookId) ?? now));
+    }
     await this.attempted(deliveryId, { ...outcome, attempt: true });
+    const since = this.failingSince.get(webhookId);
+    return { failures: w?.failures ?? 0, failingForMs: since ? now.getTime() - since.getTime() : 0 };
   }
+
+  private readonly failingSince = new Map<string, Date | null>();
 
   async disable(id: string, reason: string) {
     const w = this.d.webhooks.get(id);
-    if (w && !w.disabledAt) Object.assign(w, { disabledAt: this.d.now(), disabledReason: reason });
+    if (!w || w.disabledAt) return false;
+    Object.assign(w, { disabledAt: this.d.now(), disabledReason: reason });
+    return true;
   }
 }
 
