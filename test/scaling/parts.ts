@@ -194,7 +194,7 @@ export async function serverProcess(env: Record<string, string>, { worker = fals
   const script = worker ? 'src/worker.ts' : 'bench/serve.ts';
   const child = spawn(process.execPath, ['--import', 'tsx', script], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', WEB_CONCURRENCY: '1', RATE_LIMIT_MAX: '1000000', NODE_ENV: 'test', WEBHOOK_SECRET_KEY: '0'.repeat(64), ...env },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', WEB_CONCURRENCY: '1', RATE_LIMIT_MAX: '1000000', REGISTRATION_RATE_LIMIT: '1000000', NODE_ENV: 'test', WEBHOOK_SECRET_KEY: '0'.repeat(64), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -41,7 +41,7 @@ describe('a server killed between commit and delivery', () => {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      env: { ...process.env, DATABASE_URL: databaseUrl(), PORT: String(port), HOST: '127.0.0.1', WEBHOOK_SECRET_KEY: KEY.toString('hex'), WEBHOOK_ALLOW_PRIVATE: 'true', LOG_LEVEL: 'warn', NODE_ENV: 'test', MAX_EVENT_LOOP_DELAY: '0' },
+      env: { ...process.env, DATABASE_URL: databaseUrl(), PORT: String(port), HOST: '127.0.0.1', WEBHOOK_SECRET_KEY: KEY.toString('hex'), WEBHOOK_ALLOW_PRIVATE: 'true', LOG_LEVEL: 'warn', NODE_ENV: 'test', MAX_EVENT_LOOP_DELAY: '0', REGISTRATION_RATE_LIMIT: '1000000' },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     await until(async () => (await fetch(`${url}/readyz`).catch(() => null))?.ok, 60_000, 'the child server');
