@@ -231,6 +231,48 @@ describe.skipIf(!chromium)('the lobby in a browser', () => {
     expect(fay.errors).toEqual([]);
   });
 
+  it('the create form sets what happens to a seat out of time; the join page states it with the clock before the seat is taken (desktop and phone)', async () => {
+    const gil = await newPage();
+    await registerAs(gil, 'Gil');
+    await gil.goto(t.server.url + '/');
+    const card = gil.locator('.type-card[data-type="raid-on-wuchao"]');
+    const policy = card.getByLabel('Out of time');
+    // Offered with a clock only.
+    expect(await policy.isVisible()).toBe(false);
+    await card.locator('select[name="kind-yuan"]').selectOption('open');
+    await card.locator('select[name="clock"]').selectOption('86400');
+    expect(await policy.isVisible()).toBe(true);
+    expect(await policy.locator('option').allTextContents()).toEqual(['Out of time: resigns', 'Out of time: hand to a bot']);
+    await policy.selectOption('BOT');
+    await card.getByRole('button', { name: /^Create/ }).click();
+    await gil.waitForURL(/\/games\/[0-9a-f-]+$/);
+    const id = new URL(gil.url()).pathname.split('/').pop()!;
+    const invite = await gil.getByLabel(/Invite link/).inputValue();
+    const read = await t.server.gql(`query($id: ID!) { game(id: $id) { clock { perMove onTimeout } } }`, { id });
+    expect(read.data.game.clock).toEqual({ perMove: 86400, onTimeout: 'BOT' });
+
+    // The guest on a phone reads the clock and the policy before taking the seat.
+    const guest = await newPage({ width: 390, height: 844 });
+    await guest.goto(invite);
+    const note = guest.locator('.open-game .clock-note');
+    await expect.poll(() => note.textContent()).toBe('Clock: 1 day per move; a seat whose time runs out is handed to a bot, which plays it for the rest of the game.');
+    expect(await guest.getByRole('button', { name: 'Join as Yuan' }).count()).toBe(1);
+    const box = (await note.boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+
+    // The default stays RESIGN, and the join page says so.
+    const card2 = gil.locator('.type-card[data-type="raid-on-wuchao"]');
+    await gil.goto(t.server.url + '/');
+    await card2.locator('select[name="kind-yuan"]').selectOption('open');
+    await card2.locator('select[name="clock"]').selectOption('3600');
+    await card2.getByRole('button', { name: /^Create/ }).click();
+    await gil.waitForURL(/\/games\/[0-9a-f-]+$/);
+    const invite2 = await gil.getByLabel(/Invite link/).inputValue();
+    await guest.goto(invite2);
+    await expect.poll(() => note.textContent()).toBe('Clock: 1 hour per move; a seat whose time runs out is out of the game, as if it had resigned.');
+    for (const page of [gil, guest]) expect(page.errors).toEqual([]);
+  });
+
   it('signs in again with a pasted player token; makes and revokes tokens; saves the settings; a wrong email code is refused with the reason', async () => {
     const ed = await newPage();
     await registerAs(ed, 'Ed', 'ed@example.org');

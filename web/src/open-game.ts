@@ -5,7 +5,7 @@
 import type { GameData } from './api.ts';
 import { seatTitle, typeDescription } from './catalogue.ts';
 import { h } from './dom.ts';
-import { perMoveInWords } from './features.ts';
+import { onTimeoutInWords, perMoveInWords } from './features.ts';
 
 export interface OpenGame {
   game: GameData;
@@ -35,7 +35,7 @@ export function openGamePanel(o: OpenGame): (Node | string)[] {
       h('h2', {}, 'Waiting for players'),
       // What the game is and how fast it is played, before anyone takes a seat.
       h('p', { class: 'about-game' }, typeDescription(g.type)),
-      h('p', { class: 'clock-note' }, g.clock ? `Clock: ${perMoveInWords(g.clock.perMove)} per move; a seat whose time runs out is out of the game, as if it had resigned.` : 'No clock: take the time you need for each move.'),
+      h('p', { class: 'clock-note' }, g.clock ? `Clock: ${perMoveInWords(g.clock.perMove)} per move; ${onTimeoutInWords(g.clock.onTimeout)}.` : 'No clock: take the time you need for each move.'),
       h('p', {}, `It starts as soon as the last seat is taken (${open.length} open). `,
         g.visibility === 'PUBLIC' ? 'It is public: listed among the open games in the lobby.' : 'It is private: only someone with its invite link can join.'),
       o.seatList(),
