@@ -161,8 +161,16 @@ const baseSchema = /* GraphQL */ `
   input RegisterPlayerInput { name: String! email: String }
   input UpdatePlayerInput { name: String "null removes it" email: String notifyByEmail: Boolean }
 
+  "What this service offers that a client may ask before showing a form"
+  type ServiceInfo {
+    "mail is configured (SMTP): verification codes and mail notifications are sent; false: no mail is ever sent"
+    mailEnabled: Boolean!
+  }
+
   type Query {
     gameTypes: [GameType!]!
+    "what this service offers (mail on or off)"
+    serviceInfo: ServiceInfo!
     game(id: ID!): Game
     "newest first; with a seat token, the games of that token"
     games(filter: GamesFilter, first: Int, after: String): GameConnection!
@@ -281,6 +289,7 @@ export function graphqlOptions(app: Core, opts: { graphiql: boolean; queryDepth:
   const resolvers = {
     Query: {
       gameTypes: () => app.registry.types().map(published),
+      serviceInfo: () => ({ mailEnabled: app.notifications.mailEnabled }),
       game: async (_: unknown, args: { id: string }, ctx: Context) => app.reads.read(args.id, await ctx.actor()),
       games: async (_: unknown, args: GamesArgs, ctx: Context) =>
         connection(await app.reads.listGames(await ctx.actor(), gamesQuery(args))),

@@ -11,16 +11,22 @@ import type { Page } from 'playwright-core';
 import { findChromium } from './browser.ts';
 import { openHarness, type Checked, type Harness } from './harness.ts';
 import { SHORT_RAID } from './fixtures.ts';
+import { startMailBox, type MailBox } from '../support/receivers.ts';
 
 const chromium = findChromium();
 if (!chromium) console.warn('test/web: NO CHROMIUM FOUND, the lobby browser tests are SKIPPED');
 
 describe.skipIf(!chromium)('the lobby in a browser', () => {
   let t: Harness;
+  let box: MailBox;
   beforeAll(async () => {
-    t = await openHarness({ rateLimit: 100_000, registrationsPerMinute: 10_000, workers: true }); // bots move by jobs
+    box = await startMailBox(); // mail on: the settings ask for the mailed code
+    t = await openHarness({ rateLimit: 100_000, registrationsPerMinute: 10_000, workers: true, mailer: { smtpUrl: box.url, from: 'Wargames <games@wargames.test>' } }); // bots move by jobs
   });
-  afterAll(() => t?.close());
+  afterAll(async () => {
+    await t?.close();
+    await box?.close();
+  });
   const newPage = (viewport?: { width: number; height: number }) => t.newPage(viewport);
 
   async function registerAs(page: Page, name: string, email?: string) {
