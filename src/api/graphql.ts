@@ -221,6 +221,8 @@ const baseSchema = /* GraphQL */ `
   type Subscription {
     "every stored event after afterVersion, then live ones, each once and in order"
     gameEvents(gameId: ID!, afterVersion: Int): GameEvent!
+    "while a game waits for players (OPEN): the game now, then each time a seat is taken or freed, and once more when it starts or is cancelled (then it ends); a join that leaves seats open appends no event, so gameEvents has nothing to say about it"
+    seatsChanged(gameId: ID!): Game!
   }
 `;
 
@@ -364,6 +366,13 @@ export function graphqlOptions(app: Core, opts: { graphiql: boolean; queryDepth:
           return app.reads.feed(args.gameId, actor, args.afterVersion);
         },
         resolve: (event: unknown) => event,
+      },
+      seatsChanged: {
+        subscribe: async (_, args, ctx) => {
+          const actor = await actorFor(app, ctx._connectionInit?.authorization ?? ctx.request?.headers?.authorization);
+          return app.reads.seatFeed(args.gameId, actor);
+        },
+        resolve: (game: unknown) => game,
       },
     },
     Webhook: extra.Webhook,
