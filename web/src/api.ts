@@ -126,3 +126,9 @@ export async function submit(id: string, command: Command, expectedVersion: numb
 }
 
 export const GAME_EVENTS = `subscription($id: ID!, $after: Int) { gameEvents(gameId: $id, afterVersion: $after) { version type seat data at } }`;
+
+/** A game's seats and status while it waits for players, pushed on each join or leave (Subscription.seatsChanged). */
+export function seatsChangedQuery(f: Parameters<typeof gameFields>[0]) {
+  return `subscription($id: ID!) { seatsChanged(gameId: $id) { ${gameFields(f)} legalCommands } }`;
+}
+export type SeatsChanged = Omit<GameData, 'view'>;

@@ -4,7 +4,7 @@
  * the log in words, a replay slider over every version, and live updates through the
  * gameEvents subscription that resume from the last version seen after a lost connection.
  */
-import { ApiError, gameType, gql, loadGame, loadViewAt, submit, type Command, type GameData, type GameEvent, type SeatInfo, type View } from './api.ts';
+import { ApiError, gameType, gql, loadGame, loadViewAt, seatsChangedQuery, submit, type Command, type GameData, type GameEvent, type SeatInfo, type View } from './api.ts';
 import { boardFor } from './boards/index.ts';
 import type { Board, BoardContext } from './boards/types.ts';
 import { refreshWaiting, setPage } from './attention.ts';
@@ -13,7 +13,7 @@ import { refusalInWords } from './refusals.ts';
 import { actionsPanel, describeCommand, MATCH } from './actions.ts';
 import { clear, h, nameButtons, pretty } from './dom.ts';
 import { formatEvent } from './log.ts';
-import { startDeadlineCountdowns } from './features.ts';
+import { features, startDeadlineCountdowns } from './features.ts';
 import { playerToken, signedIn } from './player.ts';
 import { followGame } from './live.ts';
 import { openGamePanel } from './open-game.ts';
@@ -43,6 +43,7 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
     history.replaceState(null, '', location.pathname);
   }
   const board: Board = boardFor(type);
+  const seatsQuery = seatsChangedQuery(await features());
 
   // A seat is played with its seat token when this browser holds one (seat !== null), else
   // with the signed-in player's token (seat === null: "player mode", the service tells which
@@ -217,9 +218,9 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
 
   // An OPEN game: its seats, the invite link, joining, leaving and cancelling. The join that
   // takes the last seat starts the game: its setup events arrive on the gameEvents
-  // subscription and the page turns into the board. Nothing is polled: an earlier join or a
-  // leave appends no event (the service has nothing to subscribe to for it), so the seats are
-  // read again when the player comes back to the tab.
+  // subscription and the page turns into the board. Nothing is polled: an earlier join, a
+  // leave or a cancel appends no event and arrives on seatsChanged (live.ts); the seats are
+  // also read again when the player comes back to the tab (a wake-up lost with the connection).
   const joinName = h('input', { type: 'text', id: 'join-name', placeholder: 'Your name', autocomplete: 'nickname', maxlength: 100 });
   let openSig = '';
   let copied = '';
@@ -470,6 +471,17 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
     stopFollowing = followGame(gameId, token(), {
       after: () => lastSeen,
       connection: (text, ok) => !disposed && setConnection(text, ok),
+      seats: {
+        open: () => game?.status === 'OPEN',
+        query: seatsQuery,
+        changed: (g) => {
+          // Still waiting (or cancelled): the seats as pushed. Started: gameEvents brings the setup.
+          if (!game || disposed || (g.status !== 'OPEN' && g.status !== 'ABANDONED')) return;
+          game = { ...game, ...g };
+          if (seat === null) playerHolds = g.seats.filter((x) => x.isYou).map((x) => x.id);
+          draw();
+        },
+      },
       event: (e) => {
         events.push(e);
         lastSeen = e.version;
