@@ -17,6 +17,7 @@ import { features, startDeadlineCountdowns } from './features.ts';
 import { playerToken, signedIn } from './player.ts';
 import { followGame } from './live.ts';
 import { openGamePanel } from './open-game.ts';
+import { Seats } from './game-state.ts';
 import { Picking } from './picking.ts';
 import { replayBar } from './replay.ts';
 import { deadlineBadge, handedOverLinks, seatLinks, seatList as panelSeatList } from './panels.ts';
@@ -45,17 +46,13 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
   const board: Board = boardFor(type);
   const seatsQuery = seatsChangedQuery(await features());
 
-  // A seat is played with its seat token when this browser holds one (seat !== null), else
-  // with the signed-in player's token (seat === null: "player mode", the service tells which
-  // seats are theirs by isYou and which one it waits for by yourSeat).
+  // Which seat the page plays: a seat token held here, or the signed-in player's (game-state.ts).
   const pTok = playerToken();
-  let held = store.get(gameId)?.seats ?? {};
-  let seat: string | null = store.lastSeat(gameId);
-  if (!seat || !held[seat]) seat = Object.keys(held)[0] ?? null;
-  const token = () => (seat ? held[seat] ?? null : pTok);
-  const playerSeats = (): SeatInfo[] => (seat === null && pTok && game ? game.seats.filter((x) => x.isYou) : []);
+  const seats = new Seats(gameId, type, pTok);
+  const token = () => seats.token();
+  const playerSeats = (): SeatInfo[] => seats.playerSeats(game);
   /** The seat the page acts for now. */
-  const current = (): string | null => seat ?? (playerSeats().length ? game!.yourSeat : null);
+  const current = (): string | null => seats.current(game);
   const inviteCode = opts.inviteCode ?? store.get(gameId)?.invite ?? null;
 
   let game: GameData | null = null;
@@ -67,8 +64,6 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
   let message: { text: string; kind: 'error' | 'info' } | null = null;
   let confirmResign = false;
   let disposed = false;
-  let seatChosenAt = -1; // hot seat: the version at which the player last picked a seat by hand
-  let playerHolds: string[] = []; // the seats the signed-in player holds here (known in player mode)
 
   // Layout: the turn bar (what the game waits for, the reply to the last command, the main
   // actions) stays in view at every size; below it the board and, beside it (below on a
@@ -196,9 +191,10 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
     drawSeats();
   }
 
-  const isMine = (id: string) => (seat ? id === seat : playerHolds.includes(id));
+  const isMine = (id: string) => seats.isMine(id);
 
   function drawSeatBar() {
+    const { held, playerHolds, seat } = seats;
     const options: (string | null)[] = [...Object.keys(held), ...(playerHolds.length ? [null] : [])];
     const me = signedIn()?.name ?? 'You';
     const label = (o: string | null) => (o !== null ? seatName(o) : playerHolds.length === 1 ? seatName(playerHolds[0]!) : `${me} (${playerHolds.map(pretty).join(', ')})`);
@@ -214,7 +210,7 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
     );
   }
 
-  const seatList = (seats: SeatInfo[]) => panelSeatList(seats, type, isMine, (x) => !!held[x]);
+  const seatList = (list: SeatInfo[]) => panelSeatList(list, type, isMine, (x) => !!seats.held[x]);
 
   // An OPEN game: its seats, the invite link, joining, leaving and cancelling. The join that
   // takes the last seat starts the game: its setup events arrive on the gameEvents
@@ -226,12 +222,12 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
   let copied = '';
   function drawOpen() {
     const g = game!;
-    const sig = JSON.stringify([g.status, g.seats, playerHolds, Object.keys(held), message, copied, busy, inviteCode]);
+    const sig = JSON.stringify([g.status, g.seats, seats.playerHolds, Object.keys(seats.held), message, copied, busy, inviteCode]);
     if (sig === openSig) return;
     openSig = sig;
     openBox.replaceChildren(...openGamePanel({
       game: g,
-      mineHere: Object.keys(held).length > 0 || playerHolds.length > 0,
+      mineHere: seats.holdsAny(),
       inviteLink: inviteCode ? inviteLink(gameId, inviteCode) : null,
       me: signedIn(),
       joinName,
@@ -274,14 +270,9 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
       );
       const st = r.joinGame.seatToken;
       if (st) {
-        store.addSeat(gameId, type!, s, st);
-        held = store.get(gameId)!.seats;
-        seat = s;
-        store.setLastSeat(gameId, s);
-      } else {
-        store.remember(gameId, type!);
-        seat = null;
-      }
+        seats.hold(s, st);
+        seats.play(s);
+      } else seats.asPlayer();
       if (location.pathname.startsWith('/join/')) history.replaceState(null, '', `/games/${gameId}`);
       resetLog();
       connect();
@@ -300,10 +291,7 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
     try {
       await gql(`mutation($id: ID!) { ${what}(gameId: $id) { id status } }`, { id: gameId }, token());
       if (what === 'leaveGame') {
-        if (seat) store.forgetSeat(gameId, seat);
-        held = store.get(gameId)?.seats ?? {};
-        seat = Object.keys(held)[0] ?? null;
-        playerHolds = [];
+        seats.left();
         connect();
       }
       message = { text: what === 'leaveGame' ? 'You left the game: your seat is open again.' : 'The game is cancelled.', kind: 'info' };
@@ -374,7 +362,7 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
 
   function drawSeats() {
     if (!game) return;
-    const mine = Object.entries(held);
+    const mine = Object.entries(seats.held);
     seatsBox.replaceChildren(
       h('h2', {}, 'Seats'),
       seatList(game.seats),
@@ -394,8 +382,7 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
       try {
         const g = await loadGame(gameId, t);
         if (!g.yourSeat) throw new Error('That token holds no seat in this game.');
-        store.addSeat(gameId, type!, g.yourSeat, t);
-        held = store.get(gameId)!.seats;
+        seats.hold(g.yourSeat, t);
         await switchSeat(g.yourSeat);
       } catch (err) {
         message = { text: `Not added: ${(err as Error).message}`, kind: 'error' };
@@ -407,23 +394,17 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
   const handedOver: [string, string][] = [];
   async function handOver(s: string, t: string) {
     handedOver.push([s, seatLink(gameId, s, t)]);
-    store.forgetSeat(gameId, s);
-    held = store.get(gameId)?.seats ?? {};
-    if (seat === s) await switchSeat(Object.keys(held)[0] ?? null);
+    seats.drop(s);
+    if (seats.seat === s) await switchSeat(Object.keys(seats.held)[0] ?? null);
     else draw();
   }
 
   async function switchSeat(s: string | null) {
-    if (s === seat) return;
-    seat = s;
-    if (s) store.setLastSeat(gameId, s);
+    if (!seats.pick(s, game?.version ?? 0)) return;
     picking.reset();
     // The log is redacted per seat: read it again as the new seat.
-    events = [];
-    lastSeen = 0;
-    logCount = -1;
+    resetLog();
     connect();
-    seatChosenAt = game?.version ?? 0; // the player chose this seat: follow the turn again only once the game moves on
     await refresh();
   }
 
@@ -443,15 +424,9 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
         game = await loadGame(gameId, token(), started(game?.status ?? found!.status));
         if (!game.view && started(game.status)) game = await loadGame(gameId, token());
         if (before !== undefined && before !== game.version) void refreshWaiting();
-        if (seat === null) playerHolds = game.seats.filter((x) => x.isYou).map((x) => x.id);
-        // Hot seat: when the seat shown is not awaited and exactly one other seat held here is, play it.
-        const heldAwaited = game.seats.filter((x) => held[x.id] && x.mustAct).map((x) => x.id);
-        if (game.version > seatChosenAt && seat && !heldAwaited.includes(seat) && heldAwaited.length === 1 && Object.keys(held).length > 1) {
-          seat = heldAwaited[0]!;
-          store.setLastSeat(gameId, seat);
-          events = [];
-          lastSeen = 0;
-          logCount = -1;
+        // Hot seat: the page may follow the turn to another seat held here (game-state.ts).
+        if (seats.read(game)) {
+          resetLog();
           connect();
           again = true;
         }
@@ -478,7 +453,7 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
           // Still waiting (or cancelled): the seats as pushed. Started: gameEvents brings the setup.
           if (!game || disposed || (g.status !== 'OPEN' && g.status !== 'ABANDONED')) return;
           game = { ...game, ...g };
-          if (seat === null) playerHolds = g.seats.filter((x) => x.isYou).map((x) => x.id);
+          seats.read(game);
           draw();
         },
       },
