@@ -1,11 +1,14 @@
 /**
- * A game page's state that is not drawing: which seat the page plays. A seat is played with
+ * A game page's state that is not drawing: which seat the page plays (Seats) and the log it
+ * has received (GameLog).
+ *
+ * Which seat the page plays. A seat is played with
  * its seat token when this browser holds one (`seat` set), else with the signed-in player's
  * token (`seat` null, "player mode": the service tells which seats are theirs by `isYou` and
  * which one it waits for by `yourSeat`). Hot seat: with several seats held here, the page
  * follows the turn unless the player picked a seat by hand since the game last moved.
  */
-import type { GameData } from './api.ts';
+import type { GameData, GameEvent } from './api.ts';
 import { store } from './store.ts';
 
 export class Seats {
@@ -105,5 +108,32 @@ export class Seats {
       return true;
     }
     return false;
+  }
+}
+
+/**
+ * The log as this page has it: the events read on the subscription, in order, as the seat
+ * played may see them (redacted per seat: read again from the start when the seat changes).
+ */
+export class GameLog {
+  events: GameEvent[] = [];
+  /** The last version received: the subscription resumes after it. */
+  lastSeen = 0;
+  /** How many events the log list shows (-1: draw it again). */
+  drawn = -1;
+
+  reset() {
+    this.events = [];
+    this.lastSeen = 0;
+    this.drawn = -1;
+  }
+
+  add(e: GameEvent) {
+    this.events.push(e);
+    this.lastSeen = e.version;
+  }
+
+  at(version: number): GameEvent | undefined {
+    return this.events.find((e) => e.version === version);
   }
 }

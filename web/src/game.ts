@@ -4,7 +4,7 @@
  * the log in words, a replay slider over every version, and live updates through the
  * gameEvents subscription that resume from the last version seen after a lost connection.
  */
-import { ApiError, gameType, gql, loadGame, loadViewAt, seatsChangedQuery, submit, type Command, type GameData, type GameEvent, type SeatInfo, type View } from './api.ts';
+import { ApiError, gameType, loadGame, loadViewAt, seatsChangedQuery, submit, type Command, type GameData, type GameEvent, type SeatInfo, type View } from './api.ts';
 import { boardFor } from './boards/index.ts';
 import type { Board, BoardContext } from './boards/types.ts';
 import { refreshWaiting, setPage } from './attention.ts';
@@ -16,11 +16,11 @@ import { formatEvent } from './log.ts';
 import { features, startDeadlineCountdowns } from './features.ts';
 import { playerToken, signedIn } from './player.ts';
 import { followGame } from './live.ts';
-import { openGamePanel } from './open-game.ts';
-import { Seats } from './game-state.ts';
+import { beforeStart, joinSeat, openGamePanel } from './open-game.ts';
+import { GameLog, Seats } from './game-state.ts';
 import { Picking } from './picking.ts';
 import { replayBar } from './replay.ts';
-import { deadlineBadge, handedOverLinks, seatLinks, seatList as panelSeatList } from './panels.ts';
+import { deadlineBadge, handedOverLinks, seatLinks, seatList as panelSeatList, seatTokenForm } from './panels.ts';
 import { inviteLink, seatLink, store } from './store.ts';
 import { zoomable } from './zoom.ts';
 
@@ -56,8 +56,7 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
   const inviteCode = opts.inviteCode ?? store.get(gameId)?.invite ?? null;
 
   let game: GameData | null = null;
-  let events: GameEvent[] = [];
-  let lastSeen = 0;
+  const log = new GameLog();
   const picking = new Picking(board);
   let replay: { version: number; view: View } | null = null;
   let busy = false;
@@ -263,12 +262,7 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
     busy = true;
     message = null;
     try {
-      const r = await gql<{ joinGame: { seatToken: string | null } }>(
-        `mutation($id: ID!, $seat: String, $name: String, $code: String) { joinGame(gameId: $id, seat: $seat, name: $name, inviteCode: $code) { seatToken game { id status } } }`,
-        { id: gameId, seat: s, name: pTok ? null : name, code: inviteCode },
-        pTok,
-      );
-      const st = r.joinGame.seatToken;
+      const st = await joinSeat(gameId, s, pTok ? null : name, inviteCode, pTok);
       if (st) {
         seats.hold(s, st);
         seats.play(s);
@@ -289,7 +283,7 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
     busy = true;
     message = null;
     try {
-      await gql(`mutation($id: ID!) { ${what}(gameId: $id) { id status } }`, { id: gameId }, token());
+      await beforeStart(what, gameId, token());
       if (what === 'leaveGame') {
         seats.left();
         connect();
@@ -304,9 +298,7 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
 
   const reasonOf = (e: unknown) => (e instanceof ApiError ? `${e.reason ?? e.message} (${e.code})` : (e as Error).message);
   const resetLog = () => {
-    events = [];
-    lastSeen = 0;
-    logCount = -1;
+    log.reset();
   };
 
   const openDetails = new Set<string>();
@@ -334,7 +326,7 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
   function drawReplay() {
     if (!game) return;
     const at = replay?.version ?? null;
-    replayView.draw(game.version, at, at === null ? '' : lineFor(events.find((e) => e.version === at)),
+    replayView.draw(game.version, at, at === null ? '' : lineFor(log.at(at)),
       replay ? button('Back to the live game', () => ((replay = null), draw()), { class: 'live-btn' }) : '');
   }
 
@@ -352,11 +344,10 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
 
   const lineFor = (e: GameEvent | undefined) => (e ? formatEvent(board, e, game?.view, seatName) : '');
 
-  let logCount = -1;
   function drawLog() {
-    if (logCount === events.length && !replay) return;
-    logCount = events.length;
-    logList.replaceChildren(...events.map((e) => h('li', { value: e.version, class: replay?.version === e.version ? 'current' : '', 'data-version': e.version }, lineFor(e))));
+    if (log.drawn === log.events.length && !replay) return;
+    log.drawn = log.events.length;
+    logList.replaceChildren(...log.events.map((e) => h('li', { value: e.version, class: replay?.version === e.version ? 'current' : '', 'data-version': e.version }, lineFor(e))));
     logList.scrollTop = logList.scrollHeight;
   }
 
@@ -373,23 +364,18 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
     );
   }
 
-  function tokenForm() {
-    const input = h('input', { type: 'text', 'aria-label': 'Seat token', placeholder: 'seat token', autocomplete: 'off' });
-    return h('form', { class: 'token-form', onsubmit: async (e: Event) => {
-      e.preventDefault();
-      const t = input.value.trim();
-      if (!t) return;
-      try {
-        const g = await loadGame(gameId, t);
-        if (!g.yourSeat) throw new Error('That token holds no seat in this game.');
-        seats.hold(g.yourSeat, t);
-        await switchSeat(g.yourSeat);
-      } catch (err) {
-        message = { text: `Not added: ${(err as Error).message}`, kind: 'error' };
-        draw();
-      }
-    } }, h('label', {}, 'Add a seat with its token '), input, h('button', { type: 'submit' }, 'Add'));
-  }
+  /** A seat added by its token (panels.ts): held here and played from now on. */
+  const tokenForm = () => seatTokenForm(async (t) => {
+    try {
+      const g = await loadGame(gameId, t);
+      if (!g.yourSeat) throw new Error('That token holds no seat in this game.');
+      seats.hold(g.yourSeat, t);
+      await switchSeat(g.yourSeat);
+    } catch (err) {
+      message = { text: `Not added: ${(err as Error).message}`, kind: 'error' };
+      draw();
+    }
+  });
 
   const handedOver: [string, string][] = [];
   async function handOver(s: string, t: string) {
@@ -444,7 +430,7 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
   function connect() {
     stopFollowing?.();
     stopFollowing = followGame(gameId, token(), {
-      after: () => lastSeen,
+      after: () => log.lastSeen,
       connection: (text, ok) => !disposed && setConnection(text, ok),
       seats: {
         open: () => game?.status === 'OPEN',
@@ -458,8 +444,7 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
         },
       },
       event: (e) => {
-        events.push(e);
-        lastSeen = e.version;
+        log.add(e);
         if (!game || e.version > game.version) {
           clearTimeout(refreshTimer);
           refreshTimer = setTimeout(() => void refresh(), 60);

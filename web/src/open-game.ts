@@ -1,8 +1,9 @@
 /**
  * The panel of a game not started (or cancelled): what it is, its clock, its seats, the
- * invite link, and joining, leaving or cancelling. It draws; the game page acts.
+ * invite link, and joining, leaving or cancelling. It draws; the game page acts, with the
+ * mutations below.
  */
-import type { GameData } from './api.ts';
+import { gql, type GameData } from './api.ts';
 import { seatTitle, typeDescription } from './catalogue.ts';
 import { h } from './dom.ts';
 import { onTimeoutInWords, perMoveInWords } from './features.ts';
@@ -67,4 +68,19 @@ export function openGamePanel(o: OpenGame): (Node | string)[] {
   }
   if (o.message) parts.push(h('div', { class: `alert ${o.message.kind}`, role: 'alert' }, o.message.text));
   return parts;
+}
+
+/** joinGame: with a player token the player takes the seat (null comes back); without one, `name` is needed and the seat token comes back. */
+export async function joinSeat(gameId: string, seat: string, name: string | null, inviteCode: string | null, playerToken: string | null): Promise<string | null> {
+  const r = await gql<{ joinGame: { seatToken: string | null } }>(
+    `mutation($id: ID!, $seat: String, $name: String, $code: String) { joinGame(gameId: $id, seat: $seat, name: $name, inviteCode: $code) { seatToken game { id status } } }`,
+    { id: gameId, seat, name, code: inviteCode },
+    playerToken,
+  );
+  return r.joinGame.seatToken;
+}
+
+/** leaveGame frees the caller's seats of an OPEN game; cancelGame (the creator) ends it. */
+export async function beforeStart(what: 'leaveGame' | 'cancelGame', gameId: string, token: string | null): Promise<void> {
+  await gql(`mutation($id: ID!) { ${what}(gameId: $id) { id status } }`, { id: gameId }, token);
 }
