@@ -39,6 +39,7 @@ describe.skipIf(!chromium)('honest settings: mail off', () => {
       expect(await note.textContent()).toContain('Mail is not configured on this service');
       expect(await page.locator('form.verify').isVisible()).toBe(false);
       expect(await page.getByLabel('Code from the mail').isVisible()).toBe(false);
+      expect(await page.locator('.profile .email-state').textContent()).toBe('Email not verified: this service sends no mail, so no code can come.');
 
       await page.getByLabel('Address').fill('http://127.0.0.1:9/hook');
       await page.getByRole('button', { name: 'Add webhook' }).click();
@@ -69,6 +70,7 @@ describe.skipIf(!chromium)('honest settings: mail on', () => {
     const code = page.getByLabel('Code from the mail');
     await code.waitFor();
     expect(await page.locator('.settings .mail-off').isVisible()).toBe(false);
+    expect(await page.locator('.profile .email-state').textContent()).toContain('enter the code mailed to it below');
     await expect.poll(() => box.mails.find((m) => m.text?.match(/\b\d{6}\b/) && JSON.stringify(m.to).includes('jo@example.org')), { timeout: 15_000 }).toBeTruthy();
     const mail = box.mails.find((m) => JSON.stringify(m.to).includes('jo@example.org'))!;
     await code.fill(mail.text!.match(/\b(\d{6})\b/)![1]!);

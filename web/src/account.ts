@@ -110,7 +110,7 @@ function drawSettings(box: HTMLElement, me: Me) {
     h('h3', {}, 'Profile'),
     field('set-name', 'Name', name),
     field('set-email', 'Email (seen by nobody else)', email),
-    h('p', { class: 'small' }, me.email ? (me.emailVerified ? '✓ Email verified' : 'Email not verified yet: enter the code mailed to it below.') : 'No email: no mail is sent.'),
+    h('p', { class: 'small email-state' }, me.email ? (me.emailVerified ? '✓ Email verified' : 'Email not verified yet: enter the code mailed to it below.') : 'No email: no mail is sent.'),
     h('div', { class: 'field check' }, notify, h('label', { for: 'notify-email' }, ' Email me when it is my turn and when a game ends (needs a verified email)')),
     h('button', { type: 'submit', class: 'primary' }, 'Save'),
     note,
@@ -124,6 +124,8 @@ function drawSettings(box: HTMLElement, me: Me) {
   void mailEnabled().then((on) => {
     mailOff.hidden = on;
     if (verify) verify.hidden = !on;
+    const state = profile.querySelector('.email-state');
+    if (!on && verify && state) state.textContent = 'Email not verified: this service sends no mail, so no code can come.';
   });
   const hooks = h('div', { class: 'webhooks' });
   box.append(hooks);
