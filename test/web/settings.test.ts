@@ -5,6 +5,8 @@
  * refused with the operator's switch for local development named (WEBHOOK_ALLOW_PRIVATE).
  * At desktop and phone sizes.
  */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startMailBox, type MailBox } from '../support/receivers.ts';
@@ -13,6 +15,18 @@ import { openHarness, type Harness } from './harness.ts';
 
 const chromium = findChromium();
 if (!chromium) console.warn('test/web: NO CHROMIUM FOUND, the settings browser tests are SKIPPED');
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core's serious and critical findings on the page as it is. */
+async function axeFindings(page: Page): Promise<string[]> {
+  await page.evaluate(AXE);
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    return (await axe.run(document, { resultTypes: ['violations'] })).violations;
+  });
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
 
 async function registerAs(page: Page, url: string, name: string, email: string) {
   await page.goto(url + '/');
@@ -47,6 +61,7 @@ describe.skipIf(!chromium)('honest settings: mail off', () => {
       await expect.poll(() => said.textContent()).toMatch(/^Not added: .*loopback or private address.*WEBHOOK_ALLOW_PRIVATE=true/);
       expect(await page.locator('.webhook-list li').count()).toBe(0);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width + 1);
+      expect(await axeFindings(page), 'the settings open, mail off, a webhook refused').toEqual([]);
       expect(page.errors).toEqual([]);
     });
   }
