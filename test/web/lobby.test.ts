@@ -276,6 +276,11 @@ describe.skipIf(!chromium)('the lobby in a browser', () => {
     const invite2 = await gil.getByLabel(/Invite link/).inputValue();
     await guest.goto(invite2);
     await expect.poll(() => note.textContent()).toBe('Clock: 1 hour per move; a seat whose time runs out is out of the game, as if it had resigned.');
+    // Once the game has started, its seats still say it.
+    await guest.getByLabel('Your name').fill('Hal');
+    await guest.getByRole('button', { name: 'Join as Yuan' }).click();
+    await guest.locator('.board svg').waitFor();
+    expect(await guest.locator('.seats .clock-note').textContent()).toBe('Clock: 1 hour per move; a seat whose time runs out is out of the game, as if it had resigned.');
     for (const page of [gil, guest]) expect(page.errors).toEqual([]);
   });
 

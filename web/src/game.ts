@@ -20,7 +20,7 @@ import { beforeStart, joinSeat, openGamePanel } from './open-game.ts';
 import { GameLog, Seats } from './game-state.ts';
 import { Picking } from './picking.ts';
 import { replayBar } from './replay.ts';
-import { deadlineBadge, handedOverLinks, seatLinks, seatList as panelSeatList, seatTokenForm } from './panels.ts';
+import { clockNote, deadlineBadge, handedOverLinks, seatLinks, seatList as panelSeatList, seatTokenForm } from './panels.ts';
 import { inviteLink, seatLink, store } from './store.ts';
 import { zoomable } from './zoom.ts';
 
@@ -357,6 +357,7 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
     seatsBox.replaceChildren(
       h('h2', {}, 'Seats'),
       seatList(game.seats),
+      clockNote(game.clock),
       seatLinks(mine.map(([s, t]) => ({ seat: s, link: seatLink(gameId, s, t), handOver: mine.length > 1 ? button(`Hand ${pretty(s)} over (forget it here)`, () => void handOver(s, t), { class: 'hand-over', 'data-seat': s }) : null })),
         openDetails.has('links'), (e) => remember('links', e)),
       handedOverLinks(handedOver),

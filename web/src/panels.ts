@@ -1,7 +1,8 @@
 /** Parts of a game page drawn from the game alone: the seats, the links that hand seats over, adding a seat by its token, and the clocks' badges. */
-import type { SeatInfo } from './api.ts';
+import type { GameData, SeatInfo } from './api.ts';
 import { seatColour, seatTitle } from './catalogue.ts';
 import { h, pretty } from './dom.ts';
+import { onTimeoutInWords, perMoveInWords } from './features.ts';
 
 /** Clock hook: a deadline shown as the time left, ticking (startDeadlineCountdowns). */
 export const deadlineBadge = (deadline: string) =>
@@ -48,4 +49,10 @@ export function seatTokenForm(add: (token: string) => Promise<void>): Element {
     const t = input.value.trim();
     if (t) void add(t);
   } }, h('label', {}, 'Add a seat with its token '), input, h('button', { type: 'submit' }, 'Add'));
+}
+
+/** The game's clock and what happens to a seat out of time, in words (nothing without a clock). */
+export function clockNote(clock: GameData['clock']): Element | '' {
+  if (!clock) return '';
+  return h('p', { class: 'muted small clock-note' }, `Clock: ${perMoveInWords(clock.perMove)} per move; ${onTimeoutInWords(clock.onTimeout)}.`);
 }
