@@ -29,7 +29,7 @@ if (!url) ({ url, stop } = await startEmbedded({ dataDir: join(folder, 'data'), 
 await migrate(url);
 const database = await openDatabase(url);
 // The service as src/server.ts composes it (the core, then HTTP over it); no workers: no bots here.
-const service = await openService({ database, games, registrationsPerMinute: 1000, http: { logger: false, rateLimit: 100_000 } });
+const service = await openService({ database, games, registrationsPerMinute: 1000, http: { logger: false, rateLimit: 100_000, maxEventLoopDelay: 0 } }); // no saturation guard: a busy machine only makes it slower
 const app = service.http!;
 const base = await app.listen({ port: 0, host: '127.0.0.1' });
 
@@ -80,7 +80,7 @@ const CREATE = `mutation($i: CreateGameInput!) { createGame(input: $i) { game { 
 await gql(CREATE, { i: { type: 'warchon', seats: [{ seat: 'azuthkan', me: true }, { seat: 'celestine', open: true }], visibility: 'PUBLIC' } }, bo.token);
 await gql(CREATE, { i: { type: 'chinese-warlords', seats: [{ seat: 'red', me: true }, { seat: 'blue', open: true }, { seat: 'green', bot: 'random' }], visibility: 'PUBLIC' } }, bo.token);
 await gql(CREATE, { i: { type: 'raid-on-wuchao', seats: [{ seat: 'cao', me: true }, { seat: 'yuan', bot: 'random' }] } }, ann.token);
-const privateGame = (await gql(CREATE, { i: { type: 'three-kingdoms-combined-arms', seats: [{ seat: 'wei', me: true }, { seat: 'shu', open: true }] } }, ann.token)).createGame;
+const privateGame = (await gql(CREATE, { i: { type: 'three-kingdoms-combined-arms', seats: [{ seat: 'wei', me: true }, { seat: 'shu', open: true }], clock: { perMove: 86400, onTimeout: 'BOT' } } }, ann.token)).createGame;
 const invite = `${base}/join/${privateGame.inviteCode}?game=${privateGame.game.id}`;
 await new Promise((r) => setTimeout(r, 1500)); // the bot sets up
 /** What the page keeps in localStorage for a signed-in player (and the invite code it was shown). */

@@ -6,7 +6,7 @@
  * records the rest:
  *   metrics.commands.inc({ game_type, outcome })   outcome: 'accepted' or the refusal's code
  *   metrics.appendSeconds.observe(seconds)         one append transaction of a command's events
- *   metrics.subscriptions.inc() / .dec()           open gameEvents subscriptions
+ *   metrics.subscriptions.inc() / .dec()           open subscriptions (gameEvents, seatsChanged)
  * Label values are always from a closed set (routes, codes, schema field names), never
  * client text, so a client cannot grow the number of series.
  */
@@ -52,7 +52,7 @@ export const metrics = {
   }),
   subscriptions: new client.Gauge({
     name: 'graphql_subscriptions_open',
-    help: 'Open gameEvents subscriptions on this process',
+    help: 'Open subscriptions (gameEvents, seatsChanged) on this process',
     registers: [registry],
   }),
   pool: new client.Gauge({

@@ -162,8 +162,16 @@ const baseSchema = /* GraphQL */ `
   input RegisterPlayerInput { name: String! email: String }
   input UpdatePlayerInput { name: String "null removes it" email: String notifyByEmail: Boolean }
 
+  "What this service offers that a client may ask before showing a form"
+  type ServiceInfo {
+    "mail is configured (SMTP): verification codes and mail notifications are sent; false: no mail is ever sent"
+    mailEnabled: Boolean!
+  }
+
   type Query {
     gameTypes: [GameType!]!
+    "what this service offers (mail on or off)"
+    serviceInfo: ServiceInfo!
     game(id: ID!): Game
     "newest first; with a seat token, the games of that token"
     games(filter: GamesFilter, first: Int, after: String): GameConnection!
@@ -214,6 +222,8 @@ const baseSchema = /* GraphQL */ `
   type Subscription {
     "every stored event after afterVersion, then live ones, each once and in order"
     gameEvents(gameId: ID!, afterVersion: Int): GameEvent!
+    "while a game waits for players (OPEN): the game now, then each time a seat is taken or freed, and once more when it starts or is cancelled (then it ends); a join that leaves seats open appends no event, so gameEvents has nothing to say about it"
+    seatsChanged(gameId: ID!): Game!
   }
 `;
 
@@ -282,6 +292,7 @@ export function graphqlOptions(app: Core, opts: { graphiql: boolean; queryDepth:
   const resolvers = {
     Query: {
       gameTypes: () => app.registry.types().map(published),
+      serviceInfo: () => ({ mailEnabled: app.notifications.mailEnabled }),
       game: async (_: unknown, args: { id: string }, ctx: Context) => app.reads.read(args.id, await ctx.actor()),
       games: async (_: unknown, args: GamesArgs, ctx: Context) =>
         connection(await app.reads.listGames(await ctx.actor(), gamesQuery(args))),
@@ -356,6 +367,13 @@ export function graphqlOptions(app: Core, opts: { graphiql: boolean; queryDepth:
           return app.reads.feed(args.gameId, actor, args.afterVersion);
         },
         resolve: (event: unknown) => event,
+      },
+      seatsChanged: {
+        subscribe: async (_, args, ctx) => {
+          const actor = await actorFor(app, ctx._connectionInit?.authorization ?? ctx.request?.headers?.authorization);
+          return app.reads.seatFeed(args.gameId, actor);
+        },
+        resolve: (game: unknown) => game,
       },
     },
     Webhook: extra.Webhook,

@@ -93,6 +93,7 @@ const order: Schema = object({ notation: string, text: string, command });
 
 /** The success responses, by operation. */
 export const responses = {
+  serviceInfo: object({ mailEnabled: { type: 'boolean', description: 'mail is configured (SMTP): verification codes and mail notifications are sent' } }),
   gameTypes: object({
     gameTypes: array(
       object({

@@ -45,6 +45,7 @@ export const FIELD_ARGS = {
   },
   Subscription: {
     gameEvents: { gameId: 'ID!', afterVersion: 'Int' },
+    seatsChanged: { gameId: 'ID!' },
   },
 } as const;
 

@@ -94,6 +94,10 @@ export async function restRoutes(instance: FastifyInstance, { application }: { a
     gameTypes: application.registry.types().map((t) => ({ ...published(t), bots: application.lobby?.botKinds(t.id) ?? [] })),
   }));
 
+  app.get('/api/service-info', { schema: { operationId: 'serviceInfo', tags: ['games'], summary: 'What this service offers: mailEnabled (false: no mail, no verification codes, is ever sent)', response: { 200: responses.serviceInfo } } }, async () => ({
+    mailEnabled: application.notifications.mailEnabled,
+  }));
+
   app.post(
     '/api/games',
     {

@@ -124,3 +124,76 @@ export class EventFeed implements AsyncIterableIterator<EventOut> {
     return this;
   }
 }
+
+/**
+ * A subscription's stream of a game's record while it waits for players: what `read` gives
+ * now, then again on each wake-up whose read differs (`key`), until a read says it is the
+ * last (the game started or was cancelled). Wake-ups only say "look again", as for events:
+ * a seat taken on another process reaches this one by the same LISTEN/NOTIFY.
+ */
+export class ChangeFeed<T> implements AsyncIterableIterator<T> {
+  private readonly unlisten: () => void;
+  private listening = true;
+  private woken = true;
+  private signal: (() => void) | null = null;
+  private done = false;
+  private key: string | null = null;
+
+  constructor(
+    gameId: string,
+    notifier: Pick<WakeUps, 'listen'>,
+    private readonly read: () => Promise<{ value: T; key: string; last: boolean }>,
+  ) {
+    this.unlisten = notifier.listen(gameId, () => {
+      this.woken = true;
+      this.signal?.();
+    });
+    metrics.subscriptions.inc();
+  }
+
+  async next(): Promise<IteratorResult<T>> {
+    try {
+      while (!this.done) {
+        if (!this.woken) await new Promise<void>((resolve) => (this.signal = resolve));
+        this.signal = null;
+        if (this.done) break;
+        this.woken = false;
+        const r = await this.read();
+        if (r.last) this.finish();
+        if (r.key !== this.key) {
+          this.key = r.key;
+          return { value: r.value, done: false };
+        }
+      }
+    } catch (error) {
+      this.finish();
+      throw error;
+    }
+    return { value: undefined, done: true };
+  }
+
+  private finish() {
+    this.done = true;
+    if (!this.listening) return;
+    this.listening = false;
+    this.unlisten();
+    metrics.subscriptions.dec();
+  }
+
+  /** Called when the client unsubscribes or disconnects: stop at once. */
+  return(): Promise<IteratorResult<T>> {
+    this.finish();
+    this.signal?.();
+    return Promise.resolve({ value: undefined, done: true });
+  }
+
+  throw(error?: unknown): Promise<IteratorResult<T>> {
+    this.finish();
+    this.signal?.();
+    return Promise.reject(error);
+  }
+
+  [Symbol.asyncIterator]() {
+    return this;
+  }
+}

@@ -179,7 +179,9 @@ export class Lobby {
           jobs: this.commands.plan({ game: { ...game, ...columns(seats), awaiting: [] }, version: setup.started.recorded.length, outbox: setup.outbox, summary: setup.summary, seat: null }) } } : {}),
       });
       if (!changed) continue; // the seats moved on meanwhile: look again
-      if (setup) await this.commands.committed(changed, 0, setup.started.state);
+      // Started or not, the watchers of the game are woken (a seat taken appends no event
+      // until the last one: seatsChanged reads the seats again).
+      await this.commands.committed(changed, 0, setup?.started.state ?? null);
       const as: Actor = player ? actor : { kind: 'seat', gameId: game.id, seat, token: tokenFingerprint(hashToken(token!)) };
       return { game: this.reads.of(changed, as, setup?.started.state), seatToken: token };
     }
@@ -200,7 +202,10 @@ export class Lobby {
         gameId: game.id, expected: game.seats, ...columns(seats), players,
         removeTokensFor: game.seats.filter((s) => held.includes(s.seat) && s.kind === 'token').map((s) => s.seat),
       });
-      if (changed) return this.reads.of(changed, SPECTATOR);
+      if (changed) {
+        await this.commands.committed(changed, 0, null); // wakes seatsChanged's watchers
+        return this.reads.of(changed, SPECTATOR);
+      }
     }
     throw new AppError('VERSION_CONFLICT', 'The game is too busy right now; try again', { currentVersion: 0 });
   }

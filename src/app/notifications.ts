@@ -284,6 +284,11 @@ export class Notifications {
   }
 
   /** The verification code, sent through the queue (Players.codeSender). */
+  /** Mail is configured (SMTP): verification codes and mail notifications go out (Query.serviceInfo.mailEnabled). */
+  get mailEnabled(): boolean {
+    return this.options.mail;
+  }
+
   async sendCode(mail: VerificationMail): Promise<void> {
     if (!this.options.mail) return;
     const html = `<!doctype html><html><body>${mail.text.split('\n').filter(Boolean).map((l) => `<p>${escapeHtml(l)}</p>`).join('')}</body></html>`;

@@ -6,7 +6,7 @@ import { visibleTo, type MatchState, type Recorded } from '../domain/kernel/inde
 import { seatIn, type Actor } from './actors.ts';
 import { isBatch } from './batch.ts';
 import { AppError } from './errors.ts';
-import { EventFeed, FEED_PAGE } from './feed.ts';
+import { ChangeFeed, EventFeed, FEED_PAGE } from './feed.ts';
 import { GameRead, type ReadContext } from './game-read.ts';
 import type { Cursor, GameRecord, LobbyStore, WakeUps } from './ports.ts';
 import type { ExportDocument } from './verify.ts';
@@ -117,6 +117,19 @@ export class Reads {
     const from = after ?? game.version;
     if (!Number.isInteger(from) || from < 0) throw new AppError('BAD_REQUEST', 'afterVersion must be a whole number');
     return new EventFeed(game.id, from, this.wakeUps, async (last) => (await this.read(game.id, actor)).events(last, FEED_PAGE));
+  }
+
+  /**
+   * seatsChanged: while the game waits for players, the game as `actor` sees it now, then
+   * again each time its seats change (a join, a leave) and once more when it starts or is
+   * cancelled, which ends the stream. A game already past OPEN gives itself once.
+   */
+  async seatFeed(gameId: string, actor: Actor): Promise<ChangeFeed<GameRead>> {
+    const game = await this.record(gameId);
+    return new ChangeFeed(game.id, this.wakeUps, async () => {
+      const now = await this.record(game.id);
+      return { value: this.of(now, actor), key: JSON.stringify([now.status, now.version, now.seats, now.players]), last: now.status !== 'OPEN' };
+    });
   }
 
   async export(gameId: string, actor: Actor): Promise<ExportDocument> {

@@ -80,7 +80,12 @@ export async function checkTarget(url: URL, allowPrivate: boolean): Promise<void
     }
   }
   const bad = addresses.find(isPrivateAddress);
-  if (bad) throw new AppError('BAD_REQUEST', `The webhook's host ${host} is a loopback or private address (${bad}): webhooks go to public addresses only`);
+  if (bad) {
+    throw new AppError(
+      'BAD_REQUEST',
+      `The webhook's host ${host} is a loopback or private address (${bad}): webhooks go to public addresses only (for local development, the service's operator may start it with WEBHOOK_ALLOW_PRIVATE=true)`,
+    );
+  }
 }
 
 /**

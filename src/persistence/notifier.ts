@@ -8,7 +8,9 @@
  * their last version, so a lost or merged notification never loses an event, and a
  * periodic catch-up compares the versions of the games listened to with the database: a
  * process that died between its commit and its NOTIFY delays a subscriber by at most one
- * catch-up period, never loses it an event.
+ * catch-up period, never loses it an event. The catch-up also compares each game's
+ * `updated_at`: a seat taken or freed before the start changes no version (seatsChanged's
+ * watchers), and is caught up the same way.
  */
 import pg from 'pg';
 import { EVENTS_CHANNEL } from './event-store.ts';
@@ -35,6 +37,8 @@ export class Notifier implements WakeUps {
   private readonly revoked = new Set<Revoked>();
   /** The last version seen of each game listened to (for the catch-up). */
   private readonly seen = new Map<string, number>();
+  /** The `updated_at` (ms) of each game listened to at the last catch-up: seat changes at version 0. */
+  private readonly seenAt = new Map<string, number>();
   private readonly pending = new Map<string, number>();
   private flushTimer: NodeJS.Timeout | null = null;
   private catchUpTimer: NodeJS.Timeout | null = null;
@@ -120,14 +124,19 @@ export class Notifier implements WakeUps {
     }).catch((error: Error) => this.log(`notify failed: ${error.message}`));
   }
 
-  /** Wakes the listeners of any game whose version moved on without a notification. */
+  /** Wakes the listeners of any game whose version (or, before the start, seats) moved on without a notification. */
   private async catchUp() {
     const client = this.client;
     const ids = [...this.listeners.keys()];
     if (!client || ids.length === 0) return;
     try {
-      const { rows } = await this.serial(() => client.query<{ id: string; version: number }>('SELECT id, version FROM games WHERE id = ANY($1::uuid[])', [ids]));
-      for (const r of rows) if (r.version > (this.seen.get(r.id) ?? -1)) this.wake(r.id, r.version);
+      const { rows } = await this.serial(() => client.query<{ id: string; version: number; updated_at: Date }>('SELECT id, version, updated_at FROM games WHERE id = ANY($1::uuid[])', [ids]));
+      for (const r of rows) {
+        const at = r.updated_at.getTime();
+        const before = this.seenAt.get(r.id);
+        if (this.listeners.has(r.id)) this.seenAt.set(r.id, at);
+        if (r.version > (this.seen.get(r.id) ?? -1) || (before !== undefined && at !== before)) this.wake(r.id, r.version);
+      }
     } catch (error) {
       this.log(`catch-up failed: ${(error as Error).message}`);
     }
@@ -156,6 +165,7 @@ export class Notifier implements WakeUps {
       if (set.size === 0) {
         this.listeners.delete(gameId);
         this.seen.delete(gameId);
+        this.seenAt.delete(gameId);
       }
     };
   }

@@ -30,4 +30,12 @@ describe('isPrivateAddress', () => {
       await expect(checkTarget(new URL(url), false), url).rejects.toThrow(/private address/);
     }
   });
+
+  it('names the switch for local development in the refusal, and lets such URLs through with it', async () => {
+    await expect(checkTarget(new URL('http://127.0.0.1:8080/hook'), false)).rejects.toThrow(
+      /is a loopback or private address \(127\.0\.0\.1\).*start it with WEBHOOK_ALLOW_PRIVATE=true/,
+    );
+    await expect(checkTarget(new URL('http://localhost:8080/hook'), false)).rejects.toThrow(/WEBHOOK_ALLOW_PRIVATE=true/);
+    await expect(checkTarget(new URL('http://127.0.0.1:8080/hook'), true)).resolves.toBeUndefined();
+  });
 });

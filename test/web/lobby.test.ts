@@ -11,16 +11,22 @@ import type { Page } from 'playwright-core';
 import { findChromium } from './browser.ts';
 import { openHarness, type Checked, type Harness } from './harness.ts';
 import { SHORT_RAID } from './fixtures.ts';
+import { startMailBox, type MailBox } from '../support/receivers.ts';
 
 const chromium = findChromium();
 if (!chromium) console.warn('test/web: NO CHROMIUM FOUND, the lobby browser tests are SKIPPED');
 
 describe.skipIf(!chromium)('the lobby in a browser', () => {
   let t: Harness;
+  let box: MailBox;
   beforeAll(async () => {
-    t = await openHarness({ rateLimit: 100_000, registrationsPerMinute: 10_000, workers: true }); // bots move by jobs
+    box = await startMailBox(); // mail on: the settings ask for the mailed code
+    t = await openHarness({ rateLimit: 100_000, registrationsPerMinute: 10_000, workers: true, mailer: { smtpUrl: box.url, from: 'Wargames <games@wargames.test>' } }); // bots move by jobs
   });
-  afterAll(() => t?.close());
+  afterAll(async () => {
+    await t?.close();
+    await box?.close();
+  });
   const newPage = (viewport?: { width: number; height: number }) => t.newPage(viewport);
 
   async function registerAs(page: Page, name: string, email?: string) {
@@ -229,6 +235,53 @@ describe.skipIf(!chromium)('the lobby in a browser', () => {
     const first = await left.textContent();
     await expect.poll(() => left.textContent(), { timeout: 5_000 }).not.toBe(first);
     expect(fay.errors).toEqual([]);
+  });
+
+  it('the create form sets what happens to a seat out of time; the join page states it with the clock before the seat is taken (desktop and phone)', async () => {
+    const gil = await newPage();
+    await registerAs(gil, 'Gil');
+    await gil.goto(t.server.url + '/');
+    const card = gil.locator('.type-card[data-type="raid-on-wuchao"]');
+    const policy = card.getByLabel('Out of time');
+    // Offered with a clock only.
+    expect(await policy.isVisible()).toBe(false);
+    await card.locator('select[name="kind-yuan"]').selectOption('open');
+    await card.locator('select[name="clock"]').selectOption('86400');
+    expect(await policy.isVisible()).toBe(true);
+    expect(await policy.locator('option').allTextContents()).toEqual(['Out of time: resigns', 'Out of time: hand to a bot']);
+    await policy.selectOption('BOT');
+    await card.getByRole('button', { name: /^Create/ }).click();
+    await gil.waitForURL(/\/games\/[0-9a-f-]+$/);
+    const id = new URL(gil.url()).pathname.split('/').pop()!;
+    const invite = await gil.getByLabel(/Invite link/).inputValue();
+    const read = await t.server.gql(`query($id: ID!) { game(id: $id) { clock { perMove onTimeout } } }`, { id });
+    expect(read.data.game.clock).toEqual({ perMove: 86400, onTimeout: 'BOT' });
+
+    // The guest on a phone reads the clock and the policy before taking the seat.
+    const guest = await newPage({ width: 390, height: 844 });
+    await guest.goto(invite);
+    const note = guest.locator('.open-game .clock-note');
+    await expect.poll(() => note.textContent()).toBe('Clock: 1 day per move; a seat whose time runs out is handed to a bot, which plays it for the rest of the game.');
+    expect(await guest.getByRole('button', { name: 'Join as Yuan' }).count()).toBe(1);
+    const box = (await note.boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+
+    // The default stays RESIGN, and the join page says so.
+    const card2 = gil.locator('.type-card[data-type="raid-on-wuchao"]');
+    await gil.goto(t.server.url + '/');
+    await card2.locator('select[name="kind-yuan"]').selectOption('open');
+    await card2.locator('select[name="clock"]').selectOption('3600');
+    await card2.getByRole('button', { name: /^Create/ }).click();
+    await gil.waitForURL(/\/games\/[0-9a-f-]+$/);
+    const invite2 = await gil.getByLabel(/Invite link/).inputValue();
+    await guest.goto(invite2);
+    await expect.poll(() => note.textContent()).toBe('Clock: 1 hour per move; a seat whose time runs out is out of the game, as if it had resigned.');
+    // Once the game has started, its seats still say it.
+    await guest.getByLabel('Your name').fill('Hal');
+    await guest.getByRole('button', { name: 'Join as Yuan' }).click();
+    await guest.locator('.board svg').waitFor();
+    expect(await guest.locator('.seats .clock-note').textContent()).toBe('Clock: 1 hour per move; a seat whose time runs out is out of the game, as if it had resigned.');
+    for (const page of [gil, guest]) expect(page.errors).toEqual([]);
   });
 
   it('signs in again with a pasted player token; makes and revokes tokens; saves the settings; a wrong email code is refused with the reason', async () => {

@@ -115,19 +115,36 @@ function drawSettings(box: HTMLElement, me: Me) {
     h('h3', {}, 'Profile'),
     field('set-name', 'Name', name),
     field('set-email', 'Email (seen by nobody else)', email),
-    h('p', { class: 'small' }, me.email ? (me.emailVerified ? '✓ Email verified' : 'Email not verified yet: enter the code mailed to it below.') : 'No email: no mail is sent.'),
+    h('p', { class: 'small email-state' }, me.email ? (me.emailVerified ? '✓ Email verified' : 'Email not verified yet: enter the code mailed to it below.') : 'No email: no mail is sent.'),
     h('div', { class: 'field check' }, notify, h('label', { for: 'notify-email' }, ' Email me when it is my turn and when a game ends (needs a verified email)')),
     h('button', { type: 'submit', class: 'primary' }, 'Save'),
     note,
   );
   box.append(profile);
-  if (me.email && !me.emailVerified) box.append(verifyForm(box, me));
+  // Honest about mail: with none configured no code would ever come, so no form asks for it.
+  const mailOff = h('p', { class: 'alert info mail-off', role: 'note', hidden: true }, 'Mail is not configured on this service: no mail is sent (no email codes, no mail when it is your turn), so your email cannot be verified here. Webhooks still work.');
+  const verify = me.email && !me.emailVerified ? h('div', { hidden: true }, verifyForm(box, me)) : null;
+  box.append(mailOff);
+  if (verify) box.append(verify);
+  void mailEnabled().then((on) => {
+    mailOff.hidden = on;
+    if (verify) verify.hidden = !on;
+    const state = profile.querySelector('.email-state');
+    if (!on && verify && state) state.textContent = 'Email not verified: this service sends no mail, so no code can come.';
+  });
   const hooks = h('div', { class: 'webhooks' });
   box.append(hooks);
   void webhookSettings(hooks);
   const tokens = h('div', { class: 'tokens' });
   box.append(tokens);
   void drawTokens(tokens);
+}
+
+let mailInfo: Promise<boolean> | null = null;
+/** Query.serviceInfo.mailEnabled, read once (a service without it: mail taken as on). */
+function mailEnabled(): Promise<boolean> {
+  mailInfo ??= gql<{ serviceInfo: { mailEnabled: boolean } }>('{ serviceInfo { mailEnabled } }').then((r) => r.serviceInfo.mailEnabled, () => true);
+  return mailInfo;
 }
 
 function verifyForm(box: HTMLElement, me: Me) {
@@ -229,9 +246,8 @@ export async function webhookSettings(box: HTMLElement, created?: { url: string;
         );
         void webhookSettings(box, { url: c.createWebhook.webhook.url, secret: c.createWebhook.secret });
       } catch (err) {
-        const why = reasonOf(err);
-        // The operator's switch for local development, named where it is needed.
-        note.textContent = `Not added: ${why}${/private address|loopback/i.test(why) ? '. (Running the service yourself for local development? Start it with WEBHOOK_ALLOW_PRIVATE=true to allow such addresses.)' : ''}`;
+        // A private address's refusal names the operator's switch (WEBHOOK_ALLOW_PRIVATE=true) itself.
+        note.textContent = `Not added: ${reasonOf(err)}`;
       }
     } }, field('hook-url', 'Address', url), h('div', { class: 'hook-events' }, boxes.map((b) => h('label', { for: b.id }, b, ` ${b.value.toLowerCase().replace(/_/g, ' ')} `))), h('button', { type: 'submit' }, 'Add webhook')),
     note,

@@ -75,14 +75,14 @@ export type GameData = Pick<S.Game, 'id' | 'type' | 'status' | 'version' | 'phas
   legalCommands: Command[];
   result: S.Result | null;
   /** null: no deadlines (or a service without clocks) */
-  clock?: S.Clock | null;
+  clock?: (Pick<S.Clock, 'perMove'> & Partial<Pick<S.Clock, 'onTimeout'>>) | null;
   view: View;
 };
 export type Command = { type: string; [k: string]: unknown };
 
 /** A game's fields the pages show; the clocks' deadlines when the service has them. */
-export function gameFields(f: Pick<Features, 'promptDeadline' | 'seatDeadline' | 'gameClock' | 'seatAbsentUntil'>) {
-  return `id type status version phase round visibility yourSeat isYourTurn result { winners reason }${f.gameClock ? ' clock { perMove }' : ''}
+export function gameFields(f: Pick<Features, 'promptDeadline' | 'seatDeadline' | 'gameClock' | 'seatAbsentUntil' | 'clockTimeout'>) {
+  return `id type status version phase round visibility yourSeat isYourTurn result { winners reason }${f.gameClock ? ` clock { perMove${f.clockTimeout ? ' onTimeout' : ''} }` : ''}
     seats { id name isYou mustAct open bot player { id name }${f.seatDeadline ? ' deadline' : ''}${f.seatAbsentUntil ? ' absentUntil' : ''} }
     awaiting { seat kind prompt${f.promptDeadline ? ' deadline' : ''} }`;
 }
@@ -126,3 +126,9 @@ export async function submit(id: string, command: Command, expectedVersion: numb
 }
 
 export const GAME_EVENTS = `subscription($id: ID!, $after: Int) { gameEvents(gameId: $id, afterVersion: $after) { version type seat data at } }`;
+
+/** A game's seats and status while it waits for players, pushed on each join or leave (Subscription.seatsChanged). */
+export function seatsChangedQuery(f: Parameters<typeof gameFields>[0]) {
+  return `subscription($id: ID!) { seatsChanged(gameId: $id) { ${gameFields(f)} legalCommands } }`;
+}
+export type SeatsChanged = Omit<GameData, 'view'>;

@@ -19,15 +19,17 @@ export interface Features {
   absences?: boolean;
   /** `Seat.absentUntil` */
   seatAbsentUntil?: boolean;
+  /** `ClockInput.onTimeout` / `Clock.onTimeout`: what happens to a seat out of time (RESIGN or BOT) */
+  clockTimeout: boolean;
 }
 
 let cached: Promise<Features> | null = null;
 
 export function features(): Promise<Features> {
-  cached ??= gql<{ prompt: Fields; seat: Fields; create: { inputFields: { name: string }[] } | null; mutation: Fields; player: Fields; game: Fields }>(
+  cached ??= gql<{ prompt: Fields; seat: Fields; create: { inputFields: { name: string }[] } | null; mutation: Fields; player: Fields; game: Fields; clockInput: { inputFields: { name: string }[] | null } | null }>(
     `{ prompt: __type(name: "Prompt") { fields { name } } seat: __type(name: "Seat") { fields { name } }
        create: __type(name: "CreateGameInput") { inputFields { name } } mutation: __type(name: "Mutation") { fields { name } }
-       player: __type(name: "Player") { fields { name } } game: __type(name: "Game") { fields { name } } }`,
+       player: __type(name: "Player") { fields { name } } game: __type(name: "Game") { fields { name } } clockInput: __type(name: "ClockInput") { inputFields { name } } }`,
   )
     .then((r) => {
       const has = (t: Fields, f: string) => !!t?.fields?.some((x) => x.name === f);
@@ -39,9 +41,10 @@ export function features(): Promise<Features> {
         gameClock: has(r.game, 'clock'),
         absences: has(r.mutation, 'setAbsence') && has(r.mutation, 'cancelAbsence') && has(r.player, 'absences'),
         seatAbsentUntil: has(r.seat, 'absentUntil'),
+        clockTimeout: !!r.clockInput?.inputFields?.some((x) => x.name === 'onTimeout'),
       };
     })
-    .catch(() => ({ promptDeadline: false, seatDeadline: false, clockInput: false, webhooks: false, gameClock: false }));
+    .catch(() => ({ promptDeadline: false, seatDeadline: false, clockInput: false, webhooks: false, gameClock: false, clockTimeout: false }));
   return cached;
 }
 type Fields = { fields: { name: string }[] | null } | null;
@@ -53,6 +56,13 @@ export function perMoveInWords(seconds: number): string {
   if (seconds % 3600 === 0) return unit(seconds / 3600, 'hour');
   if (seconds % 60 === 0) return unit(seconds / 60, 'minute');
   return unit(seconds, 'second');
+}
+
+/** What happens to a seat whose time runs out, in words (Clock.onTimeout; RESIGN when absent). */
+export function onTimeoutInWords(policy: string | null | undefined): string {
+  return policy === 'BOT'
+    ? 'a seat whose time runs out is handed to a bot, which plays it for the rest of the game'
+    : 'a seat whose time runs out is out of the game, as if it had resigned';
 }
 
 /** "2 d 3 h", "4 h 05 min", "3 min 07 s", "time is up": what is left until an ISO deadline. */

@@ -4,7 +4,7 @@
  * the log in words, a replay slider over every version, and live updates through the
  * gameEvents subscription that resume from the last version seen after a lost connection.
  */
-import { ApiError, gameType, gql, loadGame, loadViewAt, submit, type Command, type GameData, type GameEvent, type SeatInfo, type View } from './api.ts';
+import { ApiError, gameType, loadGame, loadViewAt, seatsChangedQuery, submit, type Command, type GameData, type GameEvent, type SeatInfo, type View } from './api.ts';
 import { boardFor } from './boards/index.ts';
 import type { Board, BoardContext } from './boards/types.ts';
 import { refreshWaiting, setPage } from './attention.ts';
@@ -13,13 +13,14 @@ import { refusalInWords } from './refusals.ts';
 import { actionsPanel, describeCommand, MATCH } from './actions.ts';
 import { clear, h, nameButtons, pretty } from './dom.ts';
 import { formatEvent } from './log.ts';
-import { startDeadlineCountdowns } from './features.ts';
+import { features, startDeadlineCountdowns } from './features.ts';
 import { playerToken, signedIn } from './player.ts';
 import { followGame } from './live.ts';
-import { openGamePanel } from './open-game.ts';
+import { beforeStart, joinSeat, openGamePanel } from './open-game.ts';
+import { GameLog, Seats } from './game-state.ts';
 import { Picking } from './picking.ts';
 import { replayBar } from './replay.ts';
-import { deadlineBadge, handedOverLinks, seatLinks, seatList as panelSeatList } from './panels.ts';
+import { clockNote, deadlineBadge, handedOverLinks, seatLinks, seatList as panelSeatList, seatTokenForm } from './panels.ts';
 import { inviteLink, seatLink, store } from './store.ts';
 import { zoomable } from './zoom.ts';
 
@@ -43,31 +44,25 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
     history.replaceState(null, '', location.pathname);
   }
   const board: Board = boardFor(type);
+  const seatsQuery = seatsChangedQuery(await features());
 
-  // A seat is played with its seat token when this browser holds one (seat !== null), else
-  // with the signed-in player's token (seat === null: "player mode", the service tells which
-  // seats are theirs by isYou and which one it waits for by yourSeat).
+  // Which seat the page plays: a seat token held here, or the signed-in player's (game-state.ts).
   const pTok = playerToken();
-  let held = store.get(gameId)?.seats ?? {};
-  let seat: string | null = store.lastSeat(gameId);
-  if (!seat || !held[seat]) seat = Object.keys(held)[0] ?? null;
-  const token = () => (seat ? held[seat] ?? null : pTok);
-  const playerSeats = (): SeatInfo[] => (seat === null && pTok && game ? game.seats.filter((x) => x.isYou) : []);
+  const seats = new Seats(gameId, type, pTok);
+  const token = () => seats.token();
+  const playerSeats = (): SeatInfo[] => seats.playerSeats(game);
   /** The seat the page acts for now. */
-  const current = (): string | null => seat ?? (playerSeats().length ? game!.yourSeat : null);
+  const current = (): string | null => seats.current(game);
   const inviteCode = opts.inviteCode ?? store.get(gameId)?.invite ?? null;
 
   let game: GameData | null = null;
-  let events: GameEvent[] = [];
-  let lastSeen = 0;
+  const log = new GameLog();
   const picking = new Picking(board);
   let replay: { version: number; view: View } | null = null;
   let busy = false;
   let message: { text: string; kind: 'error' | 'info' } | null = null;
   let confirmResign = false;
   let disposed = false;
-  let seatChosenAt = -1; // hot seat: the version at which the player last picked a seat by hand
-  let playerHolds: string[] = []; // the seats the signed-in player holds here (known in player mode)
 
   // Layout: the turn bar (what the game waits for, the reply to the last command, the main
   // actions) stays in view at every size; below it the board and, beside it (below on a
@@ -195,9 +190,10 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
     drawSeats();
   }
 
-  const isMine = (id: string) => (seat ? id === seat : playerHolds.includes(id));
+  const isMine = (id: string) => seats.isMine(id);
 
   function drawSeatBar() {
+    const { held, playerHolds, seat } = seats;
     const options: (string | null)[] = [...Object.keys(held), ...(playerHolds.length ? [null] : [])];
     const me = signedIn()?.name ?? 'You';
     const label = (o: string | null) => (o !== null ? seatName(o) : playerHolds.length === 1 ? seatName(playerHolds[0]!) : `${me} (${playerHolds.map(pretty).join(', ')})`);
@@ -213,24 +209,24 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
     );
   }
 
-  const seatList = (seats: SeatInfo[]) => panelSeatList(seats, type, isMine, (x) => !!held[x]);
+  const seatList = (list: SeatInfo[]) => panelSeatList(list, type, isMine, (x) => !!seats.held[x]);
 
   // An OPEN game: its seats, the invite link, joining, leaving and cancelling. The join that
   // takes the last seat starts the game: its setup events arrive on the gameEvents
-  // subscription and the page turns into the board. Nothing is polled: an earlier join or a
-  // leave appends no event (the service has nothing to subscribe to for it), so the seats are
-  // read again when the player comes back to the tab.
+  // subscription and the page turns into the board. Nothing is polled: an earlier join, a
+  // leave or a cancel appends no event and arrives on seatsChanged (live.ts); the seats are
+  // also read again when the player comes back to the tab (a wake-up lost with the connection).
   const joinName = h('input', { type: 'text', id: 'join-name', placeholder: 'Your name', autocomplete: 'nickname', maxlength: 100 });
   let openSig = '';
   let copied = '';
   function drawOpen() {
     const g = game!;
-    const sig = JSON.stringify([g.status, g.seats, playerHolds, Object.keys(held), message, copied, busy, inviteCode]);
+    const sig = JSON.stringify([g.status, g.seats, seats.playerHolds, Object.keys(seats.held), message, copied, busy, inviteCode]);
     if (sig === openSig) return;
     openSig = sig;
     openBox.replaceChildren(...openGamePanel({
       game: g,
-      mineHere: Object.keys(held).length > 0 || playerHolds.length > 0,
+      mineHere: seats.holdsAny(),
       inviteLink: inviteCode ? inviteLink(gameId, inviteCode) : null,
       me: signedIn(),
       joinName,
@@ -266,21 +262,11 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
     busy = true;
     message = null;
     try {
-      const r = await gql<{ joinGame: { seatToken: string | null } }>(
-        `mutation($id: ID!, $seat: String, $name: String, $code: String) { joinGame(gameId: $id, seat: $seat, name: $name, inviteCode: $code) { seatToken game { id status } } }`,
-        { id: gameId, seat: s, name: pTok ? null : name, code: inviteCode },
-        pTok,
-      );
-      const st = r.joinGame.seatToken;
+      const st = await joinSeat(gameId, s, pTok ? null : name, inviteCode, pTok);
       if (st) {
-        store.addSeat(gameId, type!, s, st);
-        held = store.get(gameId)!.seats;
-        seat = s;
-        store.setLastSeat(gameId, s);
-      } else {
-        store.remember(gameId, type!);
-        seat = null;
-      }
+        seats.hold(s, st);
+        seats.play(s);
+      } else seats.asPlayer();
       if (location.pathname.startsWith('/join/')) history.replaceState(null, '', `/games/${gameId}`);
       resetLog();
       connect();
@@ -297,12 +283,9 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
     busy = true;
     message = null;
     try {
-      await gql(`mutation($id: ID!) { ${what}(gameId: $id) { id status } }`, { id: gameId }, token());
+      await beforeStart(what, gameId, token());
       if (what === 'leaveGame') {
-        if (seat) store.forgetSeat(gameId, seat);
-        held = store.get(gameId)?.seats ?? {};
-        seat = Object.keys(held)[0] ?? null;
-        playerHolds = [];
+        seats.left();
         connect();
       }
       message = { text: what === 'leaveGame' ? 'You left the game: your seat is open again.' : 'The game is cancelled.', kind: 'info' };
@@ -315,9 +298,7 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
 
   const reasonOf = (e: unknown) => (e instanceof ApiError ? `${e.reason ?? e.message} (${e.code})` : (e as Error).message);
   const resetLog = () => {
-    events = [];
-    lastSeen = 0;
-    logCount = -1;
+    log.reset();
   };
 
   const openDetails = new Set<string>();
@@ -345,7 +326,7 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
   function drawReplay() {
     if (!game) return;
     const at = replay?.version ?? null;
-    replayView.draw(game.version, at, at === null ? '' : lineFor(events.find((e) => e.version === at)),
+    replayView.draw(game.version, at, at === null ? '' : lineFor(log.at(at)),
       replay ? button('Back to the live game', () => ((replay = null), draw()), { class: 'live-btn' }) : '');
   }
 
@@ -363,20 +344,20 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
 
   const lineFor = (e: GameEvent | undefined) => (e ? formatEvent(board, e, game?.view, seatName) : '');
 
-  let logCount = -1;
   function drawLog() {
-    if (logCount === events.length && !replay) return;
-    logCount = events.length;
-    logList.replaceChildren(...events.map((e) => h('li', { value: e.version, class: replay?.version === e.version ? 'current' : '', 'data-version': e.version }, lineFor(e))));
+    if (log.drawn === log.events.length && !replay) return;
+    log.drawn = log.events.length;
+    logList.replaceChildren(...log.events.map((e) => h('li', { value: e.version, class: replay?.version === e.version ? 'current' : '', 'data-version': e.version }, lineFor(e))));
     logList.scrollTop = logList.scrollHeight;
   }
 
   function drawSeats() {
     if (!game) return;
-    const mine = Object.entries(held);
+    const mine = Object.entries(seats.held);
     seatsBox.replaceChildren(
       h('h2', {}, 'Seats'),
       seatList(game.seats),
+      clockNote(game.clock),
       seatLinks(mine.map(([s, t]) => ({ seat: s, link: seatLink(gameId, s, t), handOver: mine.length > 1 ? button(`Hand ${pretty(s)} over (forget it here)`, () => void handOver(s, t), { class: 'hand-over', 'data-seat': s }) : null })),
         openDetails.has('links'), (e) => remember('links', e)),
       handedOverLinks(handedOver),
@@ -384,45 +365,33 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
     );
   }
 
-  function tokenForm() {
-    const input = h('input', { type: 'text', 'aria-label': 'Seat token', placeholder: 'seat token', autocomplete: 'off' });
-    return h('form', { class: 'token-form', onsubmit: async (e: Event) => {
-      e.preventDefault();
-      const t = input.value.trim();
-      if (!t) return;
-      try {
-        const g = await loadGame(gameId, t);
-        if (!g.yourSeat) throw new Error('That token holds no seat in this game.');
-        store.addSeat(gameId, type!, g.yourSeat, t);
-        held = store.get(gameId)!.seats;
-        await switchSeat(g.yourSeat);
-      } catch (err) {
-        message = { text: `Not added: ${(err as Error).message}`, kind: 'error' };
-        draw();
-      }
-    } }, h('label', {}, 'Add a seat with its token '), input, h('button', { type: 'submit' }, 'Add'));
-  }
+  /** A seat added by its token (panels.ts): held here and played from now on. */
+  const tokenForm = () => seatTokenForm(async (t) => {
+    try {
+      const g = await loadGame(gameId, t);
+      if (!g.yourSeat) throw new Error('That token holds no seat in this game.');
+      seats.hold(g.yourSeat, t);
+      await switchSeat(g.yourSeat);
+    } catch (err) {
+      message = { text: `Not added: ${(err as Error).message}`, kind: 'error' };
+      draw();
+    }
+  });
 
   const handedOver: [string, string][] = [];
   async function handOver(s: string, t: string) {
     handedOver.push([s, seatLink(gameId, s, t)]);
-    store.forgetSeat(gameId, s);
-    held = store.get(gameId)?.seats ?? {};
-    if (seat === s) await switchSeat(Object.keys(held)[0] ?? null);
+    seats.drop(s);
+    if (seats.seat === s) await switchSeat(Object.keys(seats.held)[0] ?? null);
     else draw();
   }
 
   async function switchSeat(s: string | null) {
-    if (s === seat) return;
-    seat = s;
-    if (s) store.setLastSeat(gameId, s);
+    if (!seats.pick(s, game?.version ?? 0)) return;
     picking.reset();
     // The log is redacted per seat: read it again as the new seat.
-    events = [];
-    lastSeen = 0;
-    logCount = -1;
+    resetLog();
     connect();
-    seatChosenAt = game?.version ?? 0; // the player chose this seat: follow the turn again only once the game moves on
     await refresh();
   }
 
@@ -442,15 +411,9 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
         game = await loadGame(gameId, token(), started(game?.status ?? found!.status));
         if (!game.view && started(game.status)) game = await loadGame(gameId, token());
         if (before !== undefined && before !== game.version) void refreshWaiting();
-        if (seat === null) playerHolds = game.seats.filter((x) => x.isYou).map((x) => x.id);
-        // Hot seat: when the seat shown is not awaited and exactly one other seat held here is, play it.
-        const heldAwaited = game.seats.filter((x) => held[x.id] && x.mustAct).map((x) => x.id);
-        if (game.version > seatChosenAt && seat && !heldAwaited.includes(seat) && heldAwaited.length === 1 && Object.keys(held).length > 1) {
-          seat = heldAwaited[0]!;
-          store.setLastSeat(gameId, seat);
-          events = [];
-          lastSeen = 0;
-          logCount = -1;
+        // Hot seat: the page may follow the turn to another seat held here (game-state.ts).
+        if (seats.read(game)) {
+          resetLog();
           connect();
           again = true;
         }
@@ -468,11 +431,21 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
   function connect() {
     stopFollowing?.();
     stopFollowing = followGame(gameId, token(), {
-      after: () => lastSeen,
+      after: () => log.lastSeen,
       connection: (text, ok) => !disposed && setConnection(text, ok),
+      seats: {
+        open: () => game?.status === 'OPEN',
+        query: seatsQuery,
+        changed: (g) => {
+          // Still waiting (or cancelled): the seats as pushed. Started: gameEvents brings the setup.
+          if (!game || disposed || (g.status !== 'OPEN' && g.status !== 'ABANDONED')) return;
+          game = { ...game, ...g };
+          seats.read(game);
+          draw();
+        },
+      },
       event: (e) => {
-        events.push(e);
-        lastSeen = e.version;
+        log.add(e);
         if (!game || e.version > game.version) {
           clearTimeout(refreshTimer);
           refreshTimer = setTimeout(() => void refresh(), 60);

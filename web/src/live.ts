@@ -1,20 +1,25 @@
 /**
  * Live updates of one game: the gameEvents subscription from the last version seen. After
  * a lost connection the socket reconnects by itself and subscribes again from the version
- * reached, so no event is missed or doubled.
+ * reached, so no event is missed or doubled. While the game waits for players, also
+ * seatsChanged on the same socket: a join that leaves a seat open appends no event, and is
+ * pushed there (nothing is polled).
  */
-import { GAME_EVENTS, type GameEvent, wsClient } from './api.ts';
+import { GAME_EVENTS, type GameEvent, type SeatsChanged, wsClient } from './api.ts';
 
 export interface Follow {
   /** The last version the page has: the subscription resumes after it. */
   after(): number;
   event(e: GameEvent): void;
   connection(text: string, ok: boolean): void;
+  /** While the game waits for players: the seatsChanged subscription's query, and each game it pushes. */
+  seats?: { open(): boolean; query: string; changed(game: SeatsChanged): void };
 }
 
 /** Returns the function that stops following. */
 export function followGame(gameId: string, token: string | null, on: Follow): () => void {
   let unsubscribe: (() => void) | null = null;
+  let unsubscribeSeats: (() => void) | null = null;
   let stopped = false;
   const client = wsClient(token, {
     connected: () => {
@@ -29,6 +34,16 @@ export function followGame(gameId: string, token: string | null, on: Follow): ()
         error: () => on.connection('reconnecting…', false),
         complete: () => {},
       });
+      unsubscribeSeats?.();
+      unsubscribeSeats = null;
+      const seats = on.seats;
+      if (seats?.open()) {
+        unsubscribeSeats = client.subscribe<{ seatsChanged: SeatsChanged }>({ query: seats.query, variables: { id: gameId } }, {
+          next: ({ data }) => data?.seatsChanged && seats.changed(data.seatsChanged),
+          error: () => {},
+          complete: () => {},
+        });
+      }
     },
     closed: () => {
       if (stopped) return;
@@ -37,11 +52,14 @@ export function followGame(gameId: string, token: string | null, on: Follow): ()
       // 'connected' subscribes again from the last version seen.
       unsubscribe?.();
       unsubscribe = null;
+      unsubscribeSeats?.();
+      unsubscribeSeats = null;
     },
   });
   return () => {
     stopped = true;
     unsubscribe?.();
+    unsubscribeSeats?.();
     void client.dispose();
   };
 }

@@ -23,7 +23,7 @@ export async function lobbyPage(root: HTMLElement, navigate: (path: string) => v
   root.append(h('h1', {}, 'Lobby'), account, mine, open, join, types);
 
   const [gameTypes, feats] = await Promise.all([loadCatalogue(), features()]);
-  for (const t of gameTypes) types.append(typeCard(t, navigate, feats.clockInput));
+  for (const t of gameTypes) types.append(typeCard(t, navigate, feats.clockInput, feats.clockTimeout));
   await Promise.all([drawMine(mine, navigate), drawOpenGames(open)]);
 }
 
@@ -149,7 +149,7 @@ function seatInput(seat: string, kind: SeatKind, name: string) {
   return { seat, name: name || pretty(seat) };
 }
 
-function typeCard(t: GameTypeInfo, navigate: (path: string) => void, clockInput: boolean) {
+function typeCard(t: GameTypeInfo, navigate: (path: string) => void, clockInput: boolean, clockTimeout: boolean) {
   const error = h('p', { class: 'alert error', role: 'alert' });
   const player = signedIn();
   const inputs = t.seats.map((seat, i) => {
@@ -173,6 +173,13 @@ function typeCard(t: GameTypeInfo, navigate: (path: string) => void, clockInput:
   const perMove = h('select', { name: 'clock', 'aria-label': 'Time per move' },
     h('option', { value: '' }, 'No clock'),
     ...[[3600, '1 hour'], [86400, '1 day'], [259200, '3 days'], [604800, '7 days']].map(([s, l]) => h('option', { value: String(s) }, `${l} per move`)));
+  // The time-out policy (ClockInput.onTimeout), offered with a clock only.
+  const onTimeout = h('select', { name: 'on-timeout', 'aria-label': 'Out of time' },
+    h('option', { value: 'RESIGN', selected: true }, 'Out of time: resigns'),
+    h('option', { value: 'BOT' }, 'Out of time: hand to a bot'));
+  const syncClock = () => (onTimeout.hidden = !perMove.value);
+  perMove.addEventListener('change', syncClock);
+  syncClock();
   const options = h('textarea', { rows: 2, placeholder: '{}', 'aria-label': 'Options as JSON', name: 'options' });
   const form = h('form', { class: 'create', onsubmit: async (e: Event) => {
     e.preventDefault();
@@ -189,7 +196,7 @@ function typeCard(t: GameTypeInfo, navigate: (path: string) => void, clockInput:
       }
     }
     const input: Record<string, unknown> = { type: t.id, options: opts, seats, visibility: visibility.value };
-    if (clockInput && perMove.value) input.clock = { perMove: Number(perMove.value) };
+    if (clockInput && perMove.value) input.clock = { perMove: Number(perMove.value), ...(clockTimeout ? { onTimeout: onTimeout.value } : {}) };
     try {
       const r = await gql<{ createGame: { game: { id: string; type: string }; seatTokens: { seat: string; token: string }[]; inviteCode: string | null } }>(`mutation($input: CreateGameInput!) { createGame(input: $input) { game { id type } seatTokens { seat token } inviteCode } }`, { input }, playerToken());
       const { game, seatTokens, inviteCode } = r.createGame;
@@ -207,7 +214,7 @@ function typeCard(t: GameTypeInfo, navigate: (path: string) => void, clockInput:
       h('span', { class: 'seat-id' }, seatTitle(x.seat, t.id)),
       h('div', { class: 'seat-choice' }, x.kind, x.name),
     ))),
-    h('div', { class: 'create-row' }, visibility, clockInput ? perMove : ''),
+    h('div', { class: 'create-row' }, visibility, clockInput ? perMove : '', clockInput && clockTimeout ? onTimeout : ''),
     h('details', {}, h('summary', {}, 'Options (JSON, see the game type\'s optionsSchema)'), options),
     h('button', { type: 'submit', class: 'primary' }, `Create ${t.name}`),
     error,

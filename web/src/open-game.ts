@@ -1,11 +1,12 @@
 /**
  * The panel of a game not started (or cancelled): what it is, its clock, its seats, the
- * invite link, and joining, leaving or cancelling. It draws; the game page acts.
+ * invite link, and joining, leaving or cancelling. It draws; the game page acts, with the
+ * mutations below.
  */
-import type { GameData } from './api.ts';
+import { gql, type GameData } from './api.ts';
 import { seatTitle, typeDescription } from './catalogue.ts';
 import { h } from './dom.ts';
-import { perMoveInWords } from './features.ts';
+import { onTimeoutInWords, perMoveInWords } from './features.ts';
 
 export interface OpenGame {
   game: GameData;
@@ -35,7 +36,7 @@ export function openGamePanel(o: OpenGame): (Node | string)[] {
       h('h2', {}, 'Waiting for players'),
       // What the game is and how fast it is played, before anyone takes a seat.
       h('p', { class: 'about-game' }, typeDescription(g.type)),
-      h('p', { class: 'clock-note' }, g.clock ? `Clock: ${perMoveInWords(g.clock.perMove)} per move; a seat whose time runs out is out of the game, as if it had resigned.` : 'No clock: take the time you need for each move.'),
+      h('p', { class: 'clock-note' }, g.clock ? `Clock: ${perMoveInWords(g.clock.perMove)} per move; ${onTimeoutInWords(g.clock.onTimeout)}.` : 'No clock: take the time you need for each move.'),
       h('p', {}, `It starts as soon as the last seat is taken (${open.length} open). `,
         g.visibility === 'PUBLIC' ? 'It is public: listed among the open games in the lobby.' : 'It is private: only someone with its invite link can join.'),
       o.seatList(),
@@ -67,4 +68,19 @@ export function openGamePanel(o: OpenGame): (Node | string)[] {
   }
   if (o.message) parts.push(h('div', { class: `alert ${o.message.kind}`, role: 'alert' }, o.message.text));
   return parts;
+}
+
+/** joinGame: with a player token the player takes the seat (null comes back); without one, `name` is needed and the seat token comes back. */
+export async function joinSeat(gameId: string, seat: string, name: string | null, inviteCode: string | null, playerToken: string | null): Promise<string | null> {
+  const r = await gql<{ joinGame: { seatToken: string | null } }>(
+    `mutation($id: ID!, $seat: String, $name: String, $code: String) { joinGame(gameId: $id, seat: $seat, name: $name, inviteCode: $code) { seatToken game { id status } } }`,
+    { id: gameId, seat, name, code: inviteCode },
+    playerToken,
+  );
+  return r.joinGame.seatToken;
+}
+
+/** leaveGame frees the caller's seats of an OPEN game; cancelGame (the creator) ends it. */
+export async function beforeStart(what: 'leaveGame' | 'cancelGame', gameId: string, token: string | null): Promise<void> {
+  await gql(`mutation($id: ID!) { ${what}(gameId: $id) { id status } }`, { id: gameId }, token);
 }

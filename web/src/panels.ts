@@ -1,8 +1,8 @@
-/** Parts of a game page drawn from the game alone: the seats, the links that hand seats over, and the clocks' badges. */
-import type { SeatInfo } from './api.ts';
+/** Parts of a game page drawn from the game alone: the seats, the links that hand seats over, adding a seat by its token, and the clocks' badges. */
+import type { GameData, SeatInfo } from './api.ts';
 import { seatColour, seatTitle } from './catalogue.ts';
 import { h, pretty } from './dom.ts';
-import { timeLeft } from './features.ts';
+import { onTimeoutInWords, perMoveInWords, timeLeft } from './features.ts';
 
 /** Clock hook: a deadline shown as the time left, ticking (startDeadlineCountdowns). */
 export const deadlineBadge = (deadline: string) =>
@@ -42,4 +42,20 @@ export function handedOverLinks(handed: [string, string][]): Element | '' {
   if (!handed.length) return '';
   return h('div', { class: 'handed' }, h('p', {}, 'Handed over (copy the link now, this browser no longer keeps it):'),
     h('ul', {}, handed.map(([s, link]) => h('li', {}, `${pretty(s)}: `, h('input', { readonly: true, value: link, 'aria-label': `Handed-over link for ${s}`, class: 'link' })))));
+}
+
+/** "Add a seat with its token": a seat token pasted here is handed to `add`. */
+export function seatTokenForm(add: (token: string) => Promise<void>): Element {
+  const input = h('input', { type: 'text', 'aria-label': 'Seat token', placeholder: 'seat token', autocomplete: 'off' });
+  return h('form', { class: 'token-form', onsubmit: (e: Event) => {
+    e.preventDefault();
+    const t = input.value.trim();
+    if (t) void add(t);
+  } }, h('label', {}, 'Add a seat with its token '), input, h('button', { type: 'submit' }, 'Add'));
+}
+
+/** The game's clock and what happens to a seat out of time, in words (nothing without a clock). */
+export function clockNote(clock: GameData['clock']): Element | '' {
+  if (!clock) return '';
+  return h('p', { class: 'muted small clock-note' }, `Clock: ${perMoveInWords(clock.perMove)} per move; ${onTimeoutInWords(clock.onTimeout)}.`);
 }
