@@ -58,6 +58,8 @@ export interface Config {
   webhookAllowPrivate: boolean;
   /** 32 bytes: encrypts webhook secrets, signs unsubscribe links (unset: see src/server.ts). */
   webhookSecretKey: Buffer | undefined;
+  /** When the daily digest goes out, "HH:MM" UTC (DIGEST_TIME, default 07:00). */
+  digestTime: string;
 }
 
 /** The variables as they come from the environment: strings, or unset. */
@@ -92,6 +94,7 @@ const schema = {
     MAIL_REPLY_DOMAIN: { type: 'string', pattern: '^[A-Za-z0-9.-]+$' },
     MAIL_INBOUND_SECRET: { type: 'string', minLength: 16 },
     WEBHOOK_ALLOW_PRIVATE: { type: 'boolean', default: false },
+    DIGEST_TIME: { type: 'string', pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', default: '07:00' },
     // 32 bytes, as 64 hex digits or 43/44 base64 characters.
     WEBHOOK_SECRET_KEY: { type: 'string', pattern: '^([0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{43}=?)$' },
   },
@@ -113,6 +116,7 @@ const HINT: Record<string, string> = {
   LOG_LEVEL: LOG_LEVELS.join(', '),
   WORKERS: 'true or false',
   WEBHOOK_ALLOW_PRIVATE: 'true or false',
+  DIGEST_TIME: 'a time of day HH:MM in UTC, e.g. 07:00',
   WEBHOOK_SECRET_KEY: '32 random bytes as 64 hex digits or base64 (e.g. `openssl rand -base64 32`)',
 };
 
@@ -207,6 +211,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailInboundSecret: raw.MAIL_INBOUND_SECRET as string | undefined,
     webhookAllowPrivate: raw.WEBHOOK_ALLOW_PRIVATE as boolean,
     webhookSecretKey: raw.WEBHOOK_SECRET_KEY === undefined ? undefined : parseKey(String(raw.WEBHOOK_SECRET_KEY)),
+    digestTime: raw.DIGEST_TIME as string,
   };
 }
 

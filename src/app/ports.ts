@@ -5,9 +5,11 @@
  * Nothing here knows SQL.
  */
 
+import type { DigestStore } from './ports-digest.ts';
 import type { MailStore } from './ports-mail.ts';
 import type { PlayerStore, RevocationListener, WebhookStore } from './ports-people.ts';
 
+export type * from './ports-digest.ts';
 export type * from './ports-mail.ts';
 export type * from './ports-people.ts';
 
@@ -298,6 +300,8 @@ export interface Ports {
   clocks: ClockStore;
   /** Play by mail: inbound messages and reply addresses. */
   mail: MailStore;
+  /** The daily digests sent, the calendar feeds' tokens. */
+  digests: DigestStore;
   jobs: JobQueue;
   wakeUps: WakeUps;
   /** 'ready', or why not (migrations, the database). */

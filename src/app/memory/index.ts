@@ -11,6 +11,7 @@
 import type { JobQueue, Ports, RevocationListener, WakeUps } from '../ports.ts';
 import { MemoryData } from './data.ts';
 import { MemoryClocks, MemoryGames, MemoryLobby } from './games.ts';
+import { MemoryDigests } from './digest.ts';
 import { MemoryMail } from './mail.ts';
 import { MemoryPlayers, MemoryWebhooks } from './people.ts';
 
@@ -60,6 +61,7 @@ export function memoryPorts(data = new MemoryData()): Ports & { data: MemoryData
     webhooks: new MemoryWebhooks(data),
     clocks: new MemoryClocks(data),
     mail: new MemoryMail(data),
+    digests: new MemoryDigests(data),
     jobs: new MemoryJobs(data),
     wakeUps: new MemoryWakeUps(data),
   };
