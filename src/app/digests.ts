@@ -80,7 +80,7 @@ export function dayAfter(day: string, time: string): { day: string; runAt: Date 
 export function digestMail(day: string, entries: DigestEntry[], unsubscribe: string): { subject: string; text: string; html: string } {
   const subject = `Your games, ${day}: ${entries.length} waiting for you`;
   const blocks = entries.map((e, i) => [
-    `${i + 1}. ${e.name}: you play ${e.seat}`,
+    `Game ${i + 1}: ${e.name}, you play ${e.seat}`,
     `   ${e.prompts.length ? `It waits for you to: ${e.prompts.join('; ')}` : 'It waits for your decision.'}`,
     ...(e.deadline ? [`   Deadline: ${e.deadline.replace('T', ' ').slice(0, 16)} UTC`] : []),
     `   Open it: ${e.url}`,
@@ -90,10 +90,11 @@ export function digestMail(day: string, entries: DigestEntry[], unsubscribe: str
   const intro = [
     `${entries.length === 1 ? 'One game waits' : `${entries.length} games wait`} for you today.`,
     'This is your daily digest (emailDigest): it replaces the mail each time it becomes your turn.',
+    ...(entries.some((e) => e.replyTo) ? ["To play a game, send your orders to that game's own address (not to this mail's sender): a number from its list works as it does in an answer to a your-turn mail."] : []),
   ];
   const text = [...intro, '', ...blocks.flatMap((b) => [b, '']), '--', `Turn mail off: ${unsubscribe}`, ''].join('\n');
   const html = `<!doctype html><html><body>${intro.map((l) => `<p>${escapeHtml(l)}</p>`).join('')}${entries
-    .map((e, i) => `<h3>${i + 1}. ${escapeHtml(e.name)}: you play ${escapeHtml(e.seat)}</h3><p>${escapeHtml(e.prompts.join('; ') || 'It waits for your decision.')}</p>${e.deadline ? `<p>Deadline: ${escapeHtml(e.deadline)}</p>` : ''}<p><a href="${escapeHtml(e.url)}">Open the game</a>${e.replyTo ? ` · orders to <a href="mailto:${escapeHtml(e.replyTo)}">${escapeHtml(e.replyTo)}</a>` : ''}</p>${e.orders ? `<pre>${escapeHtml(e.orders)}</pre>` : ''}`)
+    .map((e, i) => `<h3>Game ${i + 1}: ${escapeHtml(e.name)}, you play ${escapeHtml(e.seat)}</h3><p>${escapeHtml(e.prompts.join('; ') || 'It waits for your decision.')}</p>${e.deadline ? `<p>Deadline: ${escapeHtml(e.deadline)}</p>` : ''}<p><a href="${escapeHtml(e.url)}">Open the game</a>${e.replyTo ? ` · orders to <a href="mailto:${escapeHtml(e.replyTo)}">${escapeHtml(e.replyTo)}</a>` : ''}</p>${e.orders ? `<pre>${escapeHtml(e.orders)}</pre>` : ''}`)
     .join('')}<hr><p style="font-size:small"><a href="${escapeHtml(unsubscribe)}">Unsubscribe</a></p></body></html>`;
   return { subject, text, html };
 }
@@ -125,12 +126,14 @@ export class Digests {
   }
 
   /** The `digest_day` task: one `digest` job per player who wants it, then the next day's. Returns the players planned. */
-  async day(day: string): Promise<string[]> {
+  async day(day: string, now = new Date()): Promise<string[]> {
     if (!DAY.test(day)) throw new Error(`digest_day: "${day}" is not a day`);
     const readers = this.options.mail ? await this.store.readers() : [];
     for (const job of digestPlanner(day, readers)) await this.jobs.add(job.task, job.payload, job);
     if (this.options.mail) {
-      const next = dayAfter(day, this.options.time);
+      // The day after, or the next one still to come (a late run never schedules the past).
+      const after = dayAfter(day, this.options.time);
+      const next = after.runAt.getTime() > now.getTime() ? after : nextDigest(new Date(now.getTime() + 1), this.options.time);
       await this.jobs.add(TASKS.digestDay, { day: next.day }, { key: digestDayKey, runAt: next.runAt, maxAttempts: 10, priority: priorityOf(TASKS.digestDay) });
     }
     return readers;
@@ -140,7 +143,7 @@ export class Digests {
   async entries(playerId: string): Promise<DigestEntry[]> {
     const actor: Actor = { kind: 'player', playerId };
     const out: DigestEntry[] = [];
-    for await (const node of this.pages(actor, { myTurn: true, status: 'ACTIVE' })) {
+    for await (const node of this.pages(actor)) {
       const game: GameRecord = await this.reads.record(node.id);
       const awaiting = await node.awaitingWithDeadlines();
       for (const seat of seatsHeld(actor, game).filter((s) => game.awaiting.includes(s))) {
@@ -205,7 +208,8 @@ export class Digests {
     const actor: Actor = { kind: 'player', playerId };
     const host = new URL(this.options.publicUrl).hostname || 'wargame-service';
     const calendar = ical({ name: `Deadlines of ${player?.name ?? 'a player'}`, prodId: { company: 'wargame-service', product: 'deadlines', language: 'EN' }, ttl: 15 * 60 });
-    for await (const node of this.pages(actor, { status: 'ACTIVE' })) {
+    // A seat has a deadline only while the game awaits it: the games awaiting them are all.
+    for await (const node of this.pages(actor)) {
       if (!node.clock) continue;
       const deadlines = await node.deadlines();
       if (deadlines.size === 0) continue;
@@ -231,11 +235,11 @@ export class Digests {
     return calendar.toString();
   }
 
-  /** Every page of the player's games with these filters. */
-  private async *pages(actor: Actor, filter: { myTurn?: boolean; status: string }) {
+  /** Every page of the player's games that await one of their seats (set up or playing). */
+  private async *pages(actor: Actor) {
     let after: string | null = null;
     for (;;) {
-      const page: Page = await this.reads.listGames(actor, { ...filter, first: 100, after });
+      const page: Page = await this.reads.listGames(actor, { myTurn: true, first: 100, after });
       yield* page.nodes;
       if (!page.hasNextPage || !page.endCursor) return;
       after = page.endCursor;
