@@ -117,11 +117,15 @@ export class Digests {
 
   // ---- the digest ------------------------------------------------------------------------
 
-  /** Adds the next `digest_day` job (keyed: every process asking adds the same one). Mail off: none. */
+  /**
+   * At start: the next `digest_day` job, unless one is there already (keyed; kept as it is, so
+   * a day missed while no process ran runs at once, and one running now adds the next itself).
+   * Mail off: none.
+   */
   async schedule(now = new Date()): Promise<{ day: string; runAt: Date } | null> {
     if (!this.options.mail) return null;
     const next = nextDigest(now, this.options.time);
-    await this.jobs.add(TASKS.digestDay, { day: next.day }, { key: digestDayKey, runAt: next.runAt, maxAttempts: 10, priority: priorityOf(TASKS.digestDay) });
+    await this.jobs.add(TASKS.digestDay, { day: next.day }, { key: digestDayKey, runAt: next.runAt, maxAttempts: 10, priority: priorityOf(TASKS.digestDay), keyMode: 'keep' });
     return next;
   }
 
@@ -129,7 +133,7 @@ export class Digests {
   async day(day: string, now = new Date()): Promise<string[]> {
     if (!DAY.test(day)) throw new Error(`digest_day: "${day}" is not a day`);
     const readers = this.options.mail ? await this.store.readers() : [];
-    for (const job of digestPlanner(day, readers)) await this.jobs.add(job.task, job.payload, job);
+    for (const job of digestPlanner(day, readers)) await this.jobs.add(job.task, job.payload, { key: job.key, maxAttempts: job.maxAttempts, priority: job.priority });
     if (this.options.mail) {
       // The day after, or the next one still to come (a late run never schedules the past).
       const after = dayAfter(day, this.options.time);

@@ -276,7 +276,8 @@ export type JobChange = JobSpec | JobRemoval;
 
 /** Jobs added outside a commit (or with none). */
 export interface JobQueue {
-  add(task: string, payload?: Record<string, unknown>, options?: { key?: string; runAt?: Date; maxAttempts?: number; priority?: number }): Promise<string>;
+  /** `keyMode: 'keep'`: nothing is added when a job with `key` exists (pending or running); default: a pending one is replaced. */
+  add(task: string, payload?: Record<string, unknown>, options?: { key?: string; runAt?: Date; maxAttempts?: number; priority?: number; keyMode?: 'replace' | 'keep' }): Promise<string>;
   remove(key: string): Promise<void>;
 }
 

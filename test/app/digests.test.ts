@@ -56,6 +56,9 @@ describe('the digest and the calendar on the memory ports', () => {
     expect(planned.map((j) => j.payload)).toEqual([{ playerId: ada.id, day: '2026-12-02' }]);
     // The next day's, never one in the past.
     expect(data.jobs.find((j) => j.task === TASKS.digestDay)).toMatchObject({ payload: { day: '2026-12-03' }, runAt: new Date('2026-12-03T07:00:00Z') });
+    // A process starting keeps the day pending (one missed while none ran runs at once).
+    await core.digests.schedule(new Date('2026-12-05T09:00:00Z'));
+    expect(data.jobs.filter((j) => j.task === TASKS.digestDay)).toMatchObject([{ payload: { day: '2026-12-03' } }]);
 
     expect(await core.digests.digest(ada.id, '2026-12-02')).toBe('sent');
     expect(await core.digests.digest(ada.id, '2026-12-02')).toBe('already sent');

@@ -7,10 +7,11 @@
 import { randomUUID } from 'node:crypto';
 import type { ParsedMail } from 'mailparser';
 import nodemailer, { type Transporter } from 'nodemailer';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dayAfter, nextDigest } from '../../src/app/digests.ts';
 import { startMailBox, until, type MailBox } from '../support/receivers.ts';
-import { startTestServer, type TestServer, type TestServerOptions } from '../support/server.ts';
+import { databaseUrl, startTestServer, type TestServer, type TestServerOptions } from '../support/server.ts';
 
 const DOMAIN = 'digest.wargames.test';
 let a: TestServer;
@@ -161,5 +162,20 @@ describe('the daily digest', () => {
     expect(nextDigest(new Date('2026-03-04T08:00:00Z'), '07:00')).toEqual({ day: '2026-03-05', runAt: new Date('2026-03-05T07:00:00Z') });
     expect(nextDigest(new Date('2026-03-04T06:59:00Z'), '07:00')).toEqual({ day: '2026-03-04', runAt: new Date('2026-03-04T07:00:00Z') });
     expect(dayAfter('2026-12-31', '23:30')).toEqual({ day: '2027-01-01', runAt: new Date('2027-01-01T23:30:00Z') });
+
+    // At start each process adds the next digest_day unless one is there: the one pending stays.
+    const db = new pg.Client({ connectionString: databaseUrl() });
+    await db.connect();
+    try {
+      const pending = async () => (await db.query<{ run_at: Date; payload: { day: string } }>(`SELECT run_at, payload FROM graphile_worker._private_jobs WHERE key = 'digest-day'`)).rows;
+      await a.core.digests.schedule();
+      const before = await pending();
+      expect(before).toHaveLength(1);
+      expect(before[0]!.run_at.getUTCHours() * 60 + before[0]!.run_at.getUTCMinutes()).toBe(7 * 60);
+      await b.core.digests.schedule(new Date('2030-06-01T12:00:00Z'));
+      expect(await pending()).toEqual(before);
+    } finally {
+      await db.end();
+    }
   });
 });

@@ -20,8 +20,11 @@ export { MemoryData, type MemoryJob } from './data.ts';
 class MemoryJobs implements JobQueue {
   constructor(private readonly d: MemoryData) {}
 
-  async add(task: string, payload: Record<string, unknown> = {}, options: { key?: string; runAt?: Date; maxAttempts?: number; priority?: number } = {}) {
-    return this.d.addJob({ task, payload, ...options });
+  async add(task: string, payload: Record<string, unknown> = {}, options: { key?: string; runAt?: Date; maxAttempts?: number; priority?: number; keyMode?: 'replace' | 'keep' } = {}) {
+    const { keyMode, ...spec } = options;
+    const existing = keyMode === 'keep' && spec.key ? this.d.jobs.find((j) => j.key === spec.key) : undefined;
+    if (existing) return existing.id;
+    return this.d.addJob({ task, payload, ...spec });
   }
 
   async remove(key: string) {
