@@ -116,6 +116,8 @@ describe('the daily digest', () => {
     expect(digest.subject).toBe(`Your games, ${day}: 2 waiting for you`);
     expect(header(digest, 'auto-submitted')).toBe('auto-generated');
     expect(header(digest, 'list-unsubscribe')).toMatch(/^<http:\/\/wargames\.test\/unsubscribe\?player=/);
+    expect(digest.html).toContain(`href="http://wargames.test/games/${first}"`);
+    expect(digest.html).not.toContain('<script');
     const games = parts(digest);
     expect(games.map((g) => g.url).sort()).toEqual([`http://wargames.test/games/${first}`, `http://wargames.test/games/${second}`].sort());
     const addresses = games.map((g) => g.replyTo);
