@@ -63,6 +63,8 @@ export interface Config {
   webhookSecretKey: Buffer | undefined;
   /** Days of absence (clocks standing still) a player may take each calendar year. */
   absenceDaysPerYear: number;
+  /** When the daily digest goes out, "HH:MM" UTC (DIGEST_TIME, default 07:00). */
+  digestTime: string;
 }
 
 /** The variables as they come from the environment: strings, or unset. */
@@ -100,6 +102,7 @@ const schema = {
     MAIL_INBOUND_SECRET: { type: 'string', minLength: 16 },
     WEBHOOK_ALLOW_PRIVATE: { type: 'boolean', default: false },
     ABSENCE_DAYS_PER_YEAR: { type: 'integer', minimum: 0, maximum: 366, default: 30 },
+    DIGEST_TIME: { type: 'string', pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', default: '07:00' },
     // 32 bytes, as 64 hex digits or 43/44 base64 characters.
     WEBHOOK_SECRET_KEY: { type: 'string', pattern: '^([0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{43}=?)$' },
   },
@@ -121,6 +124,7 @@ const HINT: Record<string, string> = {
   LOG_LEVEL: LOG_LEVELS.join(', '),
   WORKERS: 'true or false',
   WEBHOOK_ALLOW_PRIVATE: 'true or false',
+  DIGEST_TIME: 'a time of day HH:MM in UTC, e.g. 07:00',
   WEBHOOK_SECRET_KEY: '32 random bytes as 64 hex digits or base64 (e.g. `openssl rand -base64 32`)',
 };
 
@@ -218,6 +222,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookAllowPrivate: raw.WEBHOOK_ALLOW_PRIVATE as boolean,
     webhookSecretKey: raw.WEBHOOK_SECRET_KEY === undefined ? undefined : parseKey(String(raw.WEBHOOK_SECRET_KEY)),
     absenceDaysPerYear: raw.ABSENCE_DAYS_PER_YEAR as number,
+    digestTime: raw.DIGEST_TIME as string,
   };
 }
 

@@ -36,6 +36,8 @@ export interface ServiceOptions extends Omit<CoreOptions, 'notifications'> {
   workers?: (Omit<QueueOptions, 'connectionString'> & { tasks?: string[] }) | boolean;
   /** Listen for SMTP (play by mail's replies) here; none: no listener. */
   smtpInbound?: { port: number; host?: string } | null;
+  /** false: no daily digest is scheduled at start (tests that plan days themselves). */
+  digests?: boolean;
   log?: (msg: string) => void;
 }
 
@@ -78,6 +80,8 @@ export async function openService(options: ServiceOptions): Promise<Service> {
     const { defineTasks } = await import('./workers/tasks.ts');
     stopTasks = defineTasks(pg.queue, core, { mailer: options.mailer ?? null, log }).close;
     await pg.queue.start(workers.tasks);
+    // The next daily digest (keyed: each process with workers adds the same job).
+    if (options.mailer && options.digests !== false) await core.digests.schedule();
   }
   let http: Service['http'] = null;
   if (options.http !== false) {
@@ -186,6 +190,7 @@ export async function startService(loadGames: () => Promise<GameModule[]>, role:
       http: http && { loggerInstance: log, graphiql: config.graphiql, rateLimit: config.rateLimitMax, trustProxy: config.trustProxy, maxEventLoopDelay: config.maxEventLoopDelay, mailInboundSecret: config.mailInboundSecret ?? null },
       workers: (!http || config.workers) && { pollInterval: config.queuePollMs, heartbeatMs: config.queueHeartbeatMs, deadAfterMs: config.queueDeadAfterMs, lanes: queueLanes({ clockHeartbeatMs: config.queueClockHeartbeatMs, clockDeadAfterMs: config.queueClockDeadAfterMs }) },
       playByMail: { replyDomain: config.mailReplyDomain ?? 'localhost' },
+      digestTime: config.digestTime,
       smtpInbound: http && config.mailInboundPort !== undefined ? { port: config.mailInboundPort, host: config.mailInboundHost } : null,
     });
     if (service.smtp) log.info(`play by mail: SMTP on ${config.mailInboundHost}:${service.smtp.port}, reply addresses @${config.mailReplyDomain ?? 'localhost'}`);

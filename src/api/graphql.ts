@@ -149,6 +149,10 @@ const baseSchema = /* GraphQL */ `
     email: String
     emailVerified: Boolean!
     notifyByEmail: Boolean!
+    "one mail a day with every game waiting for you, instead of a mail each time it becomes your turn"
+    emailDigest: Boolean!
+    "a secret URL of an iCalendar feed of your seats' deadlines; revoked with your tokens (null: the service has no key to make it)"
+    calendarUrl: String
     "the games you hold a seat in, newest first"
     games(filter: GamesFilter, first: Int, after: String): GameConnection!
     "how many of your games await one of your seats"
@@ -160,7 +164,7 @@ const baseSchema = /* GraphQL */ `
   type RegisterPlayerPayload { player: Player! "a player token, shown once" token: String! }
   type JoinGamePayload { game: Game! "without a player token: the seat token of the seat taken" seatToken: String }
   input RegisterPlayerInput { name: String! email: String }
-  input UpdatePlayerInput { name: String "null removes it" email: String notifyByEmail: Boolean }
+  input UpdatePlayerInput { name: String "null removes it" email: String notifyByEmail: Boolean emailDigest: Boolean }
 
   "What this service offers that a client may ask before showing a form"
   type ServiceInfo {
@@ -308,6 +312,7 @@ export function graphqlOptions(app: Core, opts: { graphiql: boolean; queryDepth:
       // A Player is only ever the caller (me, registerPlayer, updatePlayer, verifyEmail).
       games: (p: PlayerOut, args: GamesArgs) => players().games({ kind: 'player', playerId: p.id }, gamesQuery(args)).then(connection),
       myTurnCount: (p: PlayerOut) => players().myTurnCount(p.id),
+      calendarUrl: (p: PlayerOut) => app.digests.calendarUrl({ kind: 'player', playerId: p.id }),
       tokens: async (p: PlayerOut) =>
         (await players().tokens(p.id)).map((t) => ({ id: t.id, name: t.name, createdAt: t.createdAt.toISOString(), lastUsedAt: t.lastUsedAt?.toISOString() ?? null })),
     },
@@ -346,7 +351,7 @@ export function graphqlOptions(app: Core, opts: { graphiql: boolean; queryDepth:
         app.commands.executeAll(await ctx.actor(), args.gameId, ordersOf(args.commands, args.notations), args),
       resign: async (_: unknown, args: { gameId: string; seat?: string | null }, ctx: Context) => (await app.commands.execute(await ctx.actor(), args.gameId, { type: 'resign' }, { seat: args.seat })).game,
       registerPlayer: (_: unknown, args: { input: { name: string; email?: string | null } }, ctx: Context) => players().register(args.input, { address: ctx.request?.ip ?? 'unknown' }),
-      updatePlayer: async (_: unknown, args: { input: { name?: string | null; email?: string | null; notifyByEmail?: boolean | null } }, ctx: Context) => players().update(await ctx.actor(), args.input),
+      updatePlayer: async (_: unknown, args: { input: { name?: string | null; email?: string | null; notifyByEmail?: boolean | null; emailDigest?: boolean | null } }, ctx: Context) => players().update(await ctx.actor(), args.input),
       verifyEmail: async (_: unknown, args: { code: string }, ctx: Context) => players().verifyEmail(await ctx.actor(), args.code),
       createPlayerToken: async (_: unknown, args: { name: string }, ctx: Context) => players().createToken(await ctx.actor(), args.name),
       revokePlayerToken: async (_: unknown, args: { id: string }, ctx: Context) => players().revokeToken(await ctx.actor(), args.id),

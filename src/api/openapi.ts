@@ -142,14 +142,14 @@ export const responses = {
   },
 } satisfies Record<string, Schema>;
 
-const player: Schema = object({ id: string, name: string, email: nullable('string'), emailVerified: boolean, notifyByEmail: boolean });
+const player: Schema = object({ id: string, name: string, email: nullable('string'), emailVerified: boolean, notifyByEmail: boolean, emailDigest: boolean });
 const playerToken: Schema = object({ id: string, name: string, createdAt: { type: 'string', format: 'date-time' }, lastUsedAt: { type: ['string', 'null'], format: 'date-time' } });
 const gamesPage = responses.games;
 
 /** The success responses of the players' and the lobby's operations (rest-players.ts). */
 export const playerResponses = {
   registered: object({ player, token: { ...string, description: 'the player token, shown once: send it as Authorization: Bearer <token>' } }),
-  me: object({ player: { ...player, properties: { ...(player.properties as Schema), myTurnCount: integer, tokens: array(playerToken) } } }),
+  me: object({ player: { ...player, properties: { ...(player.properties as Schema), myTurnCount: integer, tokens: array(playerToken), calendarUrl: { ...nullable('string'), description: 'the secret URL of your deadlines as an iCalendar feed; revoked with your tokens' } } } }),
   player: object({ player }),
   myGames: { ...gamesPage, properties: { ...(gamesPage.properties as Schema), myTurnCount: integer } },
   tokens: object({ tokens: array(playerToken) }),

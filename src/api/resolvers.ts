@@ -59,7 +59,7 @@ interface Inputs {
     visibility?: 'PUBLIC' | 'PRIVATE' | null;
   };
   RegisterPlayerInput: { name: string; email?: string | null };
-  UpdatePlayerInput: { name?: string | null; email?: string | null; notifyByEmail?: boolean | null };
+  UpdatePlayerInput: { name?: string | null; email?: string | null; notifyByEmail?: boolean | null; emailDigest?: boolean | null };
   CreateWebhookInput: { url: string; events: string[]; gameId?: string | null };
 }
 

@@ -24,7 +24,10 @@ export async function playerRoutes(app: FastifyInstance, { application }: { appl
   const tokenJson = (t: { id: string; name: string; createdAt: Date; lastUsedAt: Date | null }) => ({
     id: t.id, name: t.name, createdAt: t.createdAt.toISOString(), lastUsedAt: t.lastUsedAt?.toISOString() ?? null,
   });
-  const meJson = async (p: PlayerOut) => ({ ...p, myTurnCount: await players().myTurnCount(p.id), tokens: (await players().tokens(p.id)).map(tokenJson) });
+  const meJson = async (p: PlayerOut) => ({
+    ...p, myTurnCount: await players().myTurnCount(p.id), tokens: (await players().tokens(p.id)).map(tokenJson),
+    calendarUrl: await application.digests.calendarUrl({ kind: 'player', playerId: p.id }),
+  });
   const me = async (req: FastifyRequest): Promise<Actor> => {
     const a = await actor(req);
     await players().playerOf(a); // 401 without a player token
@@ -58,14 +61,23 @@ export async function playerRoutes(app: FastifyInstance, { application }: { appl
     {
       schema: { operationId: 'updatePlayer',
         tags: ['players'],
-        summary: 'Change your name, email (a code is sent to a new one) or notifyByEmail',
-        body: { type: 'object', properties: { name: { type: 'string' }, email: { type: ['string', 'null'] }, notifyByEmail: { type: 'boolean' } }, additionalProperties: false },
+        summary: 'Change your name, email (a code is sent to a new one), notifyByEmail or emailDigest',
+        body: { type: 'object', properties: { name: { type: 'string' }, email: { type: ['string', 'null'] }, notifyByEmail: { type: 'boolean' }, emailDigest: { type: 'boolean' } }, additionalProperties: false },
         security: playerOnly,
         response: { 200: playerResponses.player, ...errors },
       },
     },
     async (req) => ({ player: await players().update(await me(req), req.body as Record<string, unknown>) }),
   );
+
+  // The calendar feed (me.calendarUrl): for calendar apps, no login; the token is the secret.
+  app.get('/api/calendar/:file', { schema: { hide: true, params: { type: 'object', properties: { file: { type: 'string' } } } } }, async (req, reply) => {
+    const m = /^([0-9a-f]{40})\.ics$/.exec((req.params as { file: string }).file);
+    const feed = m ? await application.digests.calendarFeed(m[1]!) : null;
+    reply.header('cache-control', 'no-store');
+    if (feed === null) return reply.code(404).header('content-type', 'text/plain; charset=utf-8').send('No such calendar (it may have been revoked with your tokens: ask for me.calendarUrl again)');
+    return reply.header('content-type', 'text/calendar; charset=utf-8').send(feed);
+  });
 
   app.post(
     '/api/me/verify-email',

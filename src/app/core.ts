@@ -11,6 +11,7 @@ import type { Actor } from './actors.ts';
 import { Bots } from './bots.ts';
 import { Commands } from './commands.ts';
 import { Deadlines, type DeadlineSoonHook } from './deadlines.ts';
+import { Digests } from './digests.ts';
 import { Handover } from './handover.ts';
 import { AppError } from './errors.ts';
 import { domainFingerprint } from './fingerprint.ts';
@@ -48,6 +49,8 @@ export interface CoreOptions {
   playByMail?: Partial<Omit<MailPlayOptions, 'secretKey'>>;
   /** Days of absence a player may take each calendar year (default ABSENCE_DAYS_PER_YEAR, 30). */
   absenceDaysPerYear?: number;
+  /** When the daily digest goes out, "HH:MM" UTC (default 07:00). */
+  digestTime?: string;
   /** More planners, after the core's own (a channel of its own: reminders, digests, ...). */
   planners?: Record<string, JobPlanner>;
 }
@@ -70,6 +73,8 @@ export interface Core {
   readonly deadlines: Deadlines;
   /** Absences: setAbsence, cancelAbsence, me.absences (src/app/absence.ts). */
   readonly absences: Absences;
+  /** The daily digest and the calendar feed. */
+  readonly digests: Digests;
   /** Seats out of time handed to the bot in the record (onTimeout: BOT; the deadline task calls it). */
   readonly handover: Handover;
   readonly planners: Planners;
@@ -137,10 +142,13 @@ export function createCore(ports: Ports, options: CoreOptions): Core {
   const handover = new Handover(ports.games, ports.lobby, states, ports.jobs);
   const deadlines = new Deadlines(ports.clocks, reads, commands, options.deadlineSoon ?? (async (d) => void (await notifications.fanOutDeadline(d.gameId, d.seat, d.version, d.deadline))), handover, ports.jobs);
   const absences = new Absences(ports.absences, ports.players, options.absenceDaysPerYear ?? ABSENCE_DAYS_PER_YEAR);
+  const digests = new Digests(ports.digests, ports.players, reads, ports.clocks, mail, notifications, ports.jobs, {
+    time: options.digestTime ?? '07:00', publicUrl: notificationOptions.publicUrl, secretKey: notificationOptions.secretKey, mail: notificationOptions.mail,
+  });
   const verifier = new Verifier(options.gameModules ?? [HOSTED_GAMES_MODULE], rules);
 
   return {
-    registry, rules, ports, states, commands, reads, lobby, players, notifications, mail, bots, deadlines, absences, handover, planners, module,
+    registry, rules, ports, states, commands, reads, lobby, players, notifications, mail, bots, deadlines, absences, digests, handover, planners, module,
     verify: { check: (doc) => verifyExport(doc, registry, rules), body: (bytes) => verifier.verify(bytes) },
     authenticate: (token) => players.authenticate(token),
     readiness: () => ports.readiness?.() ?? Promise.resolve({ ready: true }),

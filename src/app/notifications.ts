@@ -208,7 +208,8 @@ export class Notifications {
             out.push(this.mailDelivery(deliveryId('mail', playerId, row.id), playerId, game, 'SEAT_HANDED_TO_BOT', row.seat, version, handedToBotMail(this.links(game, player), this.name(game), row.seat, mine.includes(row.seat) || game.seats.some((s) => s.seat === row.seat && s.handedFrom === playerId))));
           } else if (row.kind === 'GAME_ENDED') {
             out.push(this.mailDelivery(deliveryId('mail', playerId, row.id), playerId, game, 'GAME_OVER', null, version, gameOverMail(this.links(game, player), this.name(game), game, mine)));
-          } else if (row.kind === 'SEAT_AWAITED' && row.seat && mine.includes(row.seat) && !(acted && mine.includes(acted))) {
+          } else if (row.kind === 'SEAT_AWAITED' && row.seat && mine.includes(row.seat) && !(acted && mine.includes(acted)) && !player.emailDigest) {
+            // With the daily digest on, the games waiting for them come once a day instead (Digests).
             // At most one a game until the player acts (and none for a move they are making).
             if (!(await this.store.claimYourTurn(playerId, gameId, version, mine))) continue;
             const prompts = ((row.data?.prompts ?? []) as { prompt: string }[]).map((p) => p.prompt);

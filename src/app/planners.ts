@@ -5,6 +5,8 @@
  *             when a quarter is left, both from the store's clock; a seat no longer awaited
  *             → both cancelled
  *   notify    someone listens to the game → the fan-out of the commit's outbox rows
+ * And one planner of a day rather than a commit:
+ *   digests   DIGEST_TIME came (the `digest_day` job) → one `digest` job per player who wants it
  */
 import type { JobPlanner } from './jobs.ts';
 import type { JobChange, JobSpec } from './ports.ts';
@@ -55,4 +57,15 @@ export function notifyJob(gameId: string, version: number, status: string, mail:
 /** `mail`: a player who wants mail listens too (mail is on and webhooks can be signed). */
 export function notifyPlanner(mail: boolean): JobPlanner {
   return ({ game, version, summary }) => [notifyJob(game.id, version, summary.status, mail)];
+}
+
+/** The one pending `digest_day` job (every process scheduling it adds the same). */
+export const digestDayKey = 'digest-day';
+
+/**
+ * The day's digests: one `digest` job per player, keyed by player and day, so planning the
+ * same day twice plans each once while pending (and DigestStore.record sends each once anyway).
+ */
+export function digestPlanner(day: string, playerIds: string[]): (JobSpec & { key: string })[] {
+  return playerIds.map((playerId) => ({ task: TASKS.digest, payload: { playerId, day }, key: `digest:${playerId}:${day}`, maxAttempts: 10, priority: priorityOf(TASKS.digest) }));
 }

@@ -18,6 +18,8 @@ export interface PlayerOut {
   email: string | null;
   emailVerified: boolean;
   notifyByEmail: boolean;
+  /** One mail a day with every game waiting for them, instead of each your-turn mail. */
+  emailDigest: boolean;
 }
 
 /** The mail that carries an email verification code (sending it is the mailer's job). */
@@ -54,7 +56,7 @@ export function validEmail(email: unknown): string {
 }
 
 function out(p: PlayerRecord): PlayerOut {
-  return { id: p.id, name: p.name, email: p.email, emailVerified: p.emailVerified, notifyByEmail: p.notifyByEmail };
+  return { id: p.id, name: p.name, email: p.email, emailVerified: p.emailVerified, notifyByEmail: p.notifyByEmail, emailDigest: p.emailDigest };
 }
 
 /** The code as stored: a hash, salted with the player's id (the code itself is only in the mail). */
@@ -166,13 +168,17 @@ export class Players {
   }
 
   /** A new email is unverified until its code comes back; null removes it. */
-  async update(actor: Actor, input: { name?: unknown; email?: unknown; notifyByEmail?: unknown }): Promise<PlayerOut> {
+  async update(actor: Actor, input: { name?: unknown; email?: unknown; notifyByEmail?: unknown; emailDigest?: unknown }): Promise<PlayerOut> {
     const player = await this.playerOf(actor);
     const data: Parameters<PlayerStore['updatePlayer']>[1] = {};
     if (input.name !== undefined && input.name !== null) data.name = validName(input.name, 'A player\'s name');
     if (input.notifyByEmail !== undefined && input.notifyByEmail !== null) {
       if (typeof input.notifyByEmail !== 'boolean') throw new AppError('BAD_REQUEST', 'notifyByEmail is true or false');
       data.notifyByEmail = input.notifyByEmail;
+    }
+    if (input.emailDigest !== undefined && input.emailDigest !== null) {
+      if (typeof input.emailDigest !== 'boolean') throw new AppError('BAD_REQUEST', 'emailDigest is true or false');
+      data.emailDigest = input.emailDigest;
     }
     let code: string | null = null;
     if (input.email === null) Object.assign(data, { email: null, emailVerified: false, emailCodeHash: null, emailCodeExpires: null, emailCodeAttempts: 0 });

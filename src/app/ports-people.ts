@@ -18,6 +18,10 @@ export interface PlayerRecord {
   emailCodeAttempts: number;
   /** The version the unsubscribe links carry: each use moves it on (a link works once). */
   unsubscribeVersion: number;
+  /** One mail a day listing the games waiting for them, instead of each your-turn mail. */
+  emailDigest: boolean;
+  /** Moved on by each revoked token: a calendar URL of an older generation is refused. */
+  tokenGeneration: number;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -60,7 +64,7 @@ export interface PlayerStore {
   createToken(token: { id: string; playerId: string; name: string; tokenHash: string }): Promise<PlayerTokenRecord>;
   tokens(playerId: string): Promise<PlayerTokenRecord[]>;
   countTokens(playerId: string): Promise<number>;
-  /** Deletes the token and, with the same commit, announces its hash to every process (WakeUps.onTokenRevoked); false when the player has none by that id. */
+  /** Deletes the token, moves the player's tokenGeneration on and, with the same commit, announces its hash to every process (WakeUps.onTokenRevoked); false when the player has none by that id. */
   revokeToken(playerId: string, id: string): Promise<boolean>;
 }
 

@@ -5,9 +5,11 @@
  * Nothing here knows SQL.
  */
 
+import type { DigestStore } from './ports-digest.ts';
 import type { MailStore } from './ports-mail.ts';
 import type { PlayerStore, RevocationListener, WebhookStore } from './ports-people.ts';
 
+export type * from './ports-digest.ts';
 export type * from './ports-mail.ts';
 export type * from './ports-people.ts';
 
@@ -308,7 +310,8 @@ export type JobChange = JobSpec | JobRemoval;
 
 /** Jobs added outside a commit (or with none). */
 export interface JobQueue {
-  add(task: string, payload?: Record<string, unknown>, options?: { key?: string; runAt?: Date; maxAttempts?: number; priority?: number }): Promise<string>;
+  /** `keyMode: 'keep'`: nothing is added when a job with `key` exists (pending or running); default: a pending one is replaced. */
+  add(task: string, payload?: Record<string, unknown>, options?: { key?: string; runAt?: Date; maxAttempts?: number; priority?: number; keyMode?: 'replace' | 'keep' }): Promise<string>;
   remove(key: string): Promise<void>;
 }
 
@@ -334,6 +337,8 @@ export interface Ports {
   absences: AbsenceStore;
   /** Play by mail: inbound messages and reply addresses. */
   mail: MailStore;
+  /** The daily digests sent, the calendar feeds' tokens. */
+  digests: DigestStore;
   jobs: JobQueue;
   wakeUps: WakeUps;
   /** 'ready', or why not (migrations, the database). */

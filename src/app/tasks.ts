@@ -22,6 +22,10 @@ export const TASKS = {
   deadlineSoon: 'deadline_soon',
   /** A seat the service plays is awaited: the bot moves. */
   bot: 'bot_move',
+  /** DIGEST_TIME came: one `digest` job per player who wants the daily digest, and the next day's. */
+  digestDay: 'digest_day',
+  /** One player's daily digest: composed, recorded once for the day, with its mail job. */
+  digest: 'digest',
 } as const;
 
 export type TaskName = (typeof TASKS)[keyof typeof TASKS];
@@ -38,6 +42,8 @@ export const TASK_CLASS: Record<TaskName, JobClass> = {
   [TASKS.mailInbound]: 'play',
   [TASKS.notify]: 'fanout',
   [TASKS.deadlineNotice]: 'fanout',
+  [TASKS.digestDay]: 'fanout',
+  [TASKS.digest]: 'fanout',
 };
 
 /**

@@ -125,8 +125,10 @@ export class PlayerStore implements PlayerPort {
    */
   async revokeToken(playerId: string, id: string): Promise<boolean> {
     const rows = await this.prisma.$queryRawUnsafe<unknown[]>(
-      `WITH gone AS (DELETE FROM player_tokens WHERE id = $1::uuid AND player_id = $2::uuid RETURNING token_hash)
-       SELECT 1 AS revoked FROM gone, LATERAL (SELECT pg_notify('${TOKENS_REVOKED_CHANNEL}', gone.token_hash)) sent`,
+      `WITH gone AS (DELETE FROM player_tokens WHERE id = $1::uuid AND player_id = $2::uuid RETURNING token_hash),
+       -- Calendar URLs made before are refused from now on (Digests.calendarFeed).
+       moved AS (UPDATE players SET token_generation = token_generation + 1 WHERE id = $2::uuid AND EXISTS (SELECT 1 FROM gone) RETURNING id)
+       SELECT 1 AS revoked FROM gone, LATERAL (SELECT pg_notify('${TOKENS_REVOKED_CHANNEL}', gone.token_hash)) sent WHERE (SELECT count(*) FROM moved) >= 0`,
       id, playerId,
     );
     return rows.length > 0;

@@ -7,6 +7,7 @@ import type { Ports } from '../app/ports.ts';
 import { AbsenceStore } from './absence-store.ts';
 import { ClockStore } from './clock-store.ts';
 import type { Database } from './database.ts';
+import { DigestStore } from './digest-store.ts';
 import { EventStore } from './event-store.ts';
 import { LobbyStore } from './lobby-store.ts';
 import { MailStore } from './mail-store.ts';
@@ -45,6 +46,7 @@ export async function openPorts(database: Database, opts: { log?: (msg: string) 
     clocks: new ClockStore(database.prisma),
     absences: new AbsenceStore(database.prisma),
     mail: new MailStore(database.prisma),
+    digests: new DigestStore(database.prisma),
     jobs: queue,
     wakeUps: notifier,
     async readiness() {

@@ -31,6 +31,8 @@ export interface AddOptions {
   /** Jobs of one queue name run one at a time, in order. Few names, never one per game. */
   queueName?: string;
   priority?: number;
+  /** With `key`: 'replace' (default) updates a pending job of that key; 'keep' adds nothing when a job of that key exists, running or not. */
+  keyMode?: 'replace' | 'keep';
 }
 
 
@@ -270,8 +272,8 @@ export class Queue implements JobQueue, TaskRegistry {
   /** Adds a job now (after a commit: a crash in between loses it, so prefer the in-statement jobs). */
   async add(task: string, payload: Record<string, unknown> = {}, options: AddOptions = {}): Promise<string> {
     const { rows } = await this.pool.query<{ id: string }>(
-      'SELECT (graphile_worker.add_job($1, $2::json, queue_name => $3, run_at => $4::timestamptz, max_attempts => $5::int, job_key => $6, priority => $7::int)).id::text AS id',
-      [task, JSON.stringify(payload), options.queueName ?? null, options.runAt?.toISOString() ?? null, options.maxAttempts ?? null, options.key ?? null, options.priority ?? null],
+      'SELECT (graphile_worker.add_job($1, $2::json, queue_name => $3, run_at => $4::timestamptz, max_attempts => $5::int, job_key => $6, priority => $7::int, job_key_mode => $8)).id::text AS id',
+      [task, JSON.stringify(payload), options.queueName ?? null, options.runAt?.toISOString() ?? null, options.maxAttempts ?? null, options.key ?? null, options.priority ?? null, options.keyMode === 'keep' ? 'unsafe_dedupe' : 'replace'],
     );
     return rows[0]!.id;
   }

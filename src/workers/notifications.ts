@@ -102,9 +102,9 @@ export function defineNotificationTasks(queue: TaskRegistry, notifications: Noti
 
   queue.define(TASKS.mail, async (p, helpers) => {
     if (!transport || !mailer) return;
-    const message = p.message as { to: string; subject: string; text: string; html?: string; replyTo?: string; messageId?: string; inReplyTo?: string; references?: string[] } | undefined;
+    const message = p.message as { to: string; subject: string; text: string; html?: string; replyTo?: string; messageId?: string; inReplyTo?: string; references?: string[]; headers?: Record<string, string> } | undefined;
     if (message) {
-      await transport.sendMail({ from: mailer.from, ...message, headers: AUTO });
+      await transport.sendMail({ from: mailer.from, ...message, headers: { ...message.headers, ...AUTO } });
       return;
     }
     const found = await notifications.mailOf(String(p.id));

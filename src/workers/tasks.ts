@@ -29,5 +29,11 @@ export function defineTasks(queue: TaskRegistry, core: Core, options: WorkerOpti
   queue.define(TASKS.mailInbound, async (p) => {
     await core.mail.handle(String(p.id));
   });
+  queue.define(TASKS.digestDay, async (p) => {
+    await core.digests.day(String(p.day));
+  });
+  queue.define(TASKS.digest, async (p) => {
+    await core.digests.digest(String(p.playerId), String(p.day));
+  });
   return defineNotificationTasks(queue, core.notifications, options.mailer, options.log);
 }

@@ -53,6 +53,7 @@ describe('loadConfig', () => {
       webhookAllowPrivate: false,
       webhookSecretKey: undefined,
       absenceDaysPerYear: 30,
+      digestTime: '07:00',
     });
   });
 
@@ -92,9 +93,10 @@ describe('loadConfig', () => {
       SMTP_URL: 'smtps://mailer:secret@smtp.example.org:465',
       MAIL_FROM: 'Wargames <no-reply@example.org>',
       WEBHOOK_ALLOW_PRIVATE: 'true',
+      DIGEST_TIME: '18:30',
     });
     expect(config).toMatchObject({ port: 8080, host: '0.0.0.0', databasePoolSize: 20, logLevel: 'debug', rateLimitMax: 100, graphiql: false });
-    expect(config).toMatchObject({ webConcurrency: 4, trustProxy: ['10.0.0.0/8', '::1'], workers: false, webhookAllowPrivate: true });
+    expect(config).toMatchObject({ webConcurrency: 4, trustProxy: ['10.0.0.0/8', '::1'], workers: false, webhookAllowPrivate: true, digestTime: '18:30' });
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
     expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
   });
@@ -120,6 +122,8 @@ describe('loadConfig', () => {
     ['SMTP_URL', 'http://smtp.example.org'],
     ['MAIL_FROM', 'nobody'],
     ['WEBHOOK_ALLOW_PRIVATE', 'sometimes'],
+    ['DIGEST_TIME', '7am'],
+    ['DIGEST_TIME', '24:00'],
     ['WEBHOOK_SECRET_KEY', 'short'],
   ])('refuses %s=%s and names the variable', (variable, value) => {
     expect(problem({ [variable]: value })).toMatch(new RegExp(`^Invalid configuration: ${variable} `));

@@ -1,9 +1,10 @@
 /**
  * The account part of the lobby: registering (name, optional email), signing in again with
  * a pasted player token, and once signed in the player's settings: name, email and its
- * verification code, email notifications, webhooks (when the service has them), and the
- * player's tokens (create one for another device or a script, revoke one); absences
- * (web/src/absence.ts).
+ * verification code, email notifications (each turn, or a daily digest), the calendar feed
+ * of their deadlines, webhooks (when the service has them), and the player's tokens (create
+ * one for another device or a script, revoke one: the calendar link changes with it);
+ * absences (web/src/absence.ts).
  */
 import { absenceSettings } from './absence.ts';
 import { ApiError, gql } from './api.ts';
@@ -94,11 +95,12 @@ function drawSettings(box: HTMLElement, me: Me) {
   const name = h('input', { type: 'text', value: me.name, maxlength: 100, required: true });
   const email = h('input', { type: 'email', value: me.email ?? '', maxlength: 254, placeholder: 'none' });
   const notify = h('input', { type: 'checkbox', id: 'notify-email', checked: me.notifyByEmail });
+  const digest = h('input', { type: 'checkbox', id: 'email-digest', checked: me.emailDigest });
   const note = h('p', { class: 'muted small', role: 'status' });
   const profile = h('form', { class: 'profile', onsubmit: async (e: Event) => {
     e.preventDefault();
     note.textContent = '';
-    const input: Record<string, unknown> = { name: name.value.trim(), notifyByEmail: notify.checked };
+    const input: Record<string, unknown> = { name: name.value.trim(), notifyByEmail: notify.checked, emailDigest: digest.checked };
     const newEmail = email.value.trim() || null;
     if (newEmail !== me.email) input.email = newEmail;
     try {
@@ -117,6 +119,7 @@ function drawSettings(box: HTMLElement, me: Me) {
     field('set-email', 'Email (seen by nobody else)', email),
     h('p', { class: 'small email-state' }, me.email ? (me.emailVerified ? '✓ Email verified' : 'Email not verified yet: enter the code mailed to it below.') : 'No email: no mail is sent.'),
     h('div', { class: 'field check' }, notify, h('label', { for: 'notify-email' }, ' Email me when it is my turn and when a game ends (needs a verified email)')),
+    h('div', { class: 'field check' }, digest, h('label', { for: 'email-digest' }, ' Instead of a mail each turn, one mail a day listing every game waiting for me (daily digest)')),
     h('button', { type: 'submit', class: 'primary' }, 'Save'),
     note,
   );
@@ -132,6 +135,9 @@ function drawSettings(box: HTMLElement, me: Me) {
     const state = profile.querySelector('.email-state');
     if (!on && verify && state) state.textContent = 'Email not verified: this service sends no mail, so no code can come.';
   });
+  const calendar = h('div', { class: 'calendar' });
+  box.append(calendar);
+  void drawCalendar(calendar);
   const hooks = h('div', { class: 'webhooks' });
   box.append(hooks);
   void webhookSettings(hooks);
@@ -163,6 +169,21 @@ function verifyForm(box: HTMLElement, me: Me) {
   } }, h('h3', {}, 'Verify your email'), field('verify-code', 'Code from the mail', code), h('button', { type: 'submit' }, 'Verify'), note);
 }
 
+/** The secret link of the player's deadlines as a calendar feed (me.calendarUrl), for calendar apps. */
+async function drawCalendar(box: HTMLElement) {
+  const r = await gql<{ me: { calendarUrl: string | null } | null }>(`{ me { calendarUrl } }`, {}, playerToken()).catch(() => null);
+  const url = r?.me?.calendarUrl ?? null;
+  box.replaceChildren(
+    h('h3', {}, 'Calendar'),
+    url
+      ? h('div', {},
+          h('p', { class: 'muted small' }, 'Subscribe to this link in your calendar app to see every deadline of your games; it updates as they move. Keep it to yourself: it works without signing in. Revoking a token below changes it.'),
+          h('input', { readonly: true, value: url, class: 'link calendar-url', 'aria-label': 'Your calendar link', onfocus: (e: Event) => (e.target as HTMLInputElement).select() }),
+          h('p', { class: 'small' }, h('a', { href: url, class: 'calendar-link' }, 'Calendar feed (.ics)')))
+      : h('p', { class: 'muted small' }, 'This service offers no calendar feed.'),
+  );
+}
+
 interface TokenInfo { id: string; name: string; createdAt: string; lastUsedAt: string | null }
 
 async function drawTokens(box: HTMLElement, created?: { name: string; token: string }) {
@@ -183,6 +204,9 @@ async function drawTokens(box: HTMLElement, created?: { name: string; token: str
           const still = await currentPlayer().catch(() => null);
           if (!still) return void location.assign('/#account');
           void drawTokens(box);
+          // The calendar link was revoked with it: show the new one.
+          const calendar = box.parentElement?.querySelector<HTMLElement>('.calendar');
+          if (calendar) void drawCalendar(calendar);
         } catch (err) {
           note.textContent = `Not revoked: ${reasonOf(err)}`;
         }

@@ -8,7 +8,7 @@ import { ApiError, gql } from './api.ts';
 
 const KEY = 'wargame.player.v1';
 
-export interface Me { id: string; name: string; email: string | null; emailVerified: boolean; notifyByEmail: boolean; myTurnCount: number }
+export interface Me { id: string; name: string; email: string | null; emailVerified: boolean; notifyByEmail: boolean; emailDigest: boolean; myTurnCount: number }
 interface Stored { token: string; id: string; name: string }
 
 export function signedIn(): Stored | null {
@@ -31,7 +31,7 @@ function keep(token: string, me: { id: string; name: string }) {
   localStorage.setItem(KEY, JSON.stringify({ token, id: me.id, name: me.name }));
 }
 
-export const ME_FIELDS = 'id name email emailVerified notifyByEmail myTurnCount';
+export const ME_FIELDS = 'id name email emailVerified notifyByEmail emailDigest myTurnCount';
 
 export async function register(name: string, email: string | null): Promise<Me> {
   const r = await gql<{ registerPlayer: { player: Me; token: string } }>(

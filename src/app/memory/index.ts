@@ -12,6 +12,7 @@ import type { JobQueue, Ports, RevocationListener, WakeUps } from '../ports.ts';
 import { MemoryAbsences } from './absences.ts';
 import { MemoryData } from './data.ts';
 import { MemoryClocks, MemoryGames, MemoryLobby } from './games.ts';
+import { MemoryDigests } from './digest.ts';
 import { MemoryMail } from './mail.ts';
 import { MemoryPlayers, MemoryWebhooks } from './people.ts';
 
@@ -20,8 +21,11 @@ export { MemoryData, type MemoryJob } from './data.ts';
 class MemoryJobs implements JobQueue {
   constructor(private readonly d: MemoryData) {}
 
-  async add(task: string, payload: Record<string, unknown> = {}, options: { key?: string; runAt?: Date; maxAttempts?: number; priority?: number } = {}) {
-    return this.d.addJob({ task, payload, ...options });
+  async add(task: string, payload: Record<string, unknown> = {}, options: { key?: string; runAt?: Date; maxAttempts?: number; priority?: number; keyMode?: 'replace' | 'keep' } = {}) {
+    const { keyMode, ...spec } = options;
+    const existing = keyMode === 'keep' && spec.key ? this.d.jobs.find((j) => j.key === spec.key) : undefined;
+    if (existing) return existing.id;
+    return this.d.addJob({ task, payload, ...spec });
   }
 
   async remove(key: string) {
@@ -62,6 +66,7 @@ export function memoryPorts(data = new MemoryData()): Ports & { data: MemoryData
     clocks: new MemoryClocks(data),
     absences: new MemoryAbsences(data),
     mail: new MemoryMail(data),
+    digests: new MemoryDigests(data),
     jobs: new MemoryJobs(data),
     wakeUps: new MemoryWakeUps(data),
   };

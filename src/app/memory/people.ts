@@ -7,7 +7,7 @@ export class MemoryPlayers implements PlayerStore {
 
   async createPlayer(player: { id: string; name: string; email: string | null; emailCodeHash: string | null; emailCodeExpires: Date | null }, token: { id: string; name: string; tokenHash: string }) {
     const at = this.d.now();
-    const record: PlayerRecord = { ...player, emailVerified: false, notifyByEmail: false, emailCodeAttempts: 0, unsubscribeVersion: 0, createdAt: at, updatedAt: at };
+    const record: PlayerRecord = { ...player, emailVerified: false, notifyByEmail: false, emailCodeAttempts: 0, unsubscribeVersion: 0, emailDigest: false, tokenGeneration: 0, createdAt: at, updatedAt: at };
     this.d.players.set(player.id, record);
     this.d.playerTokens.set(token.tokenHash, { id: token.id, playerId: player.id, name: token.name, tokenHash: token.tokenHash, createdAt: at, lastUsedAt: null });
     return copy(record);
@@ -92,6 +92,8 @@ export class MemoryPlayers implements PlayerStore {
     for (const [hash, t] of this.d.playerTokens) {
       if (t.id !== id || t.playerId !== playerId) continue;
       this.d.playerTokens.delete(hash);
+      const p = this.d.players.get(playerId);
+      if (p) p.tokenGeneration++;
       for (const listener of this.d.revocationListeners) queueMicrotask(() => listener(hash));
       return true;
     }
