@@ -14,6 +14,7 @@ import mercurius from 'mercurius';
 import { hashToken } from '../app/actors.ts';
 import type { Core } from '../app/core.ts';
 import { AppError, isUnavailable, RETRY_AFTER_SECONDS } from '../app/errors.ts';
+import { messageRoutes } from './rest-messages.ts';
 import { notificationRoutes } from './rest-notifications.ts';
 import { bearerToken, OPEN_ROUTES, refuseUnknownTokens, requestActor } from './auth.ts';
 import { limitCost } from './cost.ts';
@@ -165,6 +166,7 @@ export async function buildApp(core: Core, options: AppOptions = {}): Promise<Ap
 
   await app.register(restRoutes, { application });
   await app.register(notificationRoutes, { application });
+  await app.register(messageRoutes, { application });
   await app.register(mailRoutes, { application, secret: options.mailInboundSecret ?? null });
   // An export of a long game is far larger than any command: its own body limit.
   await app.register(verifyRoute, { verify: core.verify.body, bodyLimit: options.verifyBodyLimit ?? 64 * 1024 * 1024, rateLimit: options.verifyRateLimit ?? 10 });

@@ -19,6 +19,7 @@ import type { Resolvers } from './resolvers.ts';
 import type { GameModule } from '../domain/kernel/index.ts';
 import { viewTypes } from './view-types.ts';
 import { published } from './openapi.ts';
+import { messageResolvers, messageSchema } from './graphql-messages.ts';
 import { notificationResolvers, notificationSchema } from './graphql-notifications.ts';
 
 const baseSchema = /* GraphQL */ `
@@ -222,7 +223,7 @@ export function buildSchema(games: readonly GameModule[]): string {
   const members = ['GenericView', ...views.map((v) => v.typeName)];
   // Each view type is what its game's view() returns; the API adds gameType, and View.
   const common = views.map((v) => `extend type ${v.typeName} implements View { gameType: String! }`);
-  return [baseSchema, notificationSchema, ...views.map((v) => v.sdl), ...common, `union GameView = ${members.join(' | ')}`].join('\n');
+  return [baseSchema, notificationSchema, messageSchema, ...views.map((v) => v.sdl), ...common, `union GameView = ${members.join(' | ')}`].join('\n');
 }
 
 export interface Context {
@@ -276,6 +277,7 @@ export function graphqlOptions(app: Core, opts: { graphiql: boolean; queryDepth:
   const players = (): Players => app.players;
   const lobby = () => app.lobby;
   const extra = notificationResolvers(app);
+  const talk = messageResolvers(app);
   const games = app.registry.modules();
   const viewTypeOf = new Map(viewTypes(games).map((v) => [v.gameType, v.typeName]));
   const resolvers = {
@@ -362,6 +364,9 @@ export function graphqlOptions(app: Core, opts: { graphiql: boolean; queryDepth:
 
   Object.assign(resolvers.Player, extra.Player);
   Object.assign(resolvers.Mutation, extra.Mutation);
+  Object.assign(resolvers.Game, talk.Game);
+  Object.assign(resolvers.Mutation, talk.Mutation);
+  Object.assign(resolvers.Subscription, talk.Subscription);
   return {
     schema: buildSchema(games),
     resolvers,

@@ -91,7 +91,18 @@ const view: Schema = { description: "the game's view as the caller may see it (s
 const order: Schema = object({ notation: string, text: string, command });
 
 /** The success responses, by operation. */
+/** A message between players (docs/api.md, "Messages between players"). */
+const message: Schema = object({
+  id: string,
+  from: { ...string, description: "the sender's seat" },
+  to: { type: ['array', 'null'], items: string, description: 'null: everyone in the game; else only these seats (and the sender) may read it' },
+  text: { ...string, description: 'as written: plain text, never markup' },
+  at: { type: 'string', format: 'date-time' },
+});
+
 export const responses = {
+  message,
+  messages: object({ messages: array(message) }),
   gameTypes: object({
     gameTypes: array(
       object({
@@ -121,6 +132,7 @@ export const responses = {
     game: { type: 'object', additionalProperties: true },
     events: array({ ...event, properties: { ...(event.properties as Schema), rolls: { type: ['array', 'null'] } } }),
     commands: { type: ['array', 'null'], items: { type: 'object', additionalProperties: true } },
+    messages: { ...array(message), description: 'the messages between players the caller may read' },
   }),
   verify: {
     type: 'object',

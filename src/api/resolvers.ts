@@ -19,6 +19,7 @@ export const FIELD_ARGS = {
   Game: {
     view: { atVersion: 'Int' },
     events: { after: 'Int', first: 'Int' },
+    messages: { first: 'Int', after: 'ID' },
   },
   Player: {
     games: { filter: 'GamesFilter', first: 'Int', after: 'String' },
@@ -39,12 +40,14 @@ export const FIELD_ARGS = {
     cancelGame: { gameId: 'ID!' },
     createWebhook: { input: 'CreateWebhookInput!' },
     deleteWebhook: { id: 'ID!' },
+    sendMessage: { gameId: 'ID!', text: 'String!', to: '[String!]', seat: 'String' },
   },
   Webhook: {
     deliveries: { first: 'Int' },
   },
   Subscription: {
     gameEvents: { gameId: 'ID!', afterVersion: 'Int' },
+    gameMessages: { gameId: 'ID!' },
   },
 } as const;
 

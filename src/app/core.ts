@@ -17,8 +17,9 @@ import type { ReadContext } from './game-read.ts';
 import { Planners, type JobPlanner } from './jobs.ts';
 import { Lobby } from './lobby.ts';
 import { MailPlay, type MailPlayOptions } from './mail-play.ts';
+import { MESSAGE_DEFAULTS, Messages, type MessageOptions } from './messages.ts';
 import { Notifications, type NotificationOptions } from './notifications.ts';
-import { botPlanner, clockPlanner, notifyPlanner } from './planners.ts';
+import { botPlanner, clockPlanner, messagePlanner, notifyPlanner } from './planners.ts';
 import { playerOf, Players, type VerificationMail } from './players.ts';
 import type { Ports } from './ports.ts';
 import { Reads } from './reads.ts';
@@ -47,6 +48,8 @@ export interface CoreOptions {
   playByMail?: Partial<Omit<MailPlayOptions, 'secretKey'>>;
   /** More planners, after the core's own (a channel of its own: reminders, digests, ...). */
   planners?: Record<string, JobPlanner>;
+  /** Messages between players: length and rate limits (default 2,000 characters, 20 a minute). */
+  messages?: Partial<MessageOptions>;
 }
 
 export interface Core {
@@ -67,6 +70,8 @@ export interface Core {
   readonly deadlines: Deadlines;
   /** Seats out of time handed to the bot in the record (onTimeout: BOT; the deadline task calls it). */
   readonly handover: Handover;
+  /** Messages between players (sendMessage, Game.messages, gameMessages). */
+  readonly messages: Messages;
   readonly planners: Planners;
   readonly verify: {
     /** Checks a parsed export here (pure: no store). */
@@ -115,7 +120,7 @@ export function createCore(ports: Ports, options: CoreOptions): Core {
 
   const states = new States(ports.games, module, rules);
   const ctx: ReadContext = { module, states, store: ports.games, clocks: ports.clocks };
-  const reads = new Reads(ctx, ports.lobby, ports.wakeUps);
+  const reads = new Reads(ctx, ports.lobby, ports.wakeUps, ports.messages);
   const commands = new Commands(ctx, ports.games, states, reads, registry, planners, ports.wakeUps, rules);
   const mail = new MailPlay(ports.mail, ports.players, ctx, reads, commands, registry, ports.jobs, {
     replyDomain: notificationOptions.mail ? (options.playByMail?.replyDomain ?? null) : null,
@@ -131,10 +136,11 @@ export function createCore(ports: Ports, options: CoreOptions): Core {
   const bots = new Bots(ports.games, reads, commands);
   const handover = new Handover(ports.games, ports.lobby, states, ports.jobs);
   const deadlines = new Deadlines(ports.clocks, reads, commands, options.deadlineSoon ?? (async (d) => void (await notifications.fanOutDeadline(d.gameId, d.seat, d.version, d.deadline))), handover);
+  const messages = new Messages(ports.messages, reads, ports.wakeUps, messagePlanner(notificationOptions.mail && notificationOptions.secretKey !== null), notifications, { ...MESSAGE_DEFAULTS, ...options.messages });
   const verifier = new Verifier(options.gameModules ?? [HOSTED_GAMES_MODULE], rules);
 
   return {
-    registry, rules, ports, states, commands, reads, lobby, players, notifications, mail, bots, deadlines, handover, planners, module,
+    registry, rules, ports, states, commands, reads, lobby, players, notifications, mail, bots, deadlines, handover, messages, planners, module,
     verify: { check: (doc) => verifyExport(doc, registry, rules), body: (bytes) => verifier.verify(bytes) },
     authenticate: (token) => players.authenticate(token),
     readiness: () => ports.readiness?.() ?? Promise.resolve({ ready: true }),

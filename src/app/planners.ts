@@ -5,8 +5,11 @@
  *             when a quarter is left, both from the store's clock; a seat no longer awaited
  *             → both cancelled
  *   notify    someone listens to the game → the fan-out of the commit's outbox rows
+ *   messages  a message between players is stored → its fan-out (MessagePlanner: a message
+ *             is no commit of the game, but it is planned the same way, its jobs stored by
+ *             the statement that stores it, only when someone listens)
  */
-import type { JobPlanner } from './jobs.ts';
+import type { JobPlanner, MessagePlanner } from './jobs.ts';
 import type { JobChange, JobSpec } from './ports.ts';
 import { priorityOf, TASKS } from './tasks.ts';
 
@@ -55,4 +58,9 @@ export function notifyJob(gameId: string, version: number, status: string, mail:
 /** `mail`: a player who wants mail listens too (mail is on and webhooks can be signed). */
 export function notifyPlanner(mail: boolean): JobPlanner {
   return ({ game, version, summary }) => [notifyJob(game.id, version, summary.status, mail)];
+}
+
+/** The fan-out of a message, added with it only when someone listens to its game (as notify). */
+export function messagePlanner(mail: boolean): MessagePlanner {
+  return ({ message }) => [{ task: TASKS.message, payload: { id: message.id, gameId: message.gameId }, maxAttempts: 25, priority: priorityOf(TASKS.message), when: mail ? 'listened-or-mail' : 'listened' }];
 }

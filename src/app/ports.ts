@@ -6,9 +6,11 @@
  */
 
 import type { MailStore } from './ports-mail.ts';
+import type { MessageStore } from './ports-messages.ts';
 import type { PlayerStore, RevocationListener, WebhookStore } from './ports-people.ts';
 
 export type * from './ports-mail.ts';
+export type * from './ports-messages.ts';
 export type * from './ports-people.ts';
 
 // ---- games, events, commands ------------------------------------------------------------
@@ -298,6 +300,8 @@ export interface Ports {
   clocks: ClockStore;
   /** Play by mail: inbound messages and reply addresses. */
   mail: MailStore;
+  /** Messages between players. */
+  messages: MessageStore;
   jobs: JobQueue;
   wakeUps: WakeUps;
   /** 'ready', or why not (migrations, the database). */

@@ -9,6 +9,7 @@ import type { Database } from './database.ts';
 import { EventStore } from './event-store.ts';
 import { LobbyStore } from './lobby-store.ts';
 import { MailStore } from './mail-store.ts';
+import { MessageStore } from './message-store.ts';
 import { listMigrations, migrationsApplied } from './migrate.ts';
 import { Notifier } from './notifier.ts';
 import { PlayerStore } from './player-store.ts';
@@ -43,6 +44,7 @@ export async function openPorts(database: Database, opts: { log?: (msg: string) 
     webhooks: new WebhookStore(database.prisma),
     clocks: new ClockStore(database.prisma),
     mail: new MailStore(database.prisma),
+    messages: new MessageStore(database.prisma),
     jobs: queue,
     wakeUps: notifier,
     async readiness() {

@@ -1,4 +1,5 @@
 /** The shared state of one set of memory ports (src/app/memory/index.ts), and their job list. */
+import type { MessageRecord } from '../ports-messages.ts';
 import type { CommandRecord, Cursor, DeliveryRecord, GameRecord, JobChange, JobSpec, PlayerRecord, PlayerTokenRecord, RevocationListener, StoredEvent, StoredOutboxEntry, WebhookRecord } from '../ports.ts';
 
 export const copy = <T>(v: T): T => structuredClone(v);
@@ -37,6 +38,9 @@ export class MemoryData {
   readonly deliveries = new Map<string, DeliveryRecord>();
   readonly yourTurn = new Map<string, number>();
   readonly jobs: MemoryJob[] = [];
+  /** Messages between players, in the order stored; and the rate limit's windows per sender. */
+  readonly messages: MessageRecord[] = [];
+  readonly messageLimits = new Map<string, { windowStart: Date; count: number }>();
   private ids = 0;
   private position = 0;
 

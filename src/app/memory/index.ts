@@ -12,6 +12,7 @@ import type { JobQueue, Ports, RevocationListener, WakeUps } from '../ports.ts';
 import { MemoryData } from './data.ts';
 import { MemoryClocks, MemoryGames, MemoryLobby } from './games.ts';
 import { MemoryMail } from './mail.ts';
+import { MemoryMessages } from './messages.ts';
 import { MemoryPlayers, MemoryWebhooks } from './people.ts';
 
 export { MemoryData, type MemoryJob } from './data.ts';
@@ -60,6 +61,7 @@ export function memoryPorts(data = new MemoryData()): Ports & { data: MemoryData
     webhooks: new MemoryWebhooks(data),
     clocks: new MemoryClocks(data),
     mail: new MemoryMail(data),
+    messages: new MemoryMessages(data),
     jobs: new MemoryJobs(data),
     wakeUps: new MemoryWakeUps(data),
   };
