@@ -14,6 +14,8 @@ export interface Features {
   webhooks: boolean;
   /** `Game.clock { perMove }` */
   gameClock: boolean;
+  /** Messages between players: `sendMessage`, `Game.messages`. */
+  messages: boolean;
 }
 
 let cached: Promise<Features> | null = null;
@@ -32,9 +34,10 @@ export function features(): Promise<Features> {
         clockInput: !!r.create?.inputFields.some((x) => x.name === 'clock'),
         webhooks: has(r.mutation, 'createWebhook') && has(r.mutation, 'deleteWebhook') && has(r.player, 'webhooks'),
         gameClock: has(r.game, 'clock'),
+        messages: has(r.mutation, 'sendMessage') && has(r.game, 'messages'),
       };
     })
-    .catch(() => ({ promptDeadline: false, seatDeadline: false, clockInput: false, webhooks: false, gameClock: false }));
+    .catch(() => ({ promptDeadline: false, seatDeadline: false, clockInput: false, webhooks: false, gameClock: false, messages: false }));
   return cached;
 }
 type Fields = { fields: { name: string }[] | null } | null;

@@ -13,9 +13,10 @@ import { refusalInWords } from './refusals.ts';
 import { actionsPanel, describeCommand, MATCH } from './actions.ts';
 import { clear, h, nameButtons, pretty } from './dom.ts';
 import { formatEvent } from './log.ts';
-import { startDeadlineCountdowns } from './features.ts';
+import { features, startDeadlineCountdowns } from './features.ts';
 import { playerToken, signedIn } from './player.ts';
 import { followGame } from './live.ts';
+import { messagesPanel } from './messages.ts';
 import { openGamePanel } from './open-game.ts';
 import { Picking } from './picking.ts';
 import { replayBar } from './replay.ts';
@@ -99,6 +100,11 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
     const s = game?.seats.find((x) => x.id === id);
     return s ? `${s.name} (${seatTitle(id, type)})` : seatTitle(id, type);
   };
+  // Messages between players (messages.ts), beside the log; hidden where the service has none.
+  const talk = messagesPanel(gameId, seatName);
+  talk.el.hidden = true;
+  void features().then((f) => (talk.el.hidden = !f.messages));
+  grid.querySelector('.side-col')!.insertBefore(talk.el, seatsBox);
 
   function ctxCommands(): Command[] {
     if (!game || replay || busy) return [];
@@ -193,6 +199,7 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
     drawReplay();
     drawLog();
     drawSeats();
+    talk.draw(game.seats.map((x) => ({ id: x.id, name: seatName(x.id) })), current());
   }
 
   const isMine = (id: string) => (seat ? id === seat : playerHolds.includes(id));
@@ -467,6 +474,7 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
   let refreshTimer: ReturnType<typeof setTimeout> | undefined;
   function connect() {
     stopFollowing?.();
+    talk.follow(token());
     stopFollowing = followGame(gameId, token(), {
       after: () => lastSeen,
       connection: (text, ok) => !disposed && setConnection(text, ok),
@@ -509,6 +517,7 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
     window.removeEventListener('resize', onResize);
     document.removeEventListener('visibilitychange', onVisible);
     stopFollowing?.();
+    talk.dispose();
     setConnection('', true);
   };
 }
