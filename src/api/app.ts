@@ -89,6 +89,7 @@ export async function buildApp(core: Core, options: AppOptions = {}): Promise<Ap
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
       if (error.code === 'UNAVAILABLE') reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+      if (error.code === 'RATE_LIMITED' && typeof error.extra.retryAfter === 'number') reply.header('retry-after', String(error.extra.retryAfter));
       return reply.code(error.status).send(errorPayload(request, error.code, error.message, error.extra));
     }
     if (isUnavailable(error)) {

@@ -77,7 +77,22 @@ describe('messages between players', () => {
     // Subscribers on the other process: Bo, South's token, a spectator, Cy.
     const clients = [wsClient(b, bo.token), wsClient(b, south), wsClient(b), wsClient(b, cy.token)];
     const [boLive, southLive, spectatorLive, cyLive] = clients.map((c) => subscribe(c, id));
-    await sleep(500); // the subscriptions are registered
+    // A subscription shows what is stored after it is registered, and graphql-ws says nothing
+    // when that is: warm up with public messages until every subscriber has heard one, then
+    // until each has the last one sent.
+    const live = [boLive!, southLive!, spectatorLive!, cyLive!];
+    const warm: string[] = [];
+    await until(async () => {
+      const w = await a.gql(SEND, { id, t: `warm-up ${warm.length}` }, ada.token);
+      expect(w.errors).toBeUndefined();
+      warm.push(w.data.sendMessage.id);
+      await sleep(200);
+      return live.every((l) => l.got.length > 0 || l.errors.length > 0);
+    }, 20_000, 'the subscriptions');
+    expect(live.map((l) => l.errors)).toEqual([[], [], [], []]);
+    const last = warm[warm.length - 1]!;
+    await until(() => live.every((l) => l.got.some((m) => m.id === last)), 10_000, 'the last warm-up');
+    for (const l of live) l.got.splice(0, l.got.findIndex((m) => m.id === last) + 1);
 
     const hello = await a.gql(SEND, { id, t: 'Hello <b>all</b>' }, ada.token);
     expect(hello.errors).toBeUndefined();
@@ -96,21 +111,22 @@ describe('messages between players', () => {
       expect(r.data.game.version).toBe(version);
       return r.data.game.messages.map((m: { id: string }) => m.id);
     };
-    expect(await read(b, ada.token)).toEqual([h, p1, p2]);
-    expect(await read(a, bo.token)).toEqual([h, p1]);
-    expect(await read(a, south)).toEqual([h, p2]);
-    expect(await read(b)).toEqual([h]);
-    expect(await read(b, cy.token)).toEqual([h]);
+    expect(await read(b, ada.token)).toEqual([...warm, h, p1, p2]);
+    expect(await read(a, bo.token)).toEqual([...warm, h, p1]);
+    expect(await read(a, south)).toEqual([...warm, h, p2]);
+    expect(await read(b)).toEqual([...warm, h]);
+    expect(await read(b, cy.token)).toEqual([...warm, h]);
     // Paging with the cursor; a private message's id is no cursor for who may not read it.
     expect((await a.gql(READ, { id, first: 1, after: h }, bo.token)).data.game.messages.map((m: { id: string }) => m.id)).toEqual([p1]);
+    expect((await a.gql(READ, { id, first: 1 }, bo.token)).data.game.messages.map((m: { id: string }) => m.id)).toEqual([warm[0]]);
     expect((await a.gql(READ, { id, after: p2 }, bo.token)).errors?.[0]?.extensions?.code).toBe('BAD_REQUEST');
     // REST, the same.
-    expect((await b.rest('GET', `/api/games/${id}/messages`)).body.messages.map((m: { id: string }) => m.id)).toEqual([h]);
-    expect((await b.rest('GET', `/api/games/${id}/messages`, undefined, bo.token)).body.messages.map((m: { id: string }) => m.id)).toEqual([h, p1]);
+    expect((await b.rest('GET', `/api/games/${id}/messages`)).body.messages.map((m: { id: string }) => m.id)).toEqual([...warm, h]);
+    expect((await b.rest('GET', `/api/games/${id}/messages?after=${h}`, undefined, bo.token)).body.messages.map((m: { id: string }) => m.id)).toEqual([p1]);
     // The export: the same per reader.
     const exported = async (token?: string) => (await a.rest('GET', `/api/games/${id}/export`, undefined, token)).body;
-    expect((await exported()).messages.map((m: { id: string }) => m.id)).toEqual([h]);
-    expect((await exported(bo.token)).messages.map((m: { id: string }) => m.id)).toEqual([h, p1]);
+    expect((await exported()).messages.map((m: { id: string }) => m.id)).toEqual([...warm, h]);
+    expect((await exported(bo.token)).messages.map((m: { id: string }) => m.id)).toEqual([...warm, h, p1]);
     expect(JSON.stringify(await exported(cy.token))).not.toContain('secret');
 
     // The subscriptions on the other process: each once, only its own.
@@ -124,17 +140,18 @@ describe('messages between players', () => {
     await Promise.all(clients.map((c) => c.dispose()));
 
     // Webhooks: Bo is told of the public one and his own; Ada of South's to her (not her own); Cy of nothing.
-    await until(() => bo.hooks().length >= 2 && ada.hooks().length >= 1, 20_000, 'the webhooks');
-    await until(() => mailsTo(bo.email).filter((m) => m.subject?.startsWith('Message from')).length >= 2 && mailsTo(ada.email).some((m) => m.subject?.startsWith('Message from')), 20_000, 'the mails');
+    const n = warm.length;
+    await until(() => bo.hooks().length >= n + 2 && ada.hooks().length >= 1, 20_000, 'the webhooks');
+    await until(() => mailsTo(bo.email).filter((m) => m.subject?.startsWith('Message from')).length >= n + 2 && mailsTo(ada.email).some((m) => m.subject?.startsWith('Message from')), 20_000, 'the mails');
     await sleep(1500); // room for a delivery that should not be
-    expect(bo.hooks().map((x) => x.body.message.id).sort()).toEqual([h, p1].sort());
+    expect(bo.hooks().map((x) => x.body.message.id).sort()).toEqual([...warm, h, p1].sort());
     expect(bo.hooks().every((x) => x.verified && x.body.type === 'MESSAGE' && x.body.gameId === id)).toBe(true);
     expect(bo.hooks().find((x) => x.body.message.id === p1)!.body.message).toMatchObject({ from: 'north', to: ['east'], text: 'secret-for-bo' });
     expect(ada.hooks().map((x) => x.body.message.id)).toEqual([p2]);
     expect(cy.hooks()).toEqual([]);
     // Mail: the same recipients; the markup is text, escaped in the HTML.
     const boMails = mailsTo(bo.email).filter((m) => m.subject?.startsWith('Message from'));
-    expect(boMails).toHaveLength(2);
+    expect(boMails).toHaveLength(n + 2);
     expect(boMails.map((m) => m.text).join('\n')).toContain('secret-for-bo');
     expect(boMails.map((m) => m.text).join('\n')).not.toContain('secret-for-ada');
     const helloMail = boMails.find((m) => m.text?.includes('Hello <b>all</b>'))!;
@@ -165,8 +182,10 @@ describe('messages between players', () => {
     expect(sent.map((s) => s.errors)).toEqual(Array(20).fill(undefined));
     const refused = await a.gql(SEND, { id, t: 'one too many' }, north);
     expect(refused.errors?.[0]?.extensions).toMatchObject({ code: 'RATE_LIMITED', retryAfter: expect.any(Number) });
-    const rest = await b.rest('POST', `/api/games/${id}/messages`, { text: 'one too many' }, north);
+    const rest = await fetch(`${b.url}/api/games/${id}/messages`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${north}` }, body: JSON.stringify({ text: 'one too many' }) });
     expect(rest.status).toBe(429);
+    expect(Number(rest.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(((await rest.json()) as { error: { code: string } }).error.code).toBe('RATE_LIMITED');
     expect((await b.gql(READ, { id }, north)).data.game.messages).toHaveLength(20);
     expect((await b.gql(READ, { id }, north)).data.game.version).toBe(1);
   });
