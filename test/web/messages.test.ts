@@ -36,7 +36,7 @@ describe.skipIf(!chromium)('the messages panel', () => {
 
     // Public, with markup in it.
     await nora.locator('.message-form textarea').fill('<b>x</b> <img src=x onerror="window.pwned=1">');
-    await nora.getByRole('button', { name: 'Send' }).click();
+    await nora.getByRole('button', { name: 'Send message' }).click();
     const markup = '<b>x</b> <img src=x onerror="window.pwned=1">';
     for (const page of [nora, ed, sue, watcher]) await expect.poll(() => texts(page)).toEqual([markup]);
     for (const page of [nora, ed, watcher]) {
@@ -49,13 +49,13 @@ describe.skipIf(!chromium)('the messages panel', () => {
     // Private, to East only.
     await nora.locator('.message-form select[name="to"]').selectOption('east');
     await nora.locator('.message-form textarea').fill('just for Ed');
-    await nora.getByRole('button', { name: 'Send' }).click();
+    await nora.getByRole('button', { name: 'Send message' }).click();
     await expect.poll(() => texts(ed)).toEqual([markup, 'just for Ed']);
     await expect.poll(() => texts(nora)).toEqual([markup, 'just for Ed']);
     expect(await ed.locator('.message.private .message-head').textContent()).toContain('to you only');
     // East answers everyone; the others get that one, never the private one.
     await ed.locator('.message-form textarea').fill('thanks all');
-    await ed.getByRole('button', { name: 'Send' }).click();
+    await ed.getByRole('button', { name: 'Send message' }).click();
     for (const page of [sue, watcher]) await expect.poll(() => texts(page)).toEqual([markup, 'thanks all']);
     // After a reload, the same: read from the service as that seat.
     await sue.reload();
@@ -64,7 +64,7 @@ describe.skipIf(!chromium)('the messages panel', () => {
     // Too long a message is refused with the service's reason.
     await sue.locator('.message-form textarea').evaluate((el: HTMLTextAreaElement) => el.removeAttribute('maxlength'));
     await sue.locator('.message-form textarea').fill('y'.repeat(2001));
-    await sue.getByRole('button', { name: 'Send' }).click();
+    await sue.getByRole('button', { name: 'Send message' }).click();
     await expect.poll(() => sue.locator('.messages-note').textContent()).toContain('BAD_REQUEST');
 
     for (const page of [nora, ed, sue, watcher]) expect(page.errors).toEqual([]);

@@ -33,7 +33,7 @@ export function messagesPanel(gameId: string, seatName: (id: string) => string):
   const list = h('ol', { class: 'messages', 'aria-label': 'Messages', tabindex: 0 });
   const text = h('textarea', { name: 'message', rows: 2, maxlength: MAX_MESSAGE, 'aria-label': 'Message', placeholder: 'Write to the other players' });
   const to = h('select', { name: 'to', 'aria-label': 'To' });
-  const send = h('button', { type: 'submit' }, 'Send');
+  const send = h('button', { type: 'submit' }, 'Send message');
   const note = h('p', { class: 'messages-note', 'aria-live': 'polite' });
   const form = h('form', { class: 'message-form', onsubmit: (e: Event) => (e.preventDefault(), void submit()) }, text, h('div', { class: 'message-send' }, h('label', {}, 'To ', to), send));
   const el = h('section', { class: 'messages-panel', 'aria-label': 'Messages between players' }, h('h2', {}, 'Messages'), list, form, note);
