@@ -82,6 +82,8 @@ export class Messages {
     }
     const text = input.text;
     if (typeof text !== 'string' || text.trim() === '') throw new AppError('BAD_REQUEST', 'text: a message needs some text');
+    // PostgreSQL's text holds no NUL; a message is text, so it may not either.
+    if (text.includes('\u0000')) throw new AppError('BAD_REQUEST', 'text: a message may not contain the NUL character');
     const length = [...text].length;
     if (length > this.options.maxLength) throw new AppError('BAD_REQUEST', `text: a message has at most ${this.options.maxLength} characters (this one has ${length})`, { maxLength: this.options.maxLength });
     const to = this.recipients(game, from, input.to);

@@ -168,6 +168,7 @@ describe('sending a message', () => {
     await expect(core.messages.send(SPECTATOR, id, { text: 'hi' })).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
     await expect(core.messages.send({ kind: 'seat', gameId: crypto.randomUUID(), seat: 'north' }, id, { text: 'hi' })).rejects.toMatchObject({ code: 'FORBIDDEN' });
     await expect(core.messages.send(north, id, { text: '  ' })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await expect(core.messages.send(north, id, { text: 'a\u0000b' })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
     await expect(core.messages.send(north, id, { text: 'x'.repeat(2001) })).rejects.toMatchObject({ code: 'BAD_REQUEST', extra: { maxLength: 2000 } });
     // 2,000 characters, counted as characters: an emoji is one.
     expect((await core.messages.send(north, id, { text: '😀'.repeat(2000) })).text).toHaveLength(4000);
