@@ -11,6 +11,7 @@ import { jobJson, jobsSql } from './jobs.ts';
 
 interface MessageRow { id: string; game_id: string; seq: string; from_seat: string; to_seats: string[] | null; text: string; created_at: Date }
 
+// seq comes out as text (a bigint): order by the column, messages.seq, never by this alias.
 const COLUMNS = 'id::text, game_id::text, seq::text, from_seat, to_seats, text, created_at';
 const record = (r: MessageRow): MessageRecord => ({ id: r.id, gameId: r.game_id, seq: Number(r.seq), from: r.from_seat, to: r.to_seats, text: r.text, at: r.created_at });
 
@@ -54,7 +55,7 @@ export class MessageStore implements MessagePort {
     const rows = await this.prisma.$queryRawUnsafe<MessageRow[]>(
       `SELECT ${COLUMNS} FROM messages
        WHERE game_id = $1::uuid AND seq > $3::bigint AND (to_seats IS NULL OR from_seat = ANY($2::text[]) OR to_seats && $2::text[])
-       ORDER BY seq LIMIT $4::int`,
+       ORDER BY messages.seq LIMIT $4::int`,
       gameId, seats, afterSeq, first,
     );
     return rows.map(record);
