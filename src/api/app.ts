@@ -14,6 +14,7 @@ import mercurius from 'mercurius';
 import { hashToken } from '../app/actors.ts';
 import type { Core } from '../app/core.ts';
 import { AppError, isUnavailable, RETRY_AFTER_SECONDS } from '../app/errors.ts';
+import { messageRoutes } from './rest-messages.ts';
 import { notificationRoutes } from './rest-notifications.ts';
 import { absenceRoutes } from './rest-absence.ts';
 import { bearerToken, OPEN_ROUTES, refuseUnknownTokens, requestActor } from './auth.ts';
@@ -89,6 +90,7 @@ export async function buildApp(core: Core, options: AppOptions = {}): Promise<Ap
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
       if (error.code === 'UNAVAILABLE') reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+      if (error.code === 'RATE_LIMITED' && typeof error.extra.retryAfter === 'number') reply.header('retry-after', String(error.extra.retryAfter));
       return reply.code(error.status).send(errorPayload(request, error.code, error.message, error.extra));
     }
     if (isUnavailable(error)) {
@@ -167,6 +169,7 @@ export async function buildApp(core: Core, options: AppOptions = {}): Promise<Ap
   await app.register(restRoutes, { application });
   await app.register(notificationRoutes, { application });
   await app.register(absenceRoutes, { application });
+  await app.register(messageRoutes, { application });
   await app.register(mailRoutes, { application, secret: options.mailInboundSecret ?? null });
   // An export of a long game is far larger than any command: its own body limit.
   await app.register(verifyRoute, { verify: core.verify.body, bodyLimit: options.verifyBodyLimit ?? 64 * 1024 * 1024, rateLimit: options.verifyRateLimit ?? 10 });

@@ -71,7 +71,7 @@ export function depthLimit(limit: number) {
 /**
  * The cost of an operation, before it runs: every field costs its weight (1 unless listed
  * below), plus what is selected below it times the length of the list it returns: `first`
- * where the field takes it (`games` 20 by default, at most 100; `events` all of the log,
+ * where the field takes it (`games` 20 by default, at most 100; `messages` 100 at most; `events` all of the log,
  * counted as 1,000), 10 game types, 4 seats (and prompts), or 10 for any other list. Aliases count
  * each time, so do fragments. Introspection costs nothing: it only reads the schema.
  */
@@ -88,6 +88,8 @@ export const COST_WEIGHTS: Record<string, number> = {
   'Game.legalCommands': 100,
   'Game.legalOrders': 100,
   'Game.awaiting': 5,
+  // One read of the messages' table.
+  'Game.messages': 5,
 };
 const EVENTS_WITHOUT_FIRST = 1_000;
 const GAME_TYPES = 10;
@@ -101,6 +103,8 @@ function listLength(parent: string, field: GraphQLField<unknown, unknown>, args:
       return Math.min(Math.max(first ?? 20, 1), 100);
     case 'Game.events':
       return Math.min(Math.max(first ?? EVENTS_WITHOUT_FIRST, 0), EVENTS_WITHOUT_FIRST);
+    case 'Game.messages':
+      return Math.min(Math.max(first ?? 100, 1), 100);
     case 'Query.gameTypes':
       return GAME_TYPES;
     case 'GameConnection.edges':

@@ -9,7 +9,7 @@ import type { PlayerOut } from '../app/players.ts';
 import type { WebhookOut } from '../app/notifications.ts';
 
 export const notificationSchema = /* GraphQL */ `
-  enum WebhookEvent { YOUR_TURN GAME_STARTED GAME_OVER EVENT_APPENDED DEADLINE_SOON SEAT_HANDED_TO_BOT }
+  enum WebhookEvent { YOUR_TURN GAME_STARTED GAME_OVER EVENT_APPENDED DEADLINE_SOON SEAT_HANDED_TO_BOT MESSAGE }
   "PENDING: to be tried (again); DELIVERED: a 2xx came back; FAILED: every attempt failed; CANCELLED: its webhook was disabled"
   enum DeliveryStatus { PENDING DELIVERED FAILED CANCELLED }
   type WebhookDelivery {

@@ -20,6 +20,7 @@ import type { GameModule } from '../domain/kernel/index.ts';
 import { viewTypes } from './view-types.ts';
 import { published } from './openapi.ts';
 import { absenceResolvers, absenceSchema } from './graphql-absence.ts';
+import { messageResolvers, messageSchema } from './graphql-messages.ts';
 import { notificationResolvers, notificationSchema } from './graphql-notifications.ts';
 
 const baseSchema = /* GraphQL */ `
@@ -237,7 +238,7 @@ export function buildSchema(games: readonly GameModule[]): string {
   const members = ['GenericView', ...views.map((v) => v.typeName)];
   // Each view type is what its game's view() returns; the API adds gameType, and View.
   const common = views.map((v) => `extend type ${v.typeName} implements View { gameType: String! }`);
-  return [baseSchema, notificationSchema, absenceSchema, ...views.map((v) => v.sdl), ...common, `union GameView = ${members.join(' | ')}`].join('\n');
+  return [baseSchema, notificationSchema, absenceSchema, messageSchema, ...views.map((v) => v.sdl), ...common, `union GameView = ${members.join(' | ')}`].join('\n');
 }
 
 export interface Context {
@@ -291,6 +292,7 @@ export function graphqlOptions(app: Core, opts: { graphiql: boolean; queryDepth:
   const players = (): Players => app.players;
   const lobby = () => app.lobby;
   const extra = notificationResolvers(app);
+  const talk = messageResolvers(app);
   const games = app.registry.modules();
   const viewTypeOf = new Map(viewTypes(games).map((v) => [v.gameType, v.typeName]));
   const resolvers = {
@@ -389,6 +391,9 @@ export function graphqlOptions(app: Core, opts: { graphiql: boolean; queryDepth:
   const absence = absenceResolvers(app);
   Object.assign(resolvers.Player, absence.Player);
   Object.assign(resolvers.Mutation, absence.Mutation);
+  Object.assign(resolvers.Game, talk.Game);
+  Object.assign(resolvers.Mutation, talk.Mutation);
+  Object.assign(resolvers.Subscription, talk.Subscription);
   return {
     schema: buildSchema(games),
     resolvers,

@@ -92,8 +92,19 @@ const view: Schema = { description: "the game's view as the caller may see it (s
 const order: Schema = object({ notation: string, text: string, command });
 
 /** The success responses, by operation. */
+/** A message between players (docs/api.md, "Messages between players"). */
+const message: Schema = object({
+  id: string,
+  from: { ...string, description: "the sender's seat" },
+  to: { type: ['array', 'null'], items: string, description: 'null: everyone in the game; else only these seats (and the sender) may read it' },
+  text: { ...string, description: 'as written: plain text, never markup' },
+  at: { type: 'string', format: 'date-time' },
+});
+
 export const responses = {
   serviceInfo: object({ mailEnabled: { type: 'boolean', description: 'mail is configured (SMTP): verification codes and mail notifications are sent' } }),
+  message,
+  messages: object({ messages: array(message) }),
   gameTypes: object({
     gameTypes: array(
       object({
@@ -123,6 +134,7 @@ export const responses = {
     game: { type: 'object', additionalProperties: true },
     events: array({ ...event, properties: { ...(event.properties as Schema), rolls: { type: ['array', 'null'] } } }),
     commands: { type: ['array', 'null'], items: { type: 'object', additionalProperties: true } },
+    messages: { ...array(message), description: 'the messages between players the caller may read' },
   }),
   verify: {
     type: 'object',

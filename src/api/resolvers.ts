@@ -19,6 +19,7 @@ export const FIELD_ARGS = {
   Game: {
     view: { atVersion: 'Int' },
     events: { after: 'Int', first: 'Int' },
+    messages: { first: 'Int', after: 'ID' },
   },
   Player: {
     games: { filter: 'GamesFilter', first: 'Int', after: 'String' },
@@ -39,6 +40,7 @@ export const FIELD_ARGS = {
     cancelGame: { gameId: 'ID!' },
     createWebhook: { input: 'CreateWebhookInput!' },
     deleteWebhook: { id: 'ID!' },
+    sendMessage: { gameId: 'ID!', text: 'String!', to: '[String!]', seat: 'String' },
   },
   Webhook: {
     deliveries: { first: 'Int' },
@@ -46,6 +48,7 @@ export const FIELD_ARGS = {
   Subscription: {
     gameEvents: { gameId: 'ID!', afterVersion: 'Int' },
     seatsChanged: { gameId: 'ID!' },
+    gameMessages: { gameId: 'ID!' },
   },
 } as const;
 

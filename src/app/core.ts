@@ -19,8 +19,9 @@ import type { ReadContext } from './game-read.ts';
 import { Planners, type JobPlanner } from './jobs.ts';
 import { Lobby } from './lobby.ts';
 import { MailPlay, type MailPlayOptions } from './mail-play.ts';
+import { MESSAGE_DEFAULTS, Messages, type MessageOptions } from './messages.ts';
 import { Notifications, type NotificationOptions } from './notifications.ts';
-import { botPlanner, clockPlanner, notifyPlanner } from './planners.ts';
+import { botPlanner, clockPlanner, messagePlanner, notifyPlanner } from './planners.ts';
 import { playerOf, Players, type VerificationMail } from './players.ts';
 import type { Ports } from './ports.ts';
 import { Reads } from './reads.ts';
@@ -53,6 +54,8 @@ export interface CoreOptions {
   digestTime?: string;
   /** More planners, after the core's own (a channel of its own: reminders, digests, ...). */
   planners?: Record<string, JobPlanner>;
+  /** Messages between players: length and rate limits (default 2,000 characters, 20 a minute). */
+  messages?: Partial<MessageOptions>;
 }
 
 export interface Core {
@@ -77,6 +80,8 @@ export interface Core {
   readonly digests: Digests;
   /** Seats out of time handed to the bot in the record (onTimeout: BOT; the deadline task calls it). */
   readonly handover: Handover;
+  /** Messages between players (sendMessage, Game.messages, gameMessages). */
+  readonly messages: Messages;
   readonly planners: Planners;
   readonly verify: {
     /** Checks a parsed export here (pure: no store). */
@@ -125,7 +130,7 @@ export function createCore(ports: Ports, options: CoreOptions): Core {
 
   const states = new States(ports.games, module, rules);
   const ctx: ReadContext = { module, states, store: ports.games, clocks: ports.clocks, absences: ports.absences };
-  const reads = new Reads(ctx, ports.lobby, ports.wakeUps);
+  const reads = new Reads(ctx, ports.lobby, ports.wakeUps, ports.messages);
   const commands = new Commands(ctx, ports.games, states, reads, registry, planners, ports.wakeUps, rules);
   const mail = new MailPlay(ports.mail, ports.players, ctx, reads, commands, registry, {
     replyDomain: notificationOptions.mail ? (options.playByMail?.replyDomain ?? null) : null,
@@ -145,10 +150,11 @@ export function createCore(ports: Ports, options: CoreOptions): Core {
   const digests = new Digests(ports.digests, ports.players, reads, ports.clocks, mail, notifications, ports.jobs, {
     time: options.digestTime ?? '07:00', publicUrl: notificationOptions.publicUrl, secretKey: notificationOptions.secretKey, mail: notificationOptions.mail,
   });
+  const messages = new Messages(ports.messages, reads, ports.wakeUps, messagePlanner(notificationOptions.mail && notificationOptions.secretKey !== null), notifications, { ...MESSAGE_DEFAULTS, ...options.messages });
   const verifier = new Verifier(options.gameModules ?? [HOSTED_GAMES_MODULE], rules);
 
   return {
-    registry, rules, ports, states, commands, reads, lobby, players, notifications, mail, bots, deadlines, absences, digests, handover, planners, module,
+    registry, rules, ports, states, commands, reads, lobby, players, notifications, mail, bots, deadlines, absences, digests, handover, messages, planners, module,
     verify: { check: (doc) => verifyExport(doc, registry, rules), body: (bytes) => verifier.verify(bytes) },
     authenticate: (token) => players.authenticate(token),
     readiness: () => ports.readiness?.() ?? Promise.resolve({ ready: true }),

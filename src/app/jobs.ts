@@ -7,7 +7,7 @@
  * messages, absences) plugs in by registering one more with `Planners.register`. Most
  * commits need no job: a planner returns none then.
  */
-import type { GameRecord, GameSummary, JobChange, OutboxEntry } from './ports.ts';
+import type { GameRecord, GameSummary, JobChange, NewMessage, OutboxEntry } from './ports.ts';
 
 /** A commit about to be written. */
 export interface PlannedCommit {
@@ -27,6 +27,12 @@ export interface PlannedCommit {
 
 /** Returns the jobs a commit needs (usually none). Pure: no I/O, no clock (runAfterSeconds is the store's). */
 export type JobPlanner = (commit: PlannedCommit) => JobChange[];
+
+/**
+ * Jobs for a message between players about to be stored (a message is no commit: it never
+ * changes the game's version), stored by the statement that stores it. Pure, as JobPlanner.
+ */
+export type MessagePlanner = (sent: { game: Pick<GameRecord, 'id' | 'playerIds' | 'seats'>; message: NewMessage }) => JobChange[];
 
 /** The planners of one core, in the order they were registered. */
 export class Planners {

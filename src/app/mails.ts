@@ -76,3 +76,9 @@ export function handedToBotMail(links: MailLinks, name: string, seat: string, yo
     'The game goes on.',
   ]);
 }
+
+/** A message between players, to one of its recipients (the text as written: escaped in the HTML, never markup). */
+export function messageMail(links: MailLinks, name: string, message: { from: string; to: string[] | null; text: string }): MailBody {
+  const to = message.to ? `to ${message.to.join(', ')} only` : 'to everyone in the game';
+  return mail(links, `Message from ${message.from}: ${name}`, [`${message.from} wrote ${to} in ${name}:`, ...message.text.split(/\r?\n/)]);
+}

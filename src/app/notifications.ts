@@ -14,10 +14,10 @@ import type { Actor } from './actors.ts';
 import type { MailPlay } from './mail-play.ts';
 import { AppError } from './errors.ts';
 import { playerOf, type VerificationMail } from './players.ts';
-import type { DeliveryRecord, GameRecord, GameStore, JobQueue, NewDelivery, PlayerRecord, PlayerStore, WebhookRecord, WebhookStore } from './ports.ts';
+import type { DeliveryRecord, GameRecord, GameStore, JobQueue, MessageRecord, NewDelivery, PlayerRecord, PlayerStore, WebhookRecord, WebhookStore } from './ports.ts';
 import type { Reads } from './reads.ts';
 import { priorityOf, TASKS } from './tasks.ts';
-import { deadlineMail, escapeHtml, gameName, gameOverMail, handedToBotMail, yourTurnMail, type MailBody, type MailLinks } from './mails.ts';
+import { deadlineMail, escapeHtml, gameName, gameOverMail, handedToBotMail, messageMail, yourTurnMail, type MailBody, type MailLinks } from './mails.ts';
 import { checkTarget, parseTarget } from './targets.ts';
 import { deliveryId, WEBHOOK_EVENTS, webhookEventOf, webhookOut, type DeliveryOut, type NotificationOptions, type WebhookBody, type WebhookEvent, type WebhookOut } from './webhook-shapes.ts';
 
@@ -253,6 +253,31 @@ export class Notifications {
         const prompts = status.awaiting.filter((p) => p.seat === seat).map((p) => p.prompt);
         const body = await this.withOrders(deadlineMail(this.links(game, player), this.name(game), seat, prompts, deadline), game, playerId, seat, version);
         out.push(this.mailDelivery(deliveryId('mail', playerId, gameId, seat, version, 'DEADLINE_SOON'), playerId, game, 'DEADLINE_SOON', seat, version, body));
+      }
+    }
+    return this.enqueue(out);
+  }
+
+  /**
+   * MESSAGE (the `notify-message` task): a webhook POST and a mail to each of the message's
+   * recipients, and to nobody else: `recipients` are the players holding a seat it is
+   * addressed to (src/app/messages.ts decides), never its sender. Once per recipient.
+   */
+  async fanOutMessage(game: GameRecord, message: MessageRecord, recipients: string[]): Promise<string[]> {
+    const out: NewDelivery[] = [];
+    const at = message.at.toISOString();
+    const shown = { id: message.id, from: message.from, to: message.to, text: message.text, at };
+    if (this.options.secretKey) {
+      for (const w of await this.store.listening(game.id, recipients)) {
+        if (!w.events.includes('MESSAGE') || !recipients.includes(w.playerId)) continue;
+        const body: WebhookBody = { type: 'MESSAGE', gameId: game.id, version: game.version, seat: message.from, game: { id: game.id, type: game.type, status: game.status, version: game.version }, at, message: shown };
+        out.push({ id: deliveryId(w.id, message.id, 'MESSAGE'), channel: 'WEBHOOK', webhookId: w.id, playerId: w.playerId, gameId: game.id, event: 'MESSAGE', seat: message.from, version: game.version, body: body as never });
+      }
+    }
+    if (this.options.mail && this.unsubscribeKey) {
+      for (const player of await this.players.players(recipients)) {
+        if (!player.email || !player.emailVerified || !player.notifyByEmail) continue;
+        out.push(this.mailDelivery(deliveryId('mail', player.id, message.id, 'MESSAGE'), player.id, game, 'MESSAGE', message.from, game.version, messageMail(this.links(game, player), this.name(game), message)));
       }
     }
     return this.enqueue(out);

@@ -7,8 +7,11 @@
  *   notify    someone listens to the game → the fan-out of the commit's outbox rows
  * And one planner of a day rather than a commit:
  *   digests   DIGEST_TIME came (the `digest_day` job) → one `digest` job per player who wants it
+ *   messages  a message between players is stored → its fan-out (MessagePlanner: a message
+ *             is no commit of the game, but it is planned the same way, its jobs stored by
+ *             the statement that stores it, only when someone listens)
  */
-import type { JobPlanner } from './jobs.ts';
+import type { JobPlanner, MessagePlanner } from './jobs.ts';
 import type { JobChange, JobSpec } from './ports.ts';
 import { priorityOf, TASKS } from './tasks.ts';
 
@@ -68,4 +71,9 @@ export const digestDayKey = 'digest-day';
  */
 export function digestPlanner(day: string, playerIds: string[]): (JobSpec & { key: string })[] {
   return playerIds.map((playerId) => ({ task: TASKS.digest, payload: { playerId, day }, key: `digest:${playerId}:${day}`, maxAttempts: 10, priority: priorityOf(TASKS.digest) }));
+}
+
+/** The fan-out of a message, added with it only when someone listens to its game (as notify). */
+export function messagePlanner(mail: boolean): MessagePlanner {
+  return ({ message }) => [{ task: TASKS.message, payload: { id: message.id, gameId: message.gameId }, maxAttempts: 25, priority: priorityOf(TASKS.message), when: mail ? 'listened-or-mail' : 'listened' }];
 }

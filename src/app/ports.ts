@@ -7,10 +7,12 @@
 
 import type { DigestStore } from './ports-digest.ts';
 import type { MailStore } from './ports-mail.ts';
+import type { MessageStore } from './ports-messages.ts';
 import type { PlayerStore, RevocationListener, WebhookStore } from './ports-people.ts';
 
 export type * from './ports-digest.ts';
 export type * from './ports-mail.ts';
+export type * from './ports-messages.ts';
 export type * from './ports-people.ts';
 
 // ---- games, events, commands ------------------------------------------------------------
@@ -339,6 +341,8 @@ export interface Ports {
   mail: MailStore;
   /** The daily digests sent, the calendar feeds' tokens. */
   digests: DigestStore;
+  /** Messages between players. */
+  messages: MessageStore;
   jobs: JobQueue;
   wakeUps: WakeUps;
   /** 'ready', or why not (migrations, the database). */

@@ -8,7 +8,8 @@ import { isBatch } from './batch.ts';
 import { AppError } from './errors.ts';
 import { ChangeFeed, EventFeed, FEED_PAGE } from './feed.ts';
 import { GameRead, type ReadContext } from './game-read.ts';
-import type { Cursor, GameRecord, LobbyStore, WakeUps } from './ports.ts';
+import { readableMessages } from './messages.ts';
+import type { Cursor, GameRecord, LobbyStore, MessageStore, WakeUps } from './ports.ts';
 import type { ExportDocument } from './verify.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -61,6 +62,8 @@ export class Reads {
     private readonly ctx: ReadContext,
     private readonly lobby: LobbyStore,
     private readonly wakeUps: WakeUps,
+    /** For the export's messages: only those the reader may read. */
+    private readonly messages: MessageStore,
   ) {}
 
   /**
@@ -162,6 +165,7 @@ export class Reads {
             });
           })
         : null,
+      messages: await readableMessages(this.messages, actor, game),
     };
   }
 }

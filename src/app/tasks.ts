@@ -8,6 +8,8 @@
 export const TASKS = {
   /** A commit's outbox rows → its deliveries (added with the commit when someone listens). */
   notify: 'notify',
+  /** A message between players → its deliveries (webhooks and mail of its recipients). */
+  message: 'notify-message',
   /** DEADLINE_SOON for a game's seat → its deliveries. */
   deadlineNotice: 'notify-deadline',
   /** One POST of a webhook delivery. */
@@ -44,6 +46,7 @@ export const TASK_CLASS: Record<TaskName, JobClass> = {
   [TASKS.deadlineNotice]: 'fanout',
   [TASKS.digestDay]: 'fanout',
   [TASKS.digest]: 'fanout',
+  [TASKS.message]: 'fanout',
 };
 
 /**

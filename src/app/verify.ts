@@ -31,6 +31,8 @@ export interface ExportDocument {
   events: (EventOut & { rolls: unknown[] | null })[];
   /** The accepted commands (only once finished: some are secret while the game runs). seat null: the service. */
   commands: { seat: string | null; command: unknown; firstVersion: number; lastVersion: number }[] | null;
+  /** The messages between players the reader may read (public ones, and private ones sent by or to their seat); not verified. */
+  messages?: { id: string; from: string; to: string[] | null; text: string; at: string }[];
 }
 
 export type VerifyReport =

@@ -5,7 +5,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import type { DeliveryRecord, OutboxEntry, WebhookRecord } from './ports.ts';
 
-export const WEBHOOK_EVENTS = ['YOUR_TURN', 'GAME_STARTED', 'GAME_OVER', 'EVENT_APPENDED', 'DEADLINE_SOON', 'SEAT_HANDED_TO_BOT'] as const;
+export const WEBHOOK_EVENTS = ['YOUR_TURN', 'GAME_STARTED', 'GAME_OVER', 'EVENT_APPENDED', 'DEADLINE_SOON', 'SEAT_HANDED_TO_BOT', 'MESSAGE'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 
@@ -65,6 +65,8 @@ export interface WebhookBody {
   at: string;
   /** GAME_OVER only: the winning seats (none: no winner) and why it ended. */
   result?: { winners: string[]; reason: string };
+  /** MESSAGE only (to its recipients only): the message. */
+  message?: { id: string; from: string; to: string[] | null; text: string; at: string };
 }
 
 export function webhookOut(w: WebhookRecord): WebhookOut {

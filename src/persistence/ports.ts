@@ -11,6 +11,7 @@ import { DigestStore } from './digest-store.ts';
 import { EventStore } from './event-store.ts';
 import { LobbyStore } from './lobby-store.ts';
 import { MailStore } from './mail-store.ts';
+import { MessageStore } from './message-store.ts';
 import { listMigrations, migrationsApplied } from './migrate.ts';
 import { Notifier } from './notifier.ts';
 import { PlayerStore } from './player-store.ts';
@@ -47,6 +48,7 @@ export async function openPorts(database: Database, opts: { log?: (msg: string) 
     absences: new AbsenceStore(database.prisma),
     mail: new MailStore(database.prisma),
     digests: new DigestStore(database.prisma),
+    messages: new MessageStore(database.prisma),
     jobs: queue,
     wakeUps: notifier,
     async readiness() {

@@ -26,6 +26,9 @@ export function defineTasks(queue: TaskRegistry, core: Core, options: WorkerOpti
   queue.define(TASKS.deadlineSoon, async (p) => {
     await core.deadlines.deadlineSoon(deadlineJobOf(p));
   });
+  queue.define(TASKS.message, async (p) => {
+    await core.messages.fanOut(String(p.id));
+  });
   queue.define(TASKS.mailInbound, async (p) => {
     await core.mail.handle(String(p.id));
   });

@@ -21,6 +21,8 @@ export interface Features {
   seatAbsentUntil?: boolean;
   /** `ClockInput.onTimeout` / `Clock.onTimeout`: what happens to a seat out of time (RESIGN or BOT) */
   clockTimeout: boolean;
+  /** Messages between players: `sendMessage`, `Game.messages`. */
+  messages: boolean;
 }
 
 let cached: Promise<Features> | null = null;
@@ -42,9 +44,10 @@ export function features(): Promise<Features> {
         absences: has(r.mutation, 'setAbsence') && has(r.mutation, 'cancelAbsence') && has(r.player, 'absences'),
         seatAbsentUntil: has(r.seat, 'absentUntil'),
         clockTimeout: !!r.clockInput?.inputFields?.some((x) => x.name === 'onTimeout'),
+        messages: has(r.mutation, 'sendMessage') && has(r.game, 'messages'),
       };
     })
-    .catch(() => ({ promptDeadline: false, seatDeadline: false, clockInput: false, webhooks: false, gameClock: false, clockTimeout: false }));
+    .catch(() => ({ promptDeadline: false, seatDeadline: false, clockInput: false, webhooks: false, gameClock: false, clockTimeout: false, messages: false }));
   return cached;
 }
 type Fields = { fields: { name: string }[] | null } | null;

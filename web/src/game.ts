@@ -18,6 +18,7 @@ import { playerToken, signedIn } from './player.ts';
 import { followGame } from './live.ts';
 import { beforeStart, joinSeat, openGamePanel } from './open-game.ts';
 import { GameLog, Seats } from './game-state.ts';
+import { messagesPanel } from './messages.ts';
 import { Picking } from './picking.ts';
 import { replayBar } from './replay.ts';
 import { clockNote, deadlineBadge, handedOverLinks, seatLinks, seatList as panelSeatList, seatTokenForm } from './panels.ts';
@@ -94,6 +95,11 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
     const s = game?.seats.find((x) => x.id === id);
     return s ? `${s.name} (${seatTitle(id, type)})` : seatTitle(id, type);
   };
+  // Messages between players (messages.ts), beside the log; hidden where the service has none.
+  const talk = messagesPanel(gameId, seatName);
+  talk.el.hidden = true;
+  void features().then((f) => (talk.el.hidden = !f.messages));
+  grid.querySelector('.side-col')!.insertBefore(talk.el, seatsBox);
 
   function ctxCommands(): Command[] {
     if (!game || replay || busy) return [];
@@ -188,6 +194,7 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
     drawReplay();
     drawLog();
     drawSeats();
+    talk.draw(game.seats.map((x) => ({ id: x.id, name: seatName(x.id) })), current());
   }
 
   const isMine = (id: string) => seats.isMine(id);
@@ -430,6 +437,7 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
   let refreshTimer: ReturnType<typeof setTimeout> | undefined;
   function connect() {
     stopFollowing?.();
+    talk.follow(token());
     stopFollowing = followGame(gameId, token(), {
       after: () => log.lastSeen,
       connection: (text, ok) => !disposed && setConnection(text, ok),
@@ -482,6 +490,7 @@ export async function gamePage(root: HTMLElement, gameId: string, setConnection:
     window.removeEventListener('resize', onResize);
     document.removeEventListener('visibilitychange', onVisible);
     stopFollowing?.();
+    talk.dispose();
     setConnection('', true);
   };
 }

@@ -1,5 +1,6 @@
 /** The shared state of one set of memory ports (src/app/memory/index.ts), and their job list. */
 import type { AbsenceRecord, CommandRecord, Cursor, DeliveryRecord, GameRecord, JobChange, JobSpec, PlayerRecord, PlayerTokenRecord, RevocationListener, StoredEvent, StoredOutboxEntry, WebhookRecord } from '../ports.ts';
+import type { MessageRecord } from '../ports-messages.ts';
 
 export const copy = <T>(v: T): T => structuredClone(v);
 export const newest = (a: GameRecord, b: GameRecord) => b.createdAt.getTime() - a.createdAt.getTime() || (b.id < a.id ? -1 : b.id > a.id ? 1 : 0);
@@ -39,6 +40,9 @@ export class MemoryData {
   readonly jobs: MemoryJob[] = [];
   /** Absences of every player (AbsenceStore). */
   readonly absences: AbsenceRecord[] = [];
+  /** Messages between players, in the order stored; and the rate limit's windows per sender. */
+  readonly messages: MessageRecord[] = [];
+  readonly messageLimits = new Map<string, { windowStart: Date; count: number }>();
   private ids = 0;
   private position = 0;
 

@@ -14,6 +14,7 @@ import { MemoryData } from './data.ts';
 import { MemoryClocks, MemoryGames, MemoryLobby } from './games.ts';
 import { MemoryDigests } from './digest.ts';
 import { MemoryMail } from './mail.ts';
+import { MemoryMessages } from './messages.ts';
 import { MemoryPlayers, MemoryWebhooks } from './people.ts';
 
 export { MemoryData, type MemoryJob } from './data.ts';
@@ -67,6 +68,7 @@ export function memoryPorts(data = new MemoryData()): Ports & { data: MemoryData
     absences: new MemoryAbsences(data),
     mail: new MemoryMail(data),
     digests: new MemoryDigests(data),
+    messages: new MemoryMessages(data),
     jobs: new MemoryJobs(data),
     wakeUps: new MemoryWakeUps(data),
   };
