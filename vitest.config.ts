@@ -9,6 +9,10 @@ export default defineConfig({
     // minutes. Generous ceilings keep a slow run from failing; speed is measured by npm run bench.
     testTimeout: 300_000,
     hookTimeout: 120_000,
+    // expect.poll waits for something to happen (a page drawn, a mail arrived); its 1 s default
+    // failed tests on a loaded machine (the lobby's sign-in in the full run). Waiting longer
+    // costs nothing when it passes; a poll that must fail quickly passes its own timeout.
+    expect: { poll: { timeout: 10_000 } },
     projects: [
       { extends: true, test: { name: 'domain', include: ['test/domain/**/*.test.ts', 'test/kernel/**/*.test.ts'] } },
       { extends: true, test: { name: 'config', include: ['test/config/**/*.test.ts'] } },

@@ -41,6 +41,8 @@ export const FIELD_ARGS = {
     createWebhook: { input: 'CreateWebhookInput!' },
     deleteWebhook: { id: 'ID!' },
     sendMessage: { gameId: 'ID!', text: 'String!', to: '[String!]', seat: 'String' },
+    setAbsence: { input: 'AbsenceInput!' },
+    cancelAbsence: { id: 'ID!' },
   },
   Webhook: {
     deliveries: { first: 'Int' },

@@ -124,7 +124,7 @@ export class Messages {
 
   /** A cursor is a message the reader may read, of this game; anything else says nothing of what it is. */
   private async position(gameId: string, seats: string[], after: string): Promise<number> {
-    const m = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(after) ? await this.store.message(after) : null;
+    const m = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(after) ? await this.store.message(gameId, after) : null;
     if (!m || m.gameId !== gameId || !mayRead(m, seats)) throw new AppError('BAD_REQUEST', '"after" is not the id of a message you can read in this game');
     return m.seq;
   }
@@ -144,8 +144,8 @@ export class Messages {
   }
 
   /** @internal The `notify-message` task: the message's deliveries to its recipients. */
-  async fanOut(id: string): Promise<string[]> {
-    const message = await this.store.message(id);
+  async fanOut(gameId: string, id: string): Promise<string[]> {
+    const message = await this.store.message(gameId, id);
     if (!message) return [];
     const game = await this.reads.record(message.gameId);
     // Players holding a seat that may read it, but not the one who wrote it.

@@ -28,7 +28,8 @@ export interface MessageStore {
    * otherwise stores nothing (`stored: null`). Every attempt counts.
    */
   send(message: NewMessage, sender: string, limit: { count: number; seconds: number }, jobs: JobChange[]): Promise<{ stored: MessageRecord | null; count: number; resetsAt: Date }>;
-  message(id: string): Promise<MessageRecord | null>;
+  /** A message of a game by its id (a per-game table: the game is part of its key). */
+  message(gameId: string, id: string): Promise<MessageRecord | null>;
   /** The position of the game's last message (0: none yet), whoever may read it. */
   lastSeq(gameId: string): Promise<number>;
   /**

@@ -41,8 +41,8 @@ export class MessageStore implements MessagePort {
     return { stored: r.id ? record(r as MessageRow) : null, count: r.count, resetsAt: r.resets_at };
   }
 
-  async message(id: string) {
-    const rows = await this.prisma.$queryRawUnsafe<MessageRow[]>(`SELECT ${COLUMNS} FROM messages WHERE id = $1::uuid`, id);
+  async message(gameId: string, id: string) {
+    const rows = await this.prisma.$queryRawUnsafe<MessageRow[]>(`SELECT ${COLUMNS} FROM messages WHERE game_id = $1::uuid AND id = $2::uuid`, gameId, id);
     return rows[0] ? record(rows[0]) : null;
   }
 

@@ -27,7 +27,7 @@ export function defineTasks(queue: TaskRegistry, core: Core, options: WorkerOpti
     await core.deadlines.deadlineSoon(deadlineJobOf(p));
   });
   queue.define(TASKS.message, async (p) => {
-    await core.messages.fanOut(String(p.id));
+    await core.messages.fanOut(String(p.gameId), String(p.id));
   });
   queue.define(TASKS.mailInbound, async (p) => {
     await core.mail.handle(String(p.id));

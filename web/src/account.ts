@@ -11,6 +11,7 @@ import { ApiError, gql } from './api.ts';
 import { clear, h } from './dom.ts';
 import { features } from './features.ts';
 import { currentPlayer, ME_FIELDS, playerToken, register, signedIn, signInWithToken, signOut, type Me } from './player.ts';
+import type { WebhookEvent } from './generated/schema.ts';
 
 let justSignedIn = false;
 
@@ -227,7 +228,13 @@ async function drawTokens(box: HTMLElement, created?: { name: string; token: str
   );
 }
 
-const WEBHOOK_EVENTS = ['YOUR_TURN', 'GAME_STARTED', 'GAME_OVER', 'EVENT_APPENDED', 'DEADLINE_SOON'] as const;
+// Every event the schema has, in words: a Record over the generated enum, so an event added to
+// the schema fails the web build until it is offered here.
+const WEBHOOK_EVENT_WORDS: Record<WebhookEvent, string> = {
+  YOUR_TURN: 'your turn', GAME_STARTED: 'game started', GAME_OVER: 'game over', EVENT_APPENDED: 'event appended',
+  DEADLINE_SOON: 'deadline soon', SEAT_HANDED_TO_BOT: 'seat handed to a bot', MESSAGE: 'message',
+};
+const WEBHOOK_EVENTS = Object.keys(WEBHOOK_EVENT_WORDS) as WebhookEvent[];
 interface Webhook { id: string; url: string; events: string[]; deliveries: { id: string; event: string; status: string; attempts: number; lastError: string | null; at: string }[] }
 
 /**
@@ -273,7 +280,7 @@ export async function webhookSettings(box: HTMLElement, created?: { url: string;
         // A private address's refusal names the operator's switch (WEBHOOK_ALLOW_PRIVATE=true) itself.
         note.textContent = `Not added: ${reasonOf(err)}`;
       }
-    } }, field('hook-url', 'Address', url), h('div', { class: 'hook-events' }, boxes.map((b) => h('label', { for: b.id }, b, ` ${b.value.toLowerCase().replace(/_/g, ' ')} `))), h('button', { type: 'submit' }, 'Add webhook')),
+    } }, field('hook-url', 'Address', url), h('div', { class: 'hook-events' }, boxes.map((b) => h('label', { for: b.id }, b, ` ${WEBHOOK_EVENT_WORDS[b.value as WebhookEvent]} `))), h('button', { type: 'submit' }, 'Add webhook')),
     note,
   );
 }

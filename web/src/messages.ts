@@ -35,7 +35,8 @@ export function messagesPanel(gameId: string, seatName: (id: string) => string):
   const to = h('select', { name: 'to', 'aria-label': 'To' });
   const send = h('button', { type: 'submit' }, 'Send message');
   const note = h('p', { class: 'messages-note', 'aria-live': 'polite' });
-  const form = h('form', { class: 'message-form', onsubmit: (e: Event) => (e.preventDefault(), void submit()) }, text, h('div', { class: 'message-send' }, h('label', {}, 'To ', to), send));
+  // Hidden until draw() knows who writes: a spectator never sees a form flash up.
+  const form = h('form', { class: 'message-form', hidden: true, onsubmit: (e: Event) => (e.preventDefault(), void submit()) }, text, h('div', { class: 'message-send' }, h('label', {}, 'To ', to), send));
   const el = h('section', { class: 'messages-panel', 'aria-label': 'Messages between players' }, h('h2', {}, 'Messages'), list, form, note);
 
   let token: string | null = null;

@@ -9,7 +9,8 @@ CREATE TABLE "messages" (
   "to_seats" TEXT[],
   "text" TEXT NOT NULL,
   "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT now(),
-  CONSTRAINT "messages_pkey" PRIMARY KEY ("id"),
+  -- game_id first in every key: messages are per game (docs/scaling.md, sharding by game).
+  CONSTRAINT "messages_pkey" PRIMARY KEY ("game_id", "id"),
   CONSTRAINT "messages_game_id_fkey" FOREIGN KEY ("game_id") REFERENCES "games"("id") ON DELETE CASCADE ON UPDATE CASCADE
 );
 -- A game's messages in the order they were stored (the listing's and the feed's cursor).

@@ -21,8 +21,8 @@ export class MemoryMessages implements MessageStore {
     return { stored: copy(record), count: w.count, resetsAt };
   }
 
-  async message(id: string) {
-    const m = this.d.messages.find((x) => x.id === id);
+  async message(gameId: string, id: string) {
+    const m = this.d.messages.find((x) => x.gameId === gameId && x.id === id);
     return m ? copy(m) : null;
   }
 
