@@ -10,6 +10,7 @@
  * the deadline again and moves itself if it is early (src/app/deadlines.ts).
  */
 import { randomUUID } from 'node:crypto';
+import { prepared } from './statements.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import type { AbsenceRecord, AbsenceStore as AbsencePort } from '../app/ports.ts';
 
@@ -64,16 +65,22 @@ export class AbsenceStore implements AbsencePort {
   async set(playerId: string, from: Date, until: Date, check: (now: Date, others: AbsenceRecord[]) => Date): Promise<AbsenceRecord> {
     return this.locked(playerId, async (tx, now) => {
       // Every absence that can still overlap or share a calendar year with this one.
-      const others = (await tx.$queryRawUnsafe<Row[]>(
-        `SELECT id, player_id, starts_at, ends_at FROM absences
+      const others = (
+        await tx.$queryRawUnsafe<Row[]>(
+          `SELECT id, player_id, starts_at, ends_at FROM absences
          WHERE player_id = $1::uuid AND ends_at >= date_trunc('year', least($2::timestamptz, now()) AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'
          ORDER BY starts_at`,
-        playerId, from,
-      )).map(record);
+          playerId,
+          from,
+        )
+      ).map(record);
       const start = check(now, others);
       const rows = await tx.$queryRawUnsafe<Row[]>(
         'INSERT INTO absences (id, player_id, starts_at, ends_at) VALUES ($1::uuid, $2::uuid, $3::timestamptz, $4::timestamptz) RETURNING id, player_id, starts_at, ends_at',
-        randomUUID(), playerId, start, until,
+        randomUUID(),
+        playerId,
+        start,
+        until,
       );
       return record(rows[0]!);
     });
@@ -84,12 +91,13 @@ export class AbsenceStore implements AbsencePort {
     return this.locked(playerId, async (tx) => {
       const rows = await tx.$queryRawUnsafe<{ starts_at: Date; ends_at: Date; begun: boolean; over: boolean }[]>(
         'SELECT starts_at, ends_at, starts_at <= now() AS begun, ends_at <= now() AS over FROM absences WHERE id = $1::uuid AND player_id = $2::uuid',
-        id, playerId,
+        id,
+        playerId,
       );
       const row = rows[0];
       if (!row) return 'unknown';
       if (row.over) return 'over';
-      if (row.begun) await tx.$executeRawUnsafe('UPDATE absences SET ends_at = greatest(now(), starts_at + interval \'1 millisecond\') WHERE id = $1::uuid', id);
+      if (row.begun) await tx.$executeRawUnsafe("UPDATE absences SET ends_at = greatest(now(), starts_at + interval '1 millisecond') WHERE id = $1::uuid", id);
       else await tx.$executeRawUnsafe('DELETE FROM absences WHERE id = $1::uuid', id);
       return 'cancelled';
     });
@@ -98,15 +106,20 @@ export class AbsenceStore implements AbsencePort {
   async absentUntil(playerIds: string[]): Promise<Map<string, Date>> {
     if (playerIds.length === 0) return new Map();
     // The absence under way, and any that follows it without a gap (set one after the other).
-    const rows = await this.prisma.$queryRawUnsafe<{ player_id: string; until: Date }[]>(
-      `WITH RECURSIVE chain AS (
+    const rows = await this.prisma.$queryRawUnsafe<{ player_id: string; until: Date }[]>(ABSENT_UNTIL_SQL, [...new Set(playerIds)]);
+    return new Map(rows.map((r) => [r.player_id, r.until]));
+  }
+}
+
+/**
+ * Read with every read of a game a player holds a seat in (Seat.absentUntil): a named
+ * statement, parsed and planned once per connection (statements.ts), as the command path's are.
+ */
+const ABSENT_UNTIL_SQL = prepared(
+  `WITH RECURSIVE chain AS (
          SELECT player_id, ends_at FROM absences WHERE player_id = ANY($1::uuid[]) AND starts_at <= now() AND ends_at > now()
          UNION
          SELECT a.player_id, a.ends_at FROM absences a JOIN chain c ON a.player_id = c.player_id AND a.starts_at = c.ends_at
        )
        SELECT player_id, max(ends_at) AS until FROM chain GROUP BY player_id`,
-      [...new Set(playerIds)],
-    );
-    return new Map(rows.map((r) => [r.player_id, r.until]));
-  }
-}
+);
