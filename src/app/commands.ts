@@ -281,7 +281,7 @@ export class Commands {
       timer();
       if (appended.ok) {
         await this.committed(appended.game, version, outcome.state);
-        const read = new GameRead(this.ctx, appended.game, actor, outcome.state);
+        const read = new GameRead(this.ctx, appended.game, actor, outcome.state, appended.away);
         return { game: read, events: await read.redact(appended.events), applied: outcome.commands };
       }
       // The key landed first (our own retry?), or another writer got there first.

@@ -8,7 +8,7 @@ import { seatIn, seatsHeld, type Actor } from './actors.ts';
 import type { ClockInput } from './clock.ts';
 import { AppError } from './errors.ts';
 import { MAX_VERSION } from './input.ts';
-import type { AbsenceStore, ClockStore, GameRecord, GameStore, StoredEvent } from './ports.ts';
+import type { AbsenceStore, Away, ClockStore, GameRecord, GameStore, StoredEvent } from './ports.ts';
 import type { States } from './states.ts';
 
 /** What a read needs of the core. */
@@ -17,7 +17,7 @@ export interface ReadContext {
   states: States;
   store: GameStore;
   clocks: ClockStore;
-  /** For Seat.absentUntil. */
+  /** For Seat.absentUntil, where the absences were not read with the record. */
   absences: AbsenceStore;
 }
 
@@ -73,8 +73,12 @@ export class GameRead {
   /** The seat the actor holds here, if any. */
   readonly yourSeat: string | null;
 
-  constructor(app: ReadContext, record: GameRecord, actor: Actor, state?: MatchState) {
+  /** Seat.absentUntil's absences, when read with the record (none: asked of the AbsenceStore if a seat's is wanted). */
+  readonly #away: Away | undefined;
+
+  constructor(app: ReadContext, record: GameRecord, actor: Actor, state?: MatchState, away?: Away) {
     this.#app = app;
+    this.#away = away;
     this.#record = record;
     this.#state = state ? Promise.resolve(state) : null;
     this.yourSeat = seatIn(actor, record);
@@ -146,7 +150,8 @@ export class GameRead {
     const deadlines = this.#record.clockPerMove ? await this.deadlines() : new Map<string, Date>();
     const seats = this.seats;
     const held = seats.flatMap((s) => (s.player ? [s.player.id] : []));
-    const away = held.length && this.#record.status !== 'FINISHED' && this.#record.status !== 'ABANDONED' ? await this.#app.absences.absentUntil(held) : new Map<string, Date>();
+    const over = this.#record.status === 'FINISHED' || this.#record.status === 'ABANDONED';
+    const away = this.#away ?? (held.length && !over ? await this.#app.absences.absentUntil(held) : new Map<string, Date>());
     return seats.map((s) => ({ ...s, deadline: deadlines.get(s.id)?.toISOString() ?? null, absentUntil: (s.player && away.get(s.player.id)?.toISOString()) ?? null }));
   }
 

@@ -125,8 +125,15 @@ export interface CommandRecord {
   lastVersion: number;
 }
 
+/**
+ * The end of each absence under way (by the store's clock) of a player holding a seat of
+ * the game, absent players only; one absence set right after another counts as one. None
+ * once the game is over. Read with the game so that a read costs no second round trip.
+ */
+export type Away = ReadonlyMap<string, Date>;
+
 export type AppendOutcome =
-  | { ok: true; firstVersion: number; lastVersion: number; commandId: string; game: GameRecord; events: StoredEvent[]; /** Conditional jobs (`when`) the statement added. */ notified?: number }
+  | { ok: true; firstVersion: number; lastVersion: number; commandId: string; game: GameRecord; events: StoredEvent[]; /** Conditional jobs (`when`) the statement added. */ notified?: number; /** Read by the commit itself. */ away: Away }
   | { ok: false; conflict: 'VERSION'; currentVersion: number }
   | { ok: false; conflict: 'IDEMPOTENCY'; existing: CommandRecord };
 
@@ -169,10 +176,12 @@ export interface GameStore {
   append(input: AppendInput): Promise<AppendOutcome>;
   game(id: string): Promise<GameRecord | null>;
   /**
-   * The game as `game` reads it, or 'unchanged' when its row still has `revision` (the
-   * caller's record is the row), in one round trip; a store may always answer the record.
+   * The game for a reader now, in one round trip: the record as `game` reads it, or
+   * 'unchanged' when its row still has `revision` (the caller's record is the row; a store
+   * may always answer the record), with the absences under way of the players holding its
+   * seats (Seat.absentUntil).
    */
-  gameIfChanged(id: string, revision: string): Promise<GameRecord | 'unchanged' | null>;
+  gameNow(id: string, revision?: string): Promise<{ game: GameRecord | 'unchanged'; away: Away } | null>;
   /** Events after `after`, up to `until` (inclusive), at most `limit`. */
   events(gameId: string, after?: number, until?: number, limit?: number): Promise<StoredEvent[]>;
   /** Outbox rows, oldest first; `version`: only that commit's. */

@@ -9,7 +9,7 @@ import { AppError } from './errors.ts';
 import { ChangeFeed, EventFeed, FEED_PAGE } from './feed.ts';
 import { GameRead, type ReadContext } from './game-read.ts';
 import { readableMessages } from './messages.ts';
-import type { Cursor, GameRecord, LobbyStore, MessageStore, WakeUps } from './ports.ts';
+import type { Away, Cursor, GameRecord, LobbyStore, MessageStore, WakeUps } from './ports.ts';
 import type { ExportDocument } from './verify.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -72,18 +72,24 @@ export class Reads {
    * the store answers whether the row is still that one, with no column of it if so.
    */
   async record(id: string): Promise<GameRecord> {
+    return (await this.now(id)).record;
+  }
+
+  /** The record as `record` reads it, with the absences of its seat holders read in the same round trip. */
+  private async now(id: string): Promise<{ record: GameRecord; away: Away }> {
     if (typeof id !== 'string' || !UUID.test(id)) throw new AppError('NOT_FOUND', `No game with id "${id}"`);
     const held = this.ctx.states.held(id)?.record;
-    const game = held?.revision !== undefined ? await this.ctx.store.gameIfChanged(id, held.revision) : await this.ctx.store.game(id);
-    if (game === 'unchanged') return held!;
-    if (!game) throw new AppError('NOT_FOUND', `No game with id "${id}"`);
-    this.ctx.states.recordRead(game);
-    return game;
+    const read = await this.ctx.store.gameNow(id, held?.revision);
+    if (!read) throw new AppError('NOT_FOUND', `No game with id "${id}"`);
+    if (read.game === 'unchanged') return { record: held!, away: read.away };
+    this.ctx.states.recordRead(read.game);
+    return { record: read.game, away: read.away };
   }
 
   /** A game as `actor` sees it. */
   async read(gameId: string, actor: Actor): Promise<GameRead> {
-    return new GameRead(this.ctx, await this.record(gameId), actor);
+    const { record, away } = await this.now(gameId);
+    return new GameRead(this.ctx, record, actor, undefined, away);
   }
 
   /** A record already read, as `actor` sees it. */

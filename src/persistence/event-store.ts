@@ -6,9 +6,9 @@
 import type pg from 'pg';
 import { Prisma, type PrismaClient } from '../generated/prisma/client.ts';
 import { jobJson, jobsSql } from './jobs.ts';
-import { GAME_COLUMN_LIST, GAME_COLUMNS, prepared, statementName } from './statements.ts';
+import { awayOf, awaySql, GAME_COLUMN_LIST, GAME_COLUMNS, prepared, statementName } from './statements.ts';
 import type {
-  AppendInput, AppendOutcome, CommandRecord, GameRecord, GameStore, LagTolerantReads, NewGame, OutboxEntry, SeatEntry, StoredEvent, StoredOutboxEntry,
+  AppendInput, AppendOutcome, Away, CommandRecord, GameRecord, GameStore, LagTolerantReads, NewGame, OutboxEntry, SeatEntry, StoredEvent, StoredOutboxEntry,
 } from '../app/ports.ts';
 
 export type {
@@ -104,6 +104,7 @@ WITH g AS (
   ${jobsSql('$12', 'g')}
 )
 SELECT ${whole ? 'g.*' : 'g.version, g.status, g.awaiting, g.result, g.updated_at'}, (SELECT id FROM c)::text AS command_id, now() AS at,
+  ${awaySql('g.player_ids', 'g.status')} AS away,
   (SELECT json_agg(position::text ORDER BY version) FROM e) AS positions,
   (SELECT count(*) FROM o)::int AS outboxed, (SELECT count(*) FROM j)::int AS queued, (SELECT count(*) FROM j WHERE conditional)::int AS notified
 FROM g`);
@@ -150,9 +151,10 @@ SELECT g.*, (SELECT count(*) FROM t) + (SELECT count(*) FROM e) + (SELECT count(
 
 const GAME_SQL = prepared(`SELECT ${GAME_COLUMNS} FROM games WHERE id = $1::uuid`);
 
-/** The game row, or only `unchanged` when it still has the revision given ($2): a hit sends no column of the row. */
-const GAME_IF_CHANGED_SQL = prepared(`WITH r AS (SELECT ${GAME_COLUMNS} FROM games WHERE id = $1::uuid)
-SELECT r.revision = $2::text AS unchanged, ${GAME_COLUMN_LIST.map((c) => `CASE WHEN r.revision = $2::text THEN NULL ELSE r.${c} END AS ${c}`).join(', ')}, r.revision FROM r`);
+/** The game row, or only `unchanged` when it still has the revision given ($2, null: none held): a hit sends no column of the row; with the seat holders' absences (awaySql). */
+const GAME_NOW_SQL = prepared(`WITH r AS (SELECT ${GAME_COLUMNS} FROM games WHERE id = $1::uuid)
+SELECT r.revision = $2::text AS unchanged, ${GAME_COLUMN_LIST.map((c) => `CASE WHEN r.revision = $2::text THEN NULL ELSE r.${c} END AS ${c}`).join(', ')}, r.revision,
+  ${awaySql('r.player_ids', 'r.status')} AS away FROM r`);
 
 const EVENTS_SQL = prepared(`SELECT version, type, seat, data, rolls, command_id::text AS command_id, at, position::text AS position FROM game_events
   WHERE game_id = $1::uuid AND version > $2::int AND ($3::int IS NULL OR version <= $3::int) ORDER BY version LIMIT $4::int`);
@@ -236,7 +238,7 @@ export class EventStore implements GameStore {
     const lastVersion = expectedVersion + events.length;
     const { sql, values, base } = appendStatement(input);
     try {
-      const rows = await this.raw<GameRow & { command_id: string; at: Date; positions: string[]; notified: number }>(sql, values);
+      const rows = await this.raw<GameRow & { command_id: string; at: Date; positions: string[]; notified: number; away: unknown }>(sql, values);
       const row = rows[0];
       if (!row) return { ok: false, conflict: 'VERSION', currentVersion: await this.currentVersion(gameId, expectedVersion) };
       const commandId = row.command_id;
@@ -245,7 +247,7 @@ export class EventStore implements GameStore {
         ? { ...withoutRevision(base), version: row.version, status: row.status, awaiting: row.awaiting, result: (row.result ?? null) as GameRecord['result'], updatedAt: row.updated_at }
         : fromRow(row);
       return {
-        ok: true, firstVersion: expectedVersion + 1, lastVersion, commandId, game, notified: row.notified,
+        ok: true, firstVersion: expectedVersion + 1, lastVersion, commandId, game, notified: row.notified, away: awayOf(row.away),
         events: events.map((e, i) => ({
           version: expectedVersion + 1 + i, type: e.type, seat: e.seat, data: e.data as Record<string, unknown>,
           rolls: e.rolls ?? null, commandId, at: row.at, position: row.positions[i],
@@ -279,10 +281,11 @@ export class EventStore implements GameStore {
     return rows[0] ? fromRow(rows[0]) : null;
   }
 
-  async gameIfChanged(id: string, revision: string): Promise<GameRecord | 'unchanged' | null> {
-    const rows = await this.raw<GameRow & { unchanged: boolean }>(GAME_IF_CHANGED_SQL, [id, revision]);
-    if (!rows[0]) return null;
-    return rows[0].unchanged ? 'unchanged' : fromRow(rows[0]);
+  async gameNow(id: string, revision?: string): Promise<{ game: GameRecord | 'unchanged'; away: Away } | null> {
+    const rows = await this.raw<GameRow & { unchanged: boolean | null; away: unknown }>(GAME_NOW_SQL, [id, revision ?? null]);
+    const row = rows[0];
+    if (!row) return null;
+    return { game: row.unchanged ? 'unchanged' : fromRow(row), away: awayOf(row.away) };
   }
 
   /** Events after `after`, up to `until` (inclusive), at most `limit`. */

@@ -35,3 +35,27 @@ export const REVISION = `xmin::text || '/' || version`;
 
 /** Every column of games and the row's revision (GameRecord.revision). */
 export const GAME_COLUMNS = [...GAME_COLUMN_LIST, `${REVISION} AS revision`].join(', ');
+
+/**
+ * Seat.absentUntil, read with the game (the row's `player_ids` and `status` as `ids` and
+ * `status`): the end of each absence under way of a player holding a seat, as jsonb of
+ * player id to epoch milliseconds (null: nobody is away, or the game is over). An absence
+ * set right after another (it starts when the other ends) extends it. The same rule as
+ * absentUntil in src/app/absence.ts.
+ */
+export function awaySql(ids: string, status: string): string {
+  return `CASE WHEN ${status} IN ('FINISHED', 'ABANDONED') OR cardinality(${ids}) = 0 THEN NULL ELSE (
+  WITH RECURSIVE chain AS (
+    SELECT player_id, ends_at FROM absences WHERE player_id = ANY(${ids}) AND starts_at <= now() AND ends_at > now()
+    UNION
+    SELECT a.player_id, a.ends_at FROM absences a JOIN chain c ON a.player_id = c.player_id AND a.starts_at = c.ends_at
+  )
+  SELECT jsonb_object_agg(player_id, floor(extract(epoch FROM until) * 1000)::bigint) FROM (SELECT player_id, max(ends_at) AS until FROM chain GROUP BY player_id) x) END`;
+}
+
+/** The away column (awaySql) as the core's Away. */
+export function awayOf(json: unknown): Map<string, Date> {
+  const out = new Map<string, Date>();
+  if (json && typeof json === 'object') for (const [id, ms] of Object.entries(json)) out.set(id, new Date(Number(ms)));
+  return out;
+}

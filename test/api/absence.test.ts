@@ -146,6 +146,23 @@ describe('absence on two processes, in real time', () => {
     expect(ms(timedOut(over)[0].at)).toBeGreaterThanOrEqual(ms(until) + 2_000);
   });
 
+  it("says a seat's absentUntil in a command's answer and in every read, the absences read with the game on both processes", async () => {
+    const ada = await player(a, 'Ada');
+    const g = await game(a, ada, 600);
+    const until = new Date(Date.now() + 60_000).toISOString();
+    expect((await b.rest('POST', '/api/me/absences', { from: new Date().toISOString(), until }, ada)).status).toBe(201);
+    // The answer of east's command on the first process (which holds the game, so read nothing before its append).
+    const answer = await a.gql(`mutation($id: ID!) { submitCommand(gameId: $id, command: { type: "guess", number: 1 }) { game { seats { id absentUntil } } } }`, { id: g.id }, g.east);
+    expect(answer.errors).toBeUndefined();
+    expect(answer.data.submitCommand.game.seats).toEqual([{ id: 'north', absentUntil: until }, { id: 'east', absentUntil: null }]);
+    const rest = await a.rest('GET', `/api/games/${g.id}`, undefined, g.east);
+    expect((rest.body as { game: { seats: { id: string; absentUntil: string | null }[] } }).game.seats.map((x) => [x.id, x.absentUntil])).toEqual([['north', until], ['east', null]]);
+    // Back on the other process: the first sees it on its next read of the game it still holds unchanged.
+    const [{ id }] = (await b.gql(ABSENCES, {}, ada)).data.me.absences;
+    expect((await b.gql(`mutation($id: ID!) { cancelAbsence(id: $id) }`, { id }, ada)).data.cancelAbsence).toBe(true);
+    expect((await north(a, g.id)).absentUntil).toBeNull();
+  });
+
   it('lists, refuses with the reason and cancels over REST and GraphQL', async () => {
     const cy = await player(a, 'Cy');
     const day = 86_400_000;

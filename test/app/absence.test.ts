@@ -26,7 +26,7 @@ function setup(options: Partial<CoreOptions> = {}) {
   const tasks: Record<string, (p: Record<string, unknown>) => Promise<void>> = {};
   defineTasks({ define: (name, task) => void (tasks[name] = (p) => task(p, { attempts: 1, maxAttempts: 1 })) }, core, { mailer: null });
   return {
-    core, data: ports.data,
+    core, data: ports.data, ports,
     /** Seconds since T0 by the store's clock. */
     now: () => (now - T0) / 1000,
     later: (seconds: number) => void (now += seconds * 1000),
@@ -105,6 +105,24 @@ describe('absence on the memory ports', () => {
     const read = await s.core.reads.read(game.id, { kind: 'spectator' });
     expect(read.result).toEqual({ winners: ['east'], reason: 'time out' });
     expect(s.core.deadlines.stats.timedOut).toBe(1);
+  });
+
+  it("reads Seat.absentUntil with the game: a read and a command's answer ask the absence store no more", async () => {
+    const s = setup();
+    let asked = 0;
+    const lookup = s.ports.absences.absentUntil.bind(s.ports.absences);
+    s.ports.absences.absentUntil = (ids) => (asked++, lookup(ids));
+    const player = await s.player('Ada');
+    const { game } = await s.core.lobby.create(player, { type: 'guessing-game', options: { target: 100 }, seats: [{ seat: 'north', me: true }, { seat: 'east', name: 'E' }], clock: { perMove: 60 } });
+    await s.core.absences.set(player, { from: iso(0), until: iso(120) });
+    const answer = await s.core.commands.execute({ kind: 'seat', gameId: game.id, seat: 'east' }, game.id, { type: 'guess', number: 1 });
+    expect((await answer.game.seatsWithDeadlines()).map((x) => [x.id, x.absentUntil])).toEqual([['north', iso(120)], ['east', null]]);
+    expect((await (await s.core.reads.read(game.id, player)).seatsWithDeadlines()).map((x) => [x.id, x.absentUntil])).toEqual([['north', iso(120)], ['east', null]]);
+    expect(asked).toBe(0);
+    // Once it is over, nobody is away.
+    s.later(120);
+    expect((await (await s.core.reads.read(game.id, player)).seatsWithDeadlines()).map((x) => x.absentUntil)).toEqual([null, null]);
+    expect(asked).toBe(0);
   });
 
   it('a seat awaited during an absence starts its full time at the end: its early jobs move themselves', async () => {

@@ -167,21 +167,22 @@ describe('the revision of a game row', () => {
     const id = await newGame(1);
     const read = (await store.game(id))!;
     expect(read.revision).toMatch(/^\d+\/1$/);
-    expect(await store.gameIfChanged(id, read.revision!)).toBe('unchanged');
-    expect(await store.gameIfChanged(randomUUID(), read.revision!)).toBeNull();
+    expect((await store.gameNow(id, read.revision!))?.game).toBe('unchanged');
+    expect(await store.gameNow(randomUUID(), read.revision!)).toBeNull();
 
     // A command: the whole row comes back, and the append's own revision is the row's.
     const appended = await store.append({ gameId: id, expectedVersion: 1, seat: 'a', command: {}, idempotencyKey: null, events: [{ type: 'E', seat: 'a', data: {} }], summary, outbox: [] });
     if (!appended.ok) throw new Error('not appended');
-    const after = await store.gameIfChanged(id, read.revision!);
+    const after = (await store.gameNow(id, read.revision!))?.game;
     expect(after).toEqual(await store.game(id));
     expect(after).toMatchObject({ version: 2 });
     expect(appended.game.revision).toBe((after as { revision: string }).revision);
-    expect(await store.gameIfChanged(id, appended.game.revision!)).toBe('unchanged');
+    expect((await store.gameNow(id, appended.game.revision!))?.game).toBe('unchanged');
 
     // An update that leaves the version alone (as the lobby's and the handover's do).
     await db.pool.query(`UPDATE games SET bots = ARRAY['a'] WHERE id = $1::uuid`, [id]);
-    const changed = await store.gameIfChanged(id, appended.game.revision!);
+    const changed = (await store.gameNow(id, appended.game.revision!))?.game;
+    expect((await store.gameNow(id))?.game).toEqual(changed);
     expect(changed).toMatchObject({ version: 2, bots: ['a'] });
     expect((changed as { revision: string }).revision).not.toBe(appended.game.revision);
   });

@@ -1,6 +1,6 @@
 /** The game, lobby and clock stores in memory (see src/app/memory/index.ts). */
-import type { AppendInput, AppendOutcome, ClockStore, CommandRecord, Cursor, GameFilter, GameRecord, GameStore, LobbyStore, NewGame, SeatChange, SeatDeadline, StoredEvent } from '../ports.ts';
-import { deadlineWith } from '../absence.ts';
+import type { AppendInput, AppendOutcome, Away, ClockStore, CommandRecord, Cursor, GameFilter, GameRecord, GameStore, LobbyStore, NewGame, SeatChange, SeatDeadline, StoredEvent } from '../ports.ts';
+import { absentUntil, deadlineWith } from '../absence.ts';
 import { before, copy, newest, type MemoryData } from './data.ts';
 
 export class MemoryGames implements GameStore {
@@ -43,7 +43,7 @@ export class MemoryGames implements GameStore {
     Object.assign(game, { version: last, status: input.summary.status, awaiting: [...input.summary.awaiting], result: copy(input.summary.result), updatedAt: at });
     d.outbox.get(game.id)!.push(...input.outbox.map((o) => ({ ...copy(o), id: d.nextId(), gameId: game.id, version: last, createdAt: at })));
     const notified = d.applyJobs(input.jobs, game);
-    return { ok: true, firstVersion: first, lastVersion: last, commandId: command.id, game: copy(game), events: copy(events), notified };
+    return { ok: true, firstVersion: first, lastVersion: last, commandId: command.id, game: copy(game), events: copy(events), notified, away: this.away(game) };
   }
 
   async game(id: string) {
@@ -52,8 +52,20 @@ export class MemoryGames implements GameStore {
   }
 
   /** The records here carry no revision: always the record. */
-  async gameIfChanged(id: string, _revision: string) {
-    return this.game(id);
+  async gameNow(id: string, _revision?: string) {
+    const game = await this.game(id);
+    return game ? { game, away: this.away(game) } : null;
+  }
+
+  /** Seat.absentUntil's absences, as the PostgreSQL store reads them with the game (awaySql). */
+  private away(game: GameRecord): Away {
+    const out = new Map<string, Date>();
+    if (game.status === 'FINISHED' || game.status === 'ABANDONED') return out;
+    for (const id of new Set(game.playerIds)) {
+      const until = absentUntil(this.d.absencesOf(id), this.d.now());
+      if (until) out.set(id, until);
+    }
+    return out;
   }
 
   async events(gameId: string, after = 0, until?: number, limit?: number) {
