@@ -193,7 +193,7 @@ async function main() {
       if (!havePg15) throw new Error('BENCH_PG=system needs PostgreSQL 15 in /usr/lib/postgresql/15/bin (or PG15_BIN)');
       // As test/scaling/parts.ts starts them, but durable like the embedded one: fsync on,
       // shared_buffers at PostgreSQL's default.
-      cluster = await primaryCluster(['fsync = on', 'shared_buffers = 128MB']);
+      cluster = await primaryCluster(['fsync = on', 'shared_buffers = 128MB', ...(process.env.BENCH_STATEMENTS === '1' ? ['shared_preload_libraries = pg_stat_statements'] : [])]);
       log(`system PostgreSQL 15: a throw-away cluster on port ${cluster.port}`);
       url = cluster.url;
     } else if (!url) {
@@ -208,6 +208,9 @@ async function main() {
     if (config.only === 'webhooks') {
       const { rows } = await database.pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
       onlyCluster(rows[0]!.pid);
+      // BENCH_STATEMENTS=1 (with BENCH_PG=system): pg_stat_statements of the 2-webhook run.
+      const statements = process.env.BENCH_STATEMENTS === '1';
+      if (statements) await database.pool.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
       server = await startServer(url, config.processes[0]!);
       log(`server: ${config.processes[0]} process(es) at ${server.url}; warm-up: ${config.warmupCommands} REST commands in 32 games (not counted)`);
       await restLoop(server.url, 32, Math.max(1, Math.ceil(config.warmupCommands / 32)));
@@ -215,10 +218,21 @@ async function main() {
       for (const hooks of [0, 2]) {
         log(`webhooks: ${config.webhookGames} games of a player, ${hooks} webhook(s) each, ${config.webhookCommands} commands each`);
         let detail: WebhookLoad | undefined;
+        if (statements) await database.pool.query('SELECT pg_stat_statements_reset()');
         const m = await measured(server, async () => (detail = await webhookLoop(server!.url, config.webhookGames, config.webhookCommands, hooks)));
         webhooks.push({ ...detail!, ...m });
       }
       webhookTable(webhooks);
+      if (statements) {
+        // Where PostgreSQL's time went in the 2-webhook run: the statements by total execution time.
+        const { rows } = await database.pool.query(
+          `SELECT calls, round(total_exec_time::numeric, 1) AS total_ms, round((total_exec_time / calls)::numeric, 3) AS mean_ms, left(regexp_replace(query, '\\s+', ' ', 'g'), 110) AS query
+           FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 15`,
+        );
+        console.log('');
+        console.log(`statements of the 2-webhook run (pg_stat_statements), by total execution time; ${webhooks[1]!.commands} commands`);
+        console.log(table(['calls', 'total ms', 'mean ms', 'query'], rows.map((r) => [r.calls, r.total_ms, r.mean_ms, r.query])));
+      }
       return;
     }
 
