@@ -213,7 +213,7 @@ export class Notifications {
       for (const row of pending.rows) commits.set(row.version, [...(commits.get(row.version) ?? []), row]);
       const list = [...commits].map(([v, rows]) => ({ version: v, status: ended !== undefined && v < ended ? 'ACTIVE' : game.status, rows }));
       const through = Math.max(...commits.keys());
-      written.push(...(await this.enqueue(await this.commitDeliveries(game, list), { gameId, through })));
+      written.push(...(await this.enqueue(await this.commitDeliveries(game, list), { gameId, through, lastRowId: pending.rows.at(-1)!.id })));
       if (round >= 20) {
         // A game this busy lets the other games' fan-outs through: its next run is a new job (the gate stays open).
         await this.jobs.add(TASKS.notify, { gameId, version: through, status: game.status, gated: true }, { key: notifyGate(gameId), maxAttempts: GATED_ATTEMPTS, priority: priorityOf(TASKS.notify) });
@@ -342,7 +342,7 @@ export class Notifications {
     return { id, channel: 'MAIL', webhookId: null, playerId, gameId: game.id, event, seat, version, body: body as never };
   }
 
-  private enqueue(out: NewDelivery[], notified?: { gameId: string; through: number }): Promise<string[]> {
+  private enqueue(out: NewDelivery[], notified?: { gameId: string; through: number; lastRowId?: string }): Promise<string[]> {
     return this.store.enqueue(out, {
       mail: (d) => ({ task: TASKS.mail, payload: { id: d.id }, maxAttempts: this.options.mailAttempts ?? 10, priority: priorityOf(TASKS.mail) }),
       // One sender a webhook (its gate): one delivery in flight per target, a slow one holds one runner at most.

@@ -131,7 +131,7 @@ export interface WebhookStore {
    * `jobs.webhook(webhookId)`, unless it is open: then its running or pending sender takes them);
    * and, with `notified`, the game's notify gate moved on to that version. Returns the ids written.
    */
-  enqueue(deliveries: NewDelivery[], jobs: DeliveryJobs, notified?: { gameId: string; through: number }): Promise<string[]>;
+  enqueue(deliveries: NewDelivery[], jobs: DeliveryJobs, notified?: { gameId: string; through: number; /** the last outbox row fanned out (where the next look may start) */ lastRowId?: string }): Promise<string[]>;
   /**
    * The game's outbox rows not fanned out yet: after its open notify gate's `through`, up to
    * version `upTo`, oldest first. Null: the gate is not open (a job that is not the gate's).

@@ -66,12 +66,12 @@ const ENQUEUE_SQL = prepared(`WITH d AS (
     job_key => x->'job'->>'key', priority => (x->'job'->>'priority')::int)).id
   FROM woken WHERE open_job_gate(x->>'gate', NULL)
 ), g AS (
-  UPDATE job_gates SET through = GREATEST(through, $5::int) WHERE $4::text IS NOT NULL AND key = $4::text RETURNING 1
+  UPDATE job_gates SET through = GREATEST(through, $5::int), through_id = GREATEST(through_id, $6::bigint) WHERE $4::text IS NOT NULL AND key = $4::text RETURNING 1
 )
 SELECT id FROM d WHERE (SELECT count(*) FROM m) >= 0 AND (SELECT count(*) FROM h) >= 0 AND (SELECT count(*) FROM g) >= 0`);
 
 const UNNOTIFIED_SQL = prepared(`SELECT g.through, o.game_id::text AS game_id, o.id::text AS id, o.version, o.kind, o.seat, o.data, o.created_at
-  FROM job_gates g LEFT JOIN outbox o ON o.game_id = $1::uuid AND o.version > g.through AND o.version <= $3::int
+  FROM job_gates g LEFT JOIN outbox o ON o.game_id = $1::uuid AND o.id > COALESCE(g.through_id, 0) AND o.version > g.through AND o.version <= $3::int
   WHERE g.key = $2 AND g.open ORDER BY o.version, o.id`);
 
 const DUE_SQL = prepared(`SELECT ${DELIVERY_COLUMNS} FROM deliveries
@@ -202,7 +202,7 @@ export class WebhookStore implements WebhookPort {
    * each webhook given a new one (its gate opened with its sender's job, unless open), and
    * moves the game's notify gate on: one statement. Returns the ids written now.
    */
-  async enqueue(deliveries: NewDelivery[], jobs: DeliveryJobs, notified?: { gameId: string; through: number }): Promise<string[]> {
+  async enqueue(deliveries: NewDelivery[], jobs: DeliveryJobs, notified?: { gameId: string; through: number; lastRowId?: string }): Promise<string[]> {
     if (deliveries.length === 0 && !notified) return [];
     const hooks = [...new Set(deliveries.filter((d) => d.channel === 'WEBHOOK' && d.webhookId).map((d) => d.webhookId!))];
     const rows = await this.query<{ id: string }>(ENQUEUE_SQL, [
@@ -211,6 +211,7 @@ export class WebhookStore implements WebhookPort {
       JSON.stringify(hooks.map((id) => ({ webhookId: id, gate: webhookGate(id), job: jobJson(jobs.webhook(id)) }))),
       notified ? notifyGate(notified.gameId) : null,
       notified?.through ?? null,
+      notified?.lastRowId ?? null,
     ]);
     return rows.map((r) => r.id);
   }
@@ -230,7 +231,7 @@ export class WebhookStore implements WebhookPort {
     const closed = await this.lockedGate(notifyGate(gameId), async (client, open) => {
       if (!open) return true;
       const { rows } = await client.query(
-        `UPDATE job_gates g SET open = false WHERE key = $2 AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.game_id = $1::uuid AND o.version > g.through) RETURNING 1`,
+        `UPDATE job_gates g SET open = false WHERE key = $2 AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.game_id = $1::uuid AND o.id > COALESCE(g.through_id, 0) AND o.version > g.through) RETURNING 1`,
         [gameId, notifyGate(gameId)],
       );
       return rows.length > 0;

@@ -3,12 +3,14 @@
 -- the job closes it once nothing is left to do (in a transaction that first locks the gate's
 -- row, so that work stored meanwhile either is seen by that check or opens the gate again).
 
--- One row per gate: 'notify:<game id>' (through: the game's last version fanned out) and
--- 'webhook:<webhook id>'.
+-- One row per gate: 'notify:<game id>' (through: the game's last version fanned out;
+-- through_id: the last outbox row fanned out, where the next look starts: a game's outbox ids
+-- grow with its versions, its commits being serialised by its row) and 'webhook:<webhook id>'.
 CREATE TABLE "job_gates" (
   "key" TEXT PRIMARY KEY,
   "open" BOOLEAN NOT NULL DEFAULT true,
   "through" INTEGER,
+  "through_id" BIGINT,
   "opened_at" TIMESTAMPTZ(3) NOT NULL DEFAULT now()
 );
 
