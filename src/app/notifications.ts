@@ -28,10 +28,16 @@ export { signWebhook, WEBHOOK_EVENTS, type DeliveryOut, type NotificationOptions
 const MAX_WEBHOOKS = 20;
 /** A gated job (a game's fan-out, a webhook's sender) must not give up: its gate stays open until it ends. */
 const GATED_ATTEMPTS = 1000;
-/** Deliveries a sender reads at a time, and how long one run goes on before it lets other jobs through. */
+/**
+ * Deliveries a sender reads at a time, and how much one run sends before it lets the other
+ * webhooks' senders through (its next run a new job behind theirs; its gate stays open): a
+ * busy webhook must not hold a runner while the lane's other webhooks wait.
+ */
 const SENDER_BATCH = 20;
-const SENDER_RUN_DELIVERIES = 200;
-const SENDER_RUN_MS = 10_000;
+const SENDER_RUN_DELIVERIES = 20;
+const SENDER_RUN_MS = 250;
+/** Rounds of one fan-out run before it lets the other games' fan-outs through (the same way). */
+const FANOUT_ROUNDS = 3;
 
 /** One POST of a delivery, signed (the workers' side: src/workers/notifications.ts). */
 export type WebhookSend = (webhook: WebhookRecord, secret: string, delivery: DeliveryRecord) => Promise<{ ok: boolean; error?: string }>;
@@ -214,7 +220,7 @@ export class Notifications {
       const list = [...commits].map(([v, rows]) => ({ version: v, status: ended !== undefined && v < ended ? 'ACTIVE' : game.status, rows }));
       const through = Math.max(...commits.keys());
       written.push(...(await this.enqueue(await this.commitDeliveries(game, list), { gameId, through, lastRowId: pending.rows.at(-1)!.id })));
-      if (round >= 20) {
+      if (round + 1 >= FANOUT_ROUNDS) {
         // A game this busy lets the other games' fan-outs through: its next run is a new job (the gate stays open).
         await this.jobs.add(TASKS.notify, { gameId, version: through, status: game.status, gated: true }, { key: notifyGate(gameId), maxAttempts: GATED_ATTEMPTS, priority: priorityOf(TASKS.notify) });
         return written;
@@ -409,7 +415,7 @@ export class Notifications {
           continue;
         }
       }
-      const state = await this.store.settleWebhook(webhookId, (at) => ({ task: TASKS.webhook, payload: { webhookId, wake: true }, key: `webhook-timer:${webhookId}`, runAt: at, maxAttempts: GATED_ATTEMPTS, priority: priorityOf(TASKS.webhook) }));
+      const state = await this.store.settleWebhook(webhookId, { task: TASKS.webhook, payload: { webhookId, wake: true }, key: `webhook-timer:${webhookId}`, maxAttempts: GATED_ATTEMPTS, priority: priorityOf(TASKS.webhook) });
       if (state !== 'due') return;
     }
   }

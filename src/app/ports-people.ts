@@ -151,10 +151,10 @@ export interface WebhookStore {
   cancelPending(webhookId: string, reason: string): Promise<number>;
   /**
    * The end of a sender's run, its gate locked first: 'due' (a delivery is due now: go on);
-   * else the gate is closed, and when some wait for their next attempt, `timer(at)` is added
-   * for the first of them ('waiting'); 'idle': none pending.
+   * else the gate is closed: 'idle' (none pending), or 'waiting' (some wait for their next
+   * attempt: the job `timer` is added to run when the first of them is due).
    */
-  settleWebhook(webhookId: string, timer: (at: Date) => JobSpec): Promise<'due' | 'waiting' | 'idle'>;
+  settleWebhook(webhookId: string, timer: JobSpec): Promise<'due' | 'waiting' | 'idle'>;
   attempted(id: string, outcome: { status: DeliveryRecord['status']; error?: string | null; attempt?: boolean }): Promise<void>;
   /**
    * The webhook's failures in a row after this attempt, and how long ago the first of them was

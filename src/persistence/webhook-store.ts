@@ -44,7 +44,17 @@ const delivery = (r: DeliveryRow): DeliveryRecord => ({
 const COLUMNS = 'id::text, player_id::text, game_id::text, url, events, secret, failures, disabled_at, disabled_reason, created_at';
 const DELIVERY_COLUMNS = 'id, channel, webhook_id::text, player_id::text, game_id::text, event, seat, version, body, status, attempts, last_error, created_at, updated_at';
 
-const ENQUEUE_SQL = prepared(`WITH d AS (
+/**
+ * Statements of the notifications' own bookkeeping commit without waiting for the WAL flush
+ * (set_config(..., true): this statement's transaction only; acknowledged commands keep
+ * synchronous_commit on). What they write is made durable by a later commit that waits: the
+ * job's completion (graphile-worker's, synchronous) flushes the WAL up to it and so every
+ * earlier record, and a crash before that leaves the job to run again: a fan-out writes the same
+ * deliveries again (their ids), a sender makes a delivery again (its webhook-id).
+ */
+const ASYNC = `SELECT set_config('synchronous_commit', 'off', true)`;
+
+const ENQUEUE_SQL = prepared(`WITH s AS (${ASYNC}), d AS (
   INSERT INTO deliveries (id, channel, webhook_id, player_id, game_id, event, seat, version, body)
   SELECT x->>'id', x->>'channel', (x->>'webhookId')::uuid, (x->>'playerId')::uuid, (x->>'gameId')::uuid, x->>'event', x->>'seat', (x->>'version')::int, x->'body'
   FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS t(x, n) ORDER BY n
@@ -68,11 +78,15 @@ const ENQUEUE_SQL = prepared(`WITH d AS (
 ), g AS (
   UPDATE job_gates SET through = GREATEST(through, $5::int), through_id = GREATEST(through_id, $6::bigint) WHERE $4::text IS NOT NULL AND key = $4::text RETURNING 1
 )
-SELECT id FROM d WHERE (SELECT count(*) FROM m) >= 0 AND (SELECT count(*) FROM h) >= 0 AND (SELECT count(*) FROM g) >= 0`);
+SELECT id FROM d WHERE (SELECT count(*) FROM m) >= 0 AND (SELECT count(*) FROM h) >= 0 AND (SELECT count(*) FROM g) >= 0 AND (SELECT count(*) FROM s) >= 0`);
 
 const UNNOTIFIED_SQL = prepared(`SELECT g.through, o.game_id::text AS game_id, o.id::text AS id, o.version, o.kind, o.seat, o.data, o.created_at
   FROM job_gates g LEFT JOIN outbox o ON o.game_id = $1::uuid AND o.id > COALESCE(g.through_id, 0) AND o.version > g.through AND o.version <= $3::int
   WHERE g.key = $2 AND g.open ORDER BY o.version, o.id`);
+
+/** The ends of a run (migration 20261225090000: the gate's row locked, then a look for work left), committed as ASYNC says. */
+const SETTLE_NOTIFY_SQL = prepared(`WITH s AS (${ASYNC}) SELECT close_notify_gate($1, $2::uuid) AS closed FROM s`);
+const SETTLE_WEBHOOK_SQL = prepared(`WITH s AS (${ASYNC}) SELECT close_webhook_gate($1, $2::uuid, $3, $4::json, $5, $6::int, $7::int) AS state FROM s`);
 
 const DUE_SQL = prepared(`SELECT ${DELIVERY_COLUMNS} FROM deliveries
   WHERE webhook_id = $1::uuid AND status = 'PENDING' AND (next_attempt_at IS NULL OR next_attempt_at <= now()) ORDER BY seq LIMIT $2::int`);
@@ -80,9 +94,11 @@ const DUE_SQL = prepared(`SELECT ${DELIVERY_COLUMNS} FROM deliveries
 /**
  * One attempt of a webhook delivery, in one statement: the delivery's status (and when a
  * PENDING one is due again, $6 seconds on) and the webhook's count of failures in a row (not
- * written when a success leaves it at 0).
+ * written when a success leaves it at 0). Committed without waiting for the WAL flush (this
+ * transaction's synchronous_commit off, see ASYNC): a record lost to a crash of the database
+ * only has the delivery made again, with its same webhook-id (at least once, as always).
  */
-const ATTEMPTED_SQL = prepared(`WITH w AS (
+const ATTEMPTED_SQL = prepared(`WITH s AS (${ASYNC}), w AS (
   UPDATE webhooks SET failures = CASE WHEN $2::boolean THEN 0 ELSE failures + 1 END,
     failing_since = CASE WHEN $2::boolean THEN NULL ELSE COALESCE(failing_since, now()) END
   WHERE id = $1::uuid AND NOT ($2::boolean AND failures = 0)
@@ -95,34 +111,13 @@ const ATTEMPTED_SQL = prepared(`WITH w AS (
 )
 SELECT (SELECT failures FROM w) AS failures,
   (SELECT (extract(epoch FROM now() - failing_since) * 1000)::float8 FROM w) AS failing_for_ms,
-  (SELECT count(*) FROM d)::int AS deliveries`);
+  (SELECT count(*) FROM d)::int AS deliveries, (SELECT count(*) FROM s)::int AS async`);
 
 export class WebhookStore implements WebhookPort {
   constructor(private readonly prisma: PrismaClient, private readonly pool: pg.Pool) {}
 
   private async query<T extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<T[]> {
     return (await this.pool.query<T>({ name: statementName({ sql: text }), text, values })).rows;
-  }
-
-  /** `work` in a transaction whose first statement locks the gate's row (FOR UPDATE); false: no such gate. */
-  private async lockedGate<T>(key: string, work: (client: pg.PoolClient, open: boolean) => Promise<T>): Promise<T | null> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
-      const { rows } = await client.query<{ open: boolean }>('SELECT open FROM job_gates WHERE key = $1 FOR UPDATE', [key]);
-      if (!rows[0]) {
-        await client.query('COMMIT');
-        return null;
-      }
-      const result = await work(client, rows[0].open);
-      await client.query('COMMIT');
-      return result;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
   }
 
   async create(w: Pick<WebhookRecord, 'id' | 'playerId' | 'gameId' | 'url' | 'events' | 'secret'>): Promise<WebhookRecord> {
@@ -228,15 +223,8 @@ export class WebhookStore implements WebhookPort {
   }
 
   async settleNotify(gameId: string): Promise<boolean> {
-    const closed = await this.lockedGate(notifyGate(gameId), async (client, open) => {
-      if (!open) return true;
-      const { rows } = await client.query(
-        `UPDATE job_gates g SET open = false WHERE key = $2 AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.game_id = $1::uuid AND o.id > COALESCE(g.through_id, 0) AND o.version > g.through) RETURNING 1`,
-        [gameId, notifyGate(gameId)],
-      );
-      return rows.length > 0;
-    });
-    return closed ?? true;
+    const rows = await this.query<{ closed: boolean }>(SETTLE_NOTIFY_SQL, [notifyGate(gameId), gameId]);
+    return rows[0]!.closed;
   }
 
   async wake(webhookId: string, job: JobSpec): Promise<void> {
@@ -259,25 +247,11 @@ export class WebhookStore implements WebhookPort {
     return rowCount ?? 0;
   }
 
-  async settleWebhook(webhookId: string, timer: (at: Date) => JobSpec): Promise<'due' | 'waiting' | 'idle'> {
-    const state = await this.lockedGate(webhookGate(webhookId), async (client) => {
-      const { rows } = await client.query<{ n: number; first: Date | null; due: boolean }>(
-        `SELECT count(*)::int AS n, min(next_attempt_at) AS first, bool_or(next_attempt_at IS NULL OR next_attempt_at <= now()) AS due
-         FROM deliveries WHERE webhook_id = $1::uuid AND status = 'PENDING'`,
-        [webhookId],
-      );
-      const { n, first, due } = rows[0]!;
-      if (n > 0 && due) return 'due' as const;
-      await client.query('UPDATE job_gates SET open = false WHERE key = $1', [webhookGate(webhookId)]);
-      if (n === 0 || !first) return 'idle' as const;
-      const j = jobJson(timer(first));
-      await client.query(
-        `SELECT graphile_worker.add_job($1, $2::json, run_at => $3::timestamptz, max_attempts => $4::int, job_key => $5, priority => $6::int)`,
-        [j.task, JSON.stringify(j.payload), first.toISOString(), j.maxAttempts, j.key, j.priority],
-      );
-      return 'waiting' as const;
-    });
-    return state ?? 'idle';
+  async settleWebhook(webhookId: string, timer: JobSpec): Promise<'due' | 'waiting' | 'idle'> {
+    // The timer runs when the first waiting delivery is due (worked out by the statement).
+    const j = jobJson(timer);
+    const rows = await this.query<{ state: 'due' | 'waiting' | 'idle' }>(SETTLE_WEBHOOK_SQL, [webhookGate(webhookId), webhookId, j.task, JSON.stringify(j.payload), j.key, j.priority, j.maxAttempts]);
+    return rows[0]!.state;
   }
 
   async attempted(id: string, outcome: { status: DeliveryRecord['status']; error?: string | null; attempt?: boolean }): Promise<void> {

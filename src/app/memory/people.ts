@@ -208,7 +208,7 @@ export class MemoryWebhooks implements WebhookStore {
     return pending.length;
   }
 
-  async settleWebhook(webhookId: string, timer: (at: Date) => JobSpec) {
+  async settleWebhook(webhookId: string, timer: JobSpec) {
     const gate = this.d.gates.get(webhookGate(webhookId));
     const pending = this.pending(webhookId);
     const now = this.d.now().getTime();
@@ -216,7 +216,7 @@ export class MemoryWebhooks implements WebhookStore {
     if (next.some((t) => t <= now)) return 'due' as const;
     if (gate) gate.open = false;
     if (next.length === 0) return 'idle' as const;
-    this.d.addJob(timer(new Date(Math.min(...next))));
+    this.d.addJob({ ...timer, runAt: new Date(Math.min(...next)) });
     return 'waiting' as const;
   }
 
