@@ -5,7 +5,7 @@
  * that got one woken, and the game's notify gate moved on, so running it again (at least
  * once) adds nothing twice.
  *
- * Gates (table job_gates, migration 20261225090000_coalesced_notifications): a game's fan-out
+ * Gates (tables job_gates and job_gate_marks, migration 20261225090000_coalesced_notifications): a game's fan-out
  * ('notify:<game>') and a webhook's sender ('webhook:<webhook>') each run as one job at a time.
  * Whoever opens a gate (open_job_gate: an upsert, so it waits for a job closing it) adds its
  * job in the same statement; the job closes it in a transaction that locks the gate's row
@@ -76,12 +76,13 @@ const ENQUEUE_SQL = prepared(`WITH s AS (${ASYNC}), d AS (
     job_key => x->'job'->>'key', priority => (x->'job'->>'priority')::int)).id
   FROM woken WHERE open_job_gate(x->>'gate', NULL)
 ), g AS (
-  UPDATE job_gates SET through = GREATEST(through, $5::int), through_id = GREATEST(through_id, $6::bigint) WHERE $4::text IS NOT NULL AND key = $4::text RETURNING 1
+  UPDATE job_gate_marks SET through = GREATEST(through, $5::int), through_id = GREATEST(through_id, $6::bigint) WHERE $4::text IS NOT NULL AND key = $4::text RETURNING 1
 )
 SELECT id FROM d WHERE (SELECT count(*) FROM m) >= 0 AND (SELECT count(*) FROM h) >= 0 AND (SELECT count(*) FROM g) >= 0 AND (SELECT count(*) FROM s) >= 0`);
 
-const UNNOTIFIED_SQL = prepared(`SELECT g.through, o.game_id::text AS game_id, o.id::text AS id, o.version, o.kind, o.seat, o.data, o.created_at
-  FROM job_gates g LEFT JOIN outbox o ON o.game_id = $1::uuid AND o.id > COALESCE(g.through_id, 0) AND o.version > g.through AND o.version <= $3::int
+const UNNOTIFIED_SQL = prepared(`SELECT m.through, o.game_id::text AS game_id, o.id::text AS id, o.version, o.kind, o.seat, o.data, o.created_at
+  FROM job_gates g JOIN job_gate_marks m ON m.key = g.key
+  LEFT JOIN outbox o ON o.game_id = $1::uuid AND o.id > COALESCE(m.through_id, 0) AND o.version > m.through AND o.version <= $3::int
   WHERE g.key = $2 AND g.open ORDER BY o.version, o.id`);
 
 /** The ends of a run (migration 20261225090000: the gate's row locked, then a look for work left), committed as ASYNC says. */

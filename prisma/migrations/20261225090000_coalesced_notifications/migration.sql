@@ -3,27 +3,39 @@
 -- the job closes it once nothing is left to do (in a transaction that first locks the gate's
 -- row, so that work stored meanwhile either is seen by that check or opens the gate again).
 
--- One row per gate: 'notify:<game id>' (through: the game's last version fanned out;
--- through_id: the last outbox row fanned out, where the next look starts: a game's outbox ids
--- grow with its versions, its commits being serialised by its row) and 'webhook:<webhook id>'.
+-- One row per gate: 'notify:<game id>' and 'webhook:<webhook id>'. Its row is locked by whoever
+-- opens it (every commit of a listened game, while it is open: no update, only the lock) and
+-- by the job closing it; nothing else writes it.
 CREATE TABLE "job_gates" (
   "key" TEXT PRIMARY KEY,
   "open" BOOLEAN NOT NULL DEFAULT true,
-  "through" INTEGER,
-  "through_id" BIGINT,
   "opened_at" TIMESTAMPTZ(3) NOT NULL DEFAULT now()
 );
 
--- Opens the gate `p_key` (made with `p_through` when new, or `through` moved to it when
--- reopened and p_through is given): true if this call opened it, false if it was open. Waits for
--- a job closing it, so a closing job's last look and this caller's work are ordered.
+-- How far a gate's job got, apart from the gate's row so that moving it on never waits for the
+-- commits that hold the gate's row: a notify gate's through (the game's last version fanned
+-- out) and through_id (the last outbox row fanned out, where the next look starts: a game's
+-- outbox ids grow with its versions, its commits being serialised by its row).
+CREATE TABLE "job_gate_marks" (
+  "key" TEXT PRIMARY KEY,
+  "through" INTEGER NOT NULL,
+  "through_id" BIGINT
+);
+
+-- Opens the gate `p_key`: true if this call opened it, false if it was open. Waits for a job
+-- closing it, so a closing job's last look and this caller's work are ordered. Opened with
+-- `p_through`, the gate's work starts after that version.
 CREATE FUNCTION "open_job_gate"(p_key TEXT, p_through INTEGER) RETURNS BOOLEAN LANGUAGE plpgsql AS $$
 DECLARE
   opened BOOLEAN;
 BEGIN
-  INSERT INTO job_gates AS g (key, open, through) VALUES (p_key, true, p_through)
-  ON CONFLICT (key) DO UPDATE SET open = true, through = COALESCE(EXCLUDED.through, g.through), opened_at = now() WHERE NOT g.open
+  INSERT INTO job_gates AS g (key, open) VALUES (p_key, true)
+  ON CONFLICT (key) DO UPDATE SET open = true, opened_at = now() WHERE NOT g.open
   RETURNING true INTO opened;
+  IF opened AND p_through IS NOT NULL THEN
+    INSERT INTO job_gate_marks AS m (key, through) VALUES (p_key, p_through)
+    ON CONFLICT (key) DO UPDATE SET through = GREATEST(m.through, EXCLUDED.through);
+  END IF;
   RETURN COALESCE(opened, false);
 END;
 $$;
@@ -35,17 +47,19 @@ ALTER TABLE "deliveries" ADD COLUMN "next_attempt_at" TIMESTAMPTZ(3);
 CREATE INDEX "deliveries_pending" ON "deliveries" ("webhook_id", "seq") WHERE "status" = 'PENDING';
 
 -- The end of a game's fan-out: locks its notify gate's row, then looks (a statement of its own,
--- so a snapshot taken after the lock) for outbox rows after `through`: none, the gate closes
+-- so a snapshot taken after the lock) for outbox rows after its mark's `through`: none, the gate closes
 -- (true); some, the fan-out goes on (false). A gate not open: true.
 CREATE FUNCTION "close_notify_gate"(p_key TEXT, p_game UUID) RETURNS BOOLEAN LANGUAGE plpgsql AS $$
 DECLARE
   g job_gates;
+  m job_gate_marks;
 BEGIN
   SELECT * INTO g FROM job_gates WHERE key = p_key FOR UPDATE;
   IF NOT FOUND OR NOT g.open THEN
     RETURN true;
   END IF;
-  IF EXISTS (SELECT 1 FROM outbox o WHERE o.game_id = p_game AND o.id > COALESCE(g.through_id, 0) AND o.version > g.through) THEN
+  SELECT * INTO m FROM job_gate_marks WHERE key = p_key;
+  IF EXISTS (SELECT 1 FROM outbox o WHERE o.game_id = p_game AND o.id > COALESCE(m.through_id, 0) AND o.version > COALESCE(m.through, 0)) THEN
     RETURN false;
   END IF;
   UPDATE job_gates SET open = false WHERE key = p_key;
