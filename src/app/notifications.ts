@@ -33,11 +33,11 @@ const GATED_ATTEMPTS = 1000;
  * webhooks' senders through (its next run a new job behind theirs; its gate stays open): a
  * busy webhook must not hold a runner while the lane's other webhooks wait.
  */
-const SENDER_BATCH = 20;
-const SENDER_RUN_DELIVERIES = 20;
-const SENDER_RUN_MS = 250;
+const SENDER_BATCH = 25;
+const SENDER_RUN_DELIVERIES = 50;
+const SENDER_RUN_MS = 1000;
 /** Rounds of one fan-out run before it lets the other games' fan-outs through (the same way). */
-const FANOUT_ROUNDS = 3;
+const FANOUT_ROUNDS = 5;
 
 /** One POST of a delivery, signed (the workers' side: src/workers/notifications.ts). */
 export type WebhookSend = (webhook: WebhookRecord, secret: string, delivery: DeliveryRecord) => Promise<{ ok: boolean; error?: string }>;
