@@ -3,7 +3,8 @@
  * one fan-out job at a time and a webhook's deliveries one sender at a time (their gates).
  * Many commits in a row: every delivery arrives once, in order, never two of a webhook in
  * flight at once. A delivery stored while the webhook's sender runs is sent by it. A sender
- * that dies mid-run leaves what it had not recorded to the next, which sends only those.
+ * that dies mid-run leaves what it had not recorded to the next, which sends only those. Jobs
+ * of the release before (a notify job of one commit, a webhook job of one delivery) still work.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
@@ -163,5 +164,30 @@ describe('coalesced notifications', () => {
     expect(second.some((id) => first.includes(id))).toBe(false);
     const stored = await quiet.core.ports.webhooks.deliveries(g.webhookIds[0]!, 50);
     expect(stored.map((d) => [d.status, d.attempts])).toEqual(stored.map(() => ['DELIVERED', 1]));
+  });
+
+  it('takes the jobs of the release before: a notify job of one commit, a webhook job of one delivery', async () => {
+    const g = await game(quiet, 1);
+    const notifications = quiet.core.notifications;
+    const hook = g.webhookIds[0]!;
+    const version = await g.play();
+    // An old notify job (no gate): its one commit's deliveries, written once.
+    const written = await notifications.fanOut(g.id, version, 'ACTIVE');
+    expect(written).toHaveLength(1);
+    expect(await notifications.fanOut(g.id, version, 'ACTIVE')).toEqual([]);
+    const senders = async () => (await quietPool.query(`SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE task_identifier = $1 AND key = $2`, [TASKS.webhook, `webhook:${hook}`])).rows[0].n;
+    expect(await senders()).toBe(1);
+    const sent: string[] = [];
+    await notifications.webhookTask({ webhookId: hook }, async (_w, _s, d) => (sent.push(d.id), { ok: true }));
+    expect(sent).toEqual(written);
+    await quietPool.query(`DELETE FROM graphile_worker._private_jobs WHERE key = $1`, [`webhook:${hook}`]);
+    expect(await senders()).toBe(0);
+    // An old webhook job names a pending delivery (stored before this release): it wakes the webhook's sender.
+    const old = `msg_old_${randomUUID()}`;
+    await quietPool.query(`INSERT INTO deliveries (id, channel, webhook_id, game_id, event, version, body) VALUES ($1, 'WEBHOOK', $2::uuid, $3::uuid, 'EVENT_APPENDED', $4, '{}')`, [old, hook, g.id, version]);
+    await notifications.webhookTask({ id: old }, async () => { throw new Error('an old job sends nothing itself'); });
+    expect(await senders()).toBe(1);
+    await notifications.webhookTask({ webhookId: hook }, async (_w, _s, d) => (sent.push(d.id), { ok: true }));
+    expect(sent).toEqual([...written, old]);
   });
 });
