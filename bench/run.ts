@@ -15,7 +15,7 @@ import { runFold, type FoldResult } from './fold.ts';
 import { runCore, type CoreResult } from './core.ts';
 import { prismaCost, type PrismaCost } from './prisma.ts';
 import { burst, graphqlRaid, newGuessingGame, restLoop, sequential, webhookLoop, type Burst, type Load, type WebhookLoad } from './scenarios.ts';
-import { postgresCpuSince, postgresTicks, startServer, type ServerProcess } from './server.ts';
+import { onlyCluster, postgresCpuSince, postgresTicks, startServer, type ServerProcess } from './server.ts';
 import { round, table } from './stats.ts';
 import { runScaling, scalingTable } from './scaling.ts';
 import { bgioLoop, startBgioServer, type BgioLoad } from './bgio.ts';
@@ -58,7 +58,10 @@ const config = {
   bgioSeconds: positiveInt(process.env.BENCH_BGIO_SECONDS, 20, 'BENCH_BGIO_SECONDS'),
   // embedded (default): the embedded PostgreSQL; system: a throw-away cluster of Debian's PostgreSQL 15.
   pg: process.env.BENCH_PG?.trim() || 'embedded',
+  // BENCH_ONLY=webhooks: section 5 alone (after the warm-up), PostgreSQL's CPU of the bench's cluster only.
+  only: process.env.BENCH_ONLY?.trim() || '',
 };
+if (!['', 'webhooks'].includes(config.only)) throw new Error(`BENCH_ONLY must be webhooks, got "${config.only}"`);
 if (!['embedded', 'system'].includes(config.pg)) throw new Error(`BENCH_PG must be embedded or system, got "${config.pg}"`);
 if (config.pg === 'system' && process.env.DATABASE_URL) throw new Error('BENCH_PG=system starts a cluster of its own: unset DATABASE_URL');
 
@@ -190,7 +193,7 @@ async function main() {
       if (!havePg15) throw new Error('BENCH_PG=system needs PostgreSQL 15 in /usr/lib/postgresql/15/bin (or PG15_BIN)');
       // As test/scaling/parts.ts starts them, but durable like the embedded one: fsync on,
       // shared_buffers at PostgreSQL's default.
-      cluster = await primaryCluster(['fsync = on', 'shared_buffers = 128MB']);
+      cluster = await primaryCluster(['fsync = on', 'shared_buffers = 128MB', ...(process.env.BENCH_STATEMENTS === '1' ? ['shared_preload_libraries = pg_stat_statements'] : [])]);
       log(`system PostgreSQL 15: a throw-away cluster on port ${cluster.port}`);
       url = cluster.url;
     } else if (!url) {
@@ -202,6 +205,36 @@ async function main() {
       log('using the PostgreSQL server named by DATABASE_URL (use a throw-away database: the bench leaves its games there)');
     }
     database = await openDatabase(url, log);
+    if (config.only === 'webhooks') {
+      const { rows } = await database.pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+      onlyCluster(rows[0]!.pid);
+      // BENCH_STATEMENTS=1 (with BENCH_PG=system): pg_stat_statements of the 2-webhook run.
+      const statements = process.env.BENCH_STATEMENTS === '1';
+      if (statements) await database.pool.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+      server = await startServer(url, config.processes[0]!);
+      log(`server: ${config.processes[0]} process(es) at ${server.url}; warm-up: ${config.warmupCommands} REST commands in 32 games (not counted)`);
+      await restLoop(server.url, 32, Math.max(1, Math.ceil(config.warmupCommands / 32)));
+      const webhooks: (Measured & WebhookLoad)[] = [];
+      for (const hooks of [0, 2]) {
+        log(`webhooks: ${config.webhookGames} games of a player, ${hooks} webhook(s) each, ${config.webhookCommands} commands each`);
+        let detail: WebhookLoad | undefined;
+        if (statements) await database.pool.query('SELECT pg_stat_statements_reset()');
+        const m = await measured(server, async () => (detail = await webhookLoop(server!.url, config.webhookGames, config.webhookCommands, hooks)));
+        webhooks.push({ ...detail!, ...m });
+      }
+      webhookTable(webhooks);
+      if (statements) {
+        // Where PostgreSQL's time went in the 2-webhook run: the statements by total execution time.
+        const { rows } = await database.pool.query(
+          `SELECT calls, round(total_exec_time::numeric, 1) AS total_ms, round((total_exec_time / calls)::numeric, 3) AS mean_ms, left(regexp_replace(query, '\\s+', ' ', 'g'), 110) AS query
+           FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 15`,
+        );
+        console.log('');
+        console.log(`statements of the 2-webhook run (pg_stat_statements), by total execution time; ${webhooks[1]!.commands} commands`);
+        console.log(table(['calls', 'total ms', 'mean ms', 'query'], rows.map((r) => [r.calls, r.total_ms, r.mean_ms, r.query])));
+      }
+      return;
+    }
 
     const loads: Measured[] = [];
     const graphql: Measured[] = [];
@@ -273,6 +306,44 @@ async function main() {
     cluster?.stop();
     if (folder) rmSync(folder, { recursive: true, force: true });
   }
+}
+
+function webhookTable(webhooks: (Measured & WebhookLoad)[]) {
+  console.log('');
+  console.log("5. Notifications: REST commands in a player's games with 0 and 2 webhooks per game (EVENT_APPENDED, to a receiver in the bench process)");
+  console.log("   delivery: from the command's acknowledgement (stored by then) to its POST arriving, through the job queue");
+  console.log(
+    table(
+      [
+        'webhooks/game',
+        'games',
+        'commands',
+        'errors',
+        'commands/s',
+        'p50 ms',
+        'p99 ms',
+        'deliveries',
+        'delivery p50 ms',
+        'delivery p99 ms',
+        'server CPU ms/cmd',
+        'PostgreSQL CPU ms/cmd',
+      ],
+      webhooks.map((w) => [
+        w.webhooksPerGame,
+        w.games,
+        w.commands,
+        w.errors,
+        w.commandsPerSecond.toFixed(0),
+        w.p50Ms.toFixed(2),
+        w.p99Ms.toFixed(2),
+        w.deliveries,
+        w.webhooksPerGame ? w.deliveryP50Ms.toFixed(1) : '-',
+        w.webhooksPerGame ? w.deliveryP99Ms.toFixed(1) : '-',
+        w.serverCpuMsPerCommand.toFixed(2),
+        w.postgresCpuMsPerCommand.toFixed(2),
+      ]),
+    ),
+  );
 }
 
 function report(r: {
@@ -378,43 +449,7 @@ function report(r: {
     ),
   );
 
-  if (r.webhooks.length) {
-    console.log('');
-    console.log("5. Notifications: REST commands in a player's games with 0 and 2 webhooks per game (EVENT_APPENDED, to a receiver in the bench process)");
-    console.log("   delivery: from the command's acknowledgement (stored by then) to its POST arriving, through the job queue");
-    console.log(
-      table(
-        [
-          'webhooks/game',
-          'games',
-          'commands',
-          'errors',
-          'commands/s',
-          'p50 ms',
-          'p99 ms',
-          'deliveries',
-          'delivery p50 ms',
-          'delivery p99 ms',
-          'server CPU ms/cmd',
-          'PostgreSQL CPU ms/cmd',
-        ],
-        r.webhooks.map((w) => [
-          w.webhooksPerGame,
-          w.games,
-          w.commands,
-          w.errors,
-          w.commandsPerSecond.toFixed(0),
-          w.p50Ms.toFixed(2),
-          w.p99Ms.toFixed(2),
-          w.deliveries,
-          w.webhooksPerGame ? w.deliveryP50Ms.toFixed(1) : '-',
-          w.webhooksPerGame ? w.deliveryP99Ms.toFixed(1) : '-',
-          w.serverCpuMsPerCommand.toFixed(2),
-          w.postgresCpuMsPerCommand.toFixed(2),
-        ]),
-      ),
-    );
-  }
+  if (r.webhooks.length) webhookTable(r.webhooks);
 
   if (r.prisma.length) {
     console.log('');

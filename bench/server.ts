@@ -48,13 +48,27 @@ export function treeCpuSeconds(pid: number): number {
   return ticks / TICKS;
 }
 
-/** PostgreSQL's own processes on this machine (their command name is `postgres`). */
+/**
+ * The postmaster whose processes alone are counted (null: every `postgres` process on the
+ * machine). Set with `onlyCluster` from a backend's pid, so that other PostgreSQL clusters on
+ * a shared machine (another engineer's tests) are not counted.
+ */
+let postmaster: number | null = null;
+
+/** Counts only the processes of the cluster that runs the backend `backendPid`. */
+export function onlyCluster(backendPid: number): void {
+  postmaster = Number(readFileSync(`/proc/${backendPid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
+}
+
+/** PostgreSQL's own processes on this machine (their command name is `postgres`), of one cluster after `onlyCluster`. */
 export function postgresPids(): number[] {
   const pids: number[] = [];
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     try {
-      if (readFileSync(`/proc/${name}/comm`, 'utf8').trim() === 'postgres') pids.push(Number(name));
+      if (readFileSync(`/proc/${name}/comm`, 'utf8').trim() !== 'postgres') continue;
+      if (postmaster !== null && Number(name) !== postmaster && Number(readFileSync(`/proc/${name}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]) !== postmaster) continue;
+      pids.push(Number(name));
     } catch {
       /* gone */
     }

@@ -62,7 +62,7 @@ export function queueLanes(opts: { clockHeartbeatMs?: number; clockDeadAfterMs?:
   return [
     { name: 'clock', tasks: tasksOf(['clock']), concurrency: 2, heartbeatMs: opts.clockHeartbeatMs ?? 1_000, deadAfterMs: opts.clockDeadAfterMs ?? 5_000 },
     { name: 'play', concurrency: 2 },
-    { name: 'delivery', tasks: tasksOf(['delivery']), concurrency: 4 },
+    { name: 'delivery', tasks: tasksOf(['delivery']), concurrency: 8 },
   ];
 }
 

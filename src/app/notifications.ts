@@ -14,7 +14,8 @@ import type { Actor } from './actors.ts';
 import type { MailPlay } from './mail-play.ts';
 import { AppError } from './errors.ts';
 import { playerOf, type VerificationMail } from './players.ts';
-import type { DeliveryRecord, GameRecord, GameStore, JobQueue, MessageRecord, NewDelivery, PlayerRecord, PlayerStore, WebhookRecord, WebhookStore } from './ports.ts';
+import { notifyGate, webhookGate } from './planners.ts';
+import type { DeliveryRecord, GameRecord, GameStore, JobQueue, JobSpec, MessageRecord, NewDelivery, PlayerRecord, PlayerStore, StoredOutboxEntry, WebhookRecord, WebhookStore } from './ports.ts';
 import type { Reads } from './reads.ts';
 import { priorityOf, TASKS } from './tasks.ts';
 import { deadlineMail, escapeHtml, gameName, gameOverMail, handedToBotMail, messageMail, yourTurnMail, type MailBody, type MailLinks } from './mails.ts';
@@ -25,6 +26,21 @@ export { TASKS } from './tasks.ts';
 export { signWebhook, WEBHOOK_EVENTS, type DeliveryOut, type NotificationOptions, type WebhookBody, type WebhookEvent, type WebhookOut } from './webhook-shapes.ts';
 
 const MAX_WEBHOOKS = 20;
+/** A gated job (a game's fan-out, a webhook's sender) must not give up: its gate stays open until it ends. */
+const GATED_ATTEMPTS = 1000;
+/**
+ * Deliveries a sender reads at a time, and how much one run sends before it lets the other
+ * webhooks' senders through (its next run a new job behind theirs; its gate stays open): a
+ * busy webhook must not hold a runner while the lane's other webhooks wait.
+ */
+const SENDER_BATCH = 25;
+const SENDER_RUN_DELIVERIES = 50;
+const SENDER_RUN_MS = 1000;
+/** Rounds of one fan-out run before it lets the other games' fan-outs through (the same way). */
+const FANOUT_ROUNDS = 5;
+
+/** One POST of a delivery, signed (the workers' side: src/workers/notifications.ts). */
+export type WebhookSend = (webhook: WebhookRecord, secret: string, delivery: DeliveryRecord) => Promise<{ ok: boolean; error?: string }>;
 
 /** The result a GAME_ENDED row recorded (the game's, for rows written before it did). */
 function resultOf(row: { data?: Record<string, unknown> | null }, game: GameRecord): { winners: string[]; reason: string } {
@@ -172,20 +188,57 @@ export class Notifications {
   }
 
 
-  /** The deliveries a commit implies, written with their jobs (again: nothing twice). */
-  async fanOut(gameId: string, version: number, status: string): Promise<string[]> {
-    const game = await this.games.game(gameId);
-    if (!game) return [];
-    const rows = await this.games.outbox(gameId, version);
-    if (rows.length === 0) return [];
-    const acted = await this.store.commandSeat(gameId, version);
-    const at = rows[0]!.createdAt.toISOString();
-    const summary = { id: game.id, type: game.type, status, version };
+  /**
+   * The `notify` task: the deliveries of the game's commits not fanned out yet, written with
+   * their jobs (again: nothing twice). One such job a game at a time (its notify gate, opened
+   * by the commit that added it): it fans out every outbox row after the gate's `through`,
+   * moves `through` on with the deliveries, and ends only when a last look, with the gate
+   * locked, finds no row left (a commit after that opens the gate again with a new job).
+   * `gated` false: a job of an older release, for its one commit (`version`, `status`).
+   */
+  async fanOut(gameId: string, version: number, status: string, gated = false): Promise<string[]> {
+    if (!gated) {
+      const game = await this.games.game(gameId);
+      const rows = game ? await this.games.outbox(gameId, version) : [];
+      if (!game || rows.length === 0) return [];
+      return this.enqueue(await this.commitDeliveries(game, [{ version, status, rows }]));
+    }
+    const written: string[] = [];
+    for (let round = 0; ; round++) {
+      const game = await this.games.game(gameId);
+      if (!game) return written;
+      const pending = await this.store.unnotified(gameId, game.version);
+      if (!pending) return written; // the gate is not open: no fan-out of ours is due
+      if (pending.rows.length === 0) {
+        if (await this.store.settleNotify(gameId)) return written;
+        continue;
+      }
+      // A commit's status was the game's, unless the game ended at a later one of these.
+      const ended = pending.rows.find((r) => r.kind === 'GAME_ENDED')?.version;
+      const commits = new Map<number, StoredOutboxEntry[]>();
+      for (const row of pending.rows) commits.set(row.version, [...(commits.get(row.version) ?? []), row]);
+      const list = [...commits].map(([v, rows]) => ({ version: v, status: ended !== undefined && v < ended ? 'ACTIVE' : game.status, rows }));
+      const through = Math.max(...commits.keys());
+      written.push(...(await this.enqueue(await this.commitDeliveries(game, list), { gameId, through, lastRowId: pending.rows.at(-1)!.id })));
+      if (round + 1 >= FANOUT_ROUNDS) {
+        // A game this busy lets the other games' fan-outs through: its next run is a new job (the gate stays open).
+        await this.jobs.add(TASKS.notify, { gameId, version: through, status: game.status, gated: true }, { key: notifyGate(gameId), maxAttempts: GATED_ATTEMPTS, priority: priorityOf(TASKS.notify) });
+        return written;
+      }
+    }
+  }
+
+  /** The deliveries of some commits of a game, in their order (the webhooks listening read once). */
+  private async commitDeliveries(game: GameRecord, commits: { version: number; status: string; rows: StoredOutboxEntry[] }[]): Promise<NewDelivery[]> {
+    const gameId = game.id;
     const seatsOf = (playerId: string) => game.seats.filter((s) => s.kind === 'player' && s.playerId === playerId).map((s) => s.seat);
     const out: NewDelivery[] = [];
-
-    if (this.options.secretKey) {
-      for (const w of await this.store.listening(gameId, game.playerIds)) {
+    const hooks = this.options.secretKey ? await this.store.listening(gameId, game.playerIds) : [];
+    const wantMail = this.options.mail && this.unsubscribeKey ? (await this.players.players(game.playerIds)).filter((p) => p.email && p.emailVerified && p.notifyByEmail) : [];
+    for (const { version, status, rows } of commits) {
+      const at = rows[0]!.createdAt.toISOString();
+      const summary = { id: game.id, type: game.type, status, version };
+      for (const w of hooks) {
         const mine = seatsOf(w.playerId);
         for (const row of rows) {
           const event = webhookEventOf(row);
@@ -196,12 +249,10 @@ export class Notifications {
           out.push({ id: deliveryId(w.id, row.id, event), channel: 'WEBHOOK', webhookId: w.id, playerId: w.playerId, gameId, event, seat: body.seat, version, body: body as never });
         }
       }
-    }
-
-    if (this.options.mail && this.unsubscribeKey) {
-      for (const playerId of game.playerIds) {
-        const player = await this.players.player(playerId);
-        if (!player?.email || !player.emailVerified || !player.notifyByEmail) continue;
+      if (wantMail.length === 0) continue;
+      const acted = await this.store.commandSeat(gameId, version);
+      for (const player of wantMail) {
+        const playerId = player.id;
         const mine = seatsOf(playerId);
         for (const row of rows) {
           if (row.kind === 'SEAT_HANDED_TO_BOT' && row.seat) {
@@ -219,7 +270,7 @@ export class Notifications {
         }
       }
     }
-    return this.enqueue(out);
+    return out;
   }
 
   /**
@@ -297,16 +348,17 @@ export class Notifications {
     return { id, channel: 'MAIL', webhookId: null, playerId, gameId: game.id, event, seat, version, body: body as never };
   }
 
-  private enqueue(out: NewDelivery[]): Promise<string[]> {
-    // A delivery already fanned out goes before the fan-out of later commits (priority 0):
-    // under load, each commit's POSTs then leave as soon as it is fanned out, rather than
-    // after every pending commit has been.
-    return this.store.enqueue(out, (d) =>
-      d.channel === 'WEBHOOK'
-        ? // One in flight per webhook: a slow target holds one runner at most, never its neighbours'.
-          { task: TASKS.webhook, payload: { id: d.id }, maxAttempts: this.webhookAttempts, priority: priorityOf(TASKS.webhook), queueName: `webhook:${d.webhookId}` }
-        : { task: TASKS.mail, payload: { id: d.id }, maxAttempts: this.options.mailAttempts ?? 10, priority: priorityOf(TASKS.mail) },
-    );
+  private enqueue(out: NewDelivery[], notified?: { gameId: string; through: number; lastRowId?: string }): Promise<string[]> {
+    return this.store.enqueue(out, {
+      mail: (d) => ({ task: TASKS.mail, payload: { id: d.id }, maxAttempts: this.options.mailAttempts ?? 10, priority: priorityOf(TASKS.mail) }),
+      // One sender a webhook (its gate): one delivery in flight per target, a slow one holds one runner at most.
+      webhook: (webhookId) => this.senderJob(webhookId),
+    }, notified);
+  }
+
+  /** The job that sends a webhook's deliveries (one at a time per webhook: added by whoever opens its gate). */
+  private senderJob(webhookId: string): JobSpec {
+    return { task: TASKS.webhook, payload: { webhookId }, key: webhookGate(webhookId), maxAttempts: GATED_ATTEMPTS, priority: priorityOf(TASKS.webhook) };
   }
 
   /** The verification code, sent through the queue (Players.codeSender). */
@@ -323,33 +375,70 @@ export class Notifications {
 
   // ---- the workers' side --------------------------------------------------------------
 
-  /** @internal The delivery and its webhook, if it is still to be made. */
-  async webhookDelivery(id: string): Promise<{ delivery: DeliveryRecord; webhook: WebhookRecord; secret: string } | null> {
-    const delivery = await this.store.delivery(id);
-    if (!delivery || delivery.status !== 'PENDING' || !delivery.webhookId) return null;
-    const webhook = await this.store.get(delivery.webhookId);
-    if (!webhook || webhook.disabledAt) {
-      await this.store.attempted(id, { status: 'CANCELLED', error: webhook ? `the webhook was disabled: ${webhook.disabledReason}` : 'the webhook was deleted', attempt: false });
-      return null;
-    }
-    return { delivery, webhook, secret: this.open(webhook) };
-  }
-
-  /** @internal One attempt's outcome; `last`: no attempt follows. */
-  async webhookAttempted(delivery: DeliveryRecord, webhook: WebhookRecord, outcome: { ok: boolean; error?: string; last: boolean }): Promise<void> {
-    if (outcome.ok) {
-      await this.store.webhookAttempted(delivery.id, webhook.id, true, { status: 'DELIVERED', error: null });
+  /**
+   * @internal The `webhook` task. `{ webhookId }`: the webhook's sender (the one job its gate
+   * lets run): its due deliveries one at a time in the order fanned out, each recorded as it
+   * is made (a crash sends again only what was not recorded, with the same webhook-id), until
+   * a last look with the gate locked finds none due. A failed attempt is due again after
+   * e^attempts seconds (as the queue's own backoff), while the others go on; when only such
+   * are left, the gate closes with a timer job for the first of them. `{ webhookId, wake }`:
+   * that timer; `{ id }`: a delivery's job of an older release. Both only wake the sender.
+   */
+  async webhookTask(payload: Record<string, unknown>, send: WebhookSend): Promise<void> {
+    if (typeof payload.id === 'string') {
+      const delivery = await this.store.delivery(payload.id);
+      if (delivery?.status === 'PENDING' && delivery.webhookId) await this.store.wake(delivery.webhookId, this.senderJob(delivery.webhookId));
       return;
     }
-    const run = await this.store.webhookAttempted(delivery.id, webhook.id, false, { status: outcome.last ? 'FAILED' : 'PENDING', error: outcome.error ?? 'failed' });
-    const limit = this.options.webhookDisableAfter ?? { failures: 10, ms: 600_000 };
+    const webhookId = String(payload.webhookId);
+    if (payload.wake) return this.store.wake(webhookId, this.senderJob(webhookId));
+    const started = Date.now();
+    let sent = 0;
+    for (;;) {
+      const webhook = await this.store.get(webhookId);
+      if (!webhook || webhook.disabledAt) {
+        await this.store.cancelPending(webhookId, webhook ? `the webhook was disabled: ${webhook.disabledReason}` : 'the webhook was deleted');
+      } else {
+        const secret = this.open(webhook);
+        const batch = await this.store.due(webhookId, SENDER_BATCH);
+        for (const delivery of batch) {
+          const outcome = await send(webhook, secret, delivery);
+          sent++;
+          if (await this.webhookAttempted(delivery, webhook, outcome)) break; // disabled: the rest are cancelled
+        }
+        if (batch.length > 0) {
+          if (sent >= SENDER_RUN_DELIVERIES || Date.now() - started >= SENDER_RUN_MS) {
+            // A busy webhook lets the others through: its next run is a new job (the gate stays open).
+            await this.jobs.add(TASKS.webhook, { webhookId }, { key: webhookGate(webhookId), maxAttempts: GATED_ATTEMPTS, priority: priorityOf(TASKS.webhook) });
+            return;
+          }
+          continue;
+        }
+      }
+      const state = await this.store.settleWebhook(webhookId, { task: TASKS.webhook, payload: { webhookId, wake: true }, key: `webhook-timer:${webhookId}`, maxAttempts: GATED_ATTEMPTS, priority: priorityOf(TASKS.webhook) });
+      if (state !== 'due') return;
+    }
+  }
+
+  /** @internal One attempt's outcome (the last allowed: FAILED, else due again later); true if the webhook was disabled by it. */
+  async webhookAttempted(delivery: DeliveryRecord, webhook: WebhookRecord, outcome: { ok: boolean; error?: string }): Promise<boolean> {
+    if (outcome.ok) {
+      await this.store.webhookAttempted(delivery.id, webhook.id, true, { status: 'DELIVERED', error: null });
+      return false;
+    }
+    const attempts = delivery.attempts + 1;
+    const last = attempts >= this.webhookAttempts;
     const error = outcome.error ?? 'failed';
-    const reason = outcome.last
-      ? `disabled after delivery ${delivery.id} failed ${delivery.attempts + 1} times (last: ${error}); create it again to resume`
+    const run = await this.store.webhookAttempted(delivery.id, webhook.id, false, { status: last ? 'FAILED' : 'PENDING', error, ...(last ? {} : { retryAfterSeconds: Math.exp(Math.min(10, attempts)) }) });
+    const limit = this.options.webhookDisableAfter ?? { failures: 10, ms: 600_000 };
+    const reason = last
+      ? `disabled after delivery ${delivery.id} failed ${attempts} times (last: ${error}); create it again to resume`
       : run.failures >= limit.failures && run.failingForMs >= limit.ms
         ? `disabled after ${run.failures} failed attempts in a row over ${Math.round(run.failingForMs / 60_000)} min (last: ${error}); create it again to resume`
         : null;
-    if (reason && (await this.store.disable(webhook.id, reason))) await this.tellDisabled(webhook, reason);
+    if (!reason || !(await this.store.disable(webhook.id, reason))) return false;
+    await this.tellDisabled(webhook, reason);
+    return true;
   }
 
   /** The owner of a webhook just disabled is told by mail (a verified address; the API shows it too: enabled false, disabledReason). */

@@ -2,7 +2,7 @@
  * The core's ports for people: players with their tokens, and their webhooks with the
  * deliveries made for them (see ports.ts for the rest).
  */
-import type { JobSpec } from './ports.ts';
+import type { JobSpec, StoredOutboxEntry } from './ports.ts';
 
 // ---- players ------------------------------------------------------------------------------
 
@@ -103,6 +103,14 @@ export interface DeliveryRecord {
 
 export type NewDelivery = Pick<DeliveryRecord, 'id' | 'channel' | 'webhookId' | 'playerId' | 'gameId' | 'event' | 'seat' | 'version' | 'body'>;
 
+/** The jobs of new deliveries (WebhookStore.enqueue). */
+export interface DeliveryJobs {
+  /** One job a mail. */
+  mail: (d: NewDelivery) => JobSpec;
+  /** The sender of a webhook, added by whoever opens its gate. */
+  webhook: (webhookId: string) => JobSpec;
+}
+
 export interface WebhookStore {
   create(w: Pick<WebhookRecord, 'id' | 'playerId' | 'gameId' | 'url' | 'events' | 'secret'>): Promise<WebhookRecord>;
   count(playerId: string): Promise<number>;
@@ -117,11 +125,42 @@ export interface WebhookStore {
   commandSeat(gameId: string, version: number): Promise<string | null>;
   /** At most one "your turn" mail a game until the player acts: true if this one may go. */
   claimYourTurn(playerId: string, gameId: string, version: number, seats: string[]): Promise<boolean>;
-  /** Writes the deliveries not written yet, each with its job; returns the ids written. */
-  enqueue(deliveries: NewDelivery[], job: (d: NewDelivery) => JobSpec): Promise<string[]>;
+  /**
+   * Writes the deliveries not written yet in one transaction: each new mail one with its job
+   * (`jobs.mail`); each webhook that got a new one woken (its sender's gate opened with the job
+   * `jobs.webhook(webhookId)`, unless it is open: then its running or pending sender takes them);
+   * and, with `notified`, the game's notify gate moved on to that version. Returns the ids written.
+   */
+  enqueue(deliveries: NewDelivery[], jobs: DeliveryJobs, notified?: { gameId: string; through: number; /** the last outbox row fanned out (where the next look may start) */ lastRowId?: string }): Promise<string[]>;
+  /**
+   * The game's outbox rows not fanned out yet: after its open notify gate's `through`, up to
+   * version `upTo`, oldest first. Null: the gate is not open (a job that is not the gate's).
+   */
+  unnotified(gameId: string, upTo: number): Promise<{ through: number; rows: StoredOutboxEntry[] } | null>;
+  /**
+   * The end of a fan-out: closes the game's notify gate unless rows after its `through` came
+   * meanwhile (locked first, looked at after: a commit either is seen here or opens it again).
+   * True: closed, the job may end; false: go on.
+   */
+  settleNotify(gameId: string): Promise<boolean>;
+  /** Opens the webhook's sender gate with `job`, unless open (a retry's timer, a job of an older release). */
+  wake(webhookId: string, job: JobSpec): Promise<void>;
+  /** The webhook's pending deliveries due now, in the order fanned out (at most `limit`). */
+  due(webhookId: string, limit: number): Promise<DeliveryRecord[]>;
+  /** Cancels every pending delivery of the webhook (disabled or deleted); how many. */
+  cancelPending(webhookId: string, reason: string): Promise<number>;
+  /**
+   * The end of a sender's run, its gate locked first: 'due' (a delivery is due now: go on);
+   * else the gate is closed: 'idle' (none pending), or 'waiting' (some wait for their next
+   * attempt: the job `timer` is added to run when the first of them is due).
+   */
+  settleWebhook(webhookId: string, timer: JobSpec): Promise<'due' | 'waiting' | 'idle'>;
   attempted(id: string, outcome: { status: DeliveryRecord['status']; error?: string | null; attempt?: boolean }): Promise<void>;
-  /** The webhook's failures in a row after this attempt, and how long ago the first of them was (ms). */
-  webhookAttempted(deliveryId: string, webhookId: string, ok: boolean, outcome: { status: DeliveryRecord['status']; error?: string | null }): Promise<{ failures: number; failingForMs: number }>;
+  /**
+   * The webhook's failures in a row after this attempt, and how long ago the first of them was
+   * (ms). `retryAfterSeconds`: a PENDING delivery's next attempt is due that long from now.
+   */
+  webhookAttempted(deliveryId: string, webhookId: string, ok: boolean, outcome: { status: DeliveryRecord['status']; error?: string | null; retryAfterSeconds?: number }): Promise<{ failures: number; failingForMs: number }>;
   /** True if this call disabled it (false: it already was, or is gone). */
   disable(id: string, reason: string): Promise<boolean>;
 }

@@ -302,8 +302,15 @@ export interface JobSpec {
   maxAttempts?: number;
   /** Lower runs first (default 0); see src/app/tasks.ts for each task's. */
   priority?: number;
-  /** Jobs of one queue name run one at a time (a webhook's deliveries: one in flight per target). */
+  /** Jobs of one queue name run one at a time. Few names, never one per game or webhook (costly fetches). */
   queueName?: string;
+  /**
+   * A gated job (in a commit's jobs): added only if this commit opens the gate `key` (none
+   * of its jobs pending or running), which then stays open until its task closes it
+   * (WebhookStore.settleNotify), so a busy game's commits add one job between them. `after`:
+   * the version the gate's work starts after when this commit opens it.
+   */
+  gate?: { key: string; after: number };
   /**
    * Only when someone listens to the game: an enabled webhook on it or one of its players
    * ('listened'), or that or a player of it who wants mail ('listened-or-mail'). The store

@@ -14,7 +14,7 @@ export function jobJson(change: JobChange): Record<string, unknown> {
   return {
     task: change.task, payload: change.payload ?? {}, key: change.key ?? null, runAt: change.runAt?.toISOString() ?? null,
     runAfterSeconds: change.runAfterSeconds ?? null, maxAttempts: change.maxAttempts ?? null, priority: change.priority ?? null, when: change.when ?? null,
-    queueName: change.queueName ?? null,
+    queueName: change.queueName ?? null, gate: change.gate ?? null,
   };
 }
 
@@ -31,7 +31,9 @@ const wantsMail = (g: string) =>
  * that commits it. `runAfterSeconds` counts from the statement's now(): the database's
  * clock, rounded to the millisecond as the outbox rows' created_at is (a deadline is read
  * from that column). A job with `when` is added only if someone listens
- * (its `conditional` column says which rows were). Reference the CTE from the statement's
+ * (its `conditional` column says which rows were); a job with `gate` only if the statement
+ * opens its gate (asked only once the job is wanted: the CASE keeps that order, so a gate is
+ * never opened without its job). Reference the CTE from the statement's
  * final SELECT, or PostgreSQL never runs it. An empty array adds nothing (and NOTIFYs nobody).
  */
 export function jobsSql(param: string, game: string): string {
@@ -41,5 +43,7 @@ export function jobsSql(param: string, game: string): string {
         max_attempts => (x->>'maxAttempts')::int, job_key => x->>'key', priority => (x->>'priority')::int, queue_name => x->>'queueName')).id END AS id,
       (x->>'when') IS NOT NULL AS conditional
     FROM ${game}, jsonb_array_elements(${param}::jsonb) AS x
-    WHERE x->>'when' IS NULL OR ${listened(game)} OR (x->>'when' = 'listened-or-mail' AND ${wantsMail(game)})`;
+    WHERE CASE WHEN NOT (x->>'when' IS NULL OR ${listened(game)} OR (x->>'when' = 'listened-or-mail' AND ${wantsMail(game)})) THEN false
+      WHEN jsonb_typeof(x->'gate') = 'object' THEN open_job_gate(x->'gate'->>'key', (x->'gate'->>'after')::int)
+      ELSE true END`;
 }

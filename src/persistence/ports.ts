@@ -43,7 +43,7 @@ export async function openPorts(database: Database, opts: { log?: (msg: string) 
     games,
     lobby: new LobbyStore(database.prisma),
     players: new PlayerStore(database.prisma),
-    webhooks: new WebhookStore(database.prisma),
+    webhooks: new WebhookStore(database.prisma, database.queryPool),
     clocks: new ClockStore(database.prisma),
     absences: new AbsenceStore(database.prisma),
     mail: new MailStore(database.prisma),

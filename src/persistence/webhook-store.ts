@@ -1,12 +1,24 @@
 /**
  * Notifications' storage: webhooks (their secrets encrypted by the caller), deliveries with
- * their stable ids, and the "your turn" mail last sent per player and game. Fanning a
- * commit out is one transaction: the deliveries it implies and one job for each new one,
- * so running it again (at least once) adds nothing twice.
+ * their stable ids, and the "your turn" mail last sent per player and game. Fanning commits
+ * out is one transaction: the deliveries they imply, a job for each new mail, each webhook
+ * that got one woken, and the game's notify gate moved on, so running it again (at least
+ * once) adds nothing twice.
+ *
+ * Gates (tables job_gates and job_gate_marks, migration 20261225090000_coalesced_notifications): a game's fan-out
+ * ('notify:<game>') and a webhook's sender ('webhook:<webhook>') each run as one job at a time.
+ * Whoever opens a gate (open_job_gate: an upsert, so it waits for a job closing it) adds its
+ * job in the same statement; the job closes it in a transaction that locks the gate's row
+ * first and only then looks for work left (a statement of its own, so a snapshot taken after
+ * the lock): work committed before the lock is seen, work committed after it opens the gate
+ * again with a new job.
  */
+import type pg from 'pg';
 import type { PrismaClient } from '../generated/prisma/client.ts';
-import type { DeliveryRecord, JobSpec, NewDelivery, WebhookRecord, WebhookStore as WebhookPort } from '../app/ports.ts';
+import { notifyGate, webhookGate } from '../app/planners.ts';
+import type { DeliveryJobs, DeliveryRecord, JobSpec, NewDelivery, StoredOutboxEntry, WebhookRecord, WebhookStore as WebhookPort } from '../app/ports.ts';
 import { jobJson } from './jobs.ts';
+import { prepared, statementName } from './statements.ts';
 
 export type { DeliveryRecord, NewDelivery, WebhookRecord } from '../app/ports.ts';
 
@@ -32,8 +44,82 @@ const delivery = (r: DeliveryRow): DeliveryRecord => ({
 const COLUMNS = 'id::text, player_id::text, game_id::text, url, events, secret, failures, disabled_at, disabled_reason, created_at';
 const DELIVERY_COLUMNS = 'id, channel, webhook_id::text, player_id::text, game_id::text, event, seat, version, body, status, attempts, last_error, created_at, updated_at';
 
+/**
+ * Statements of the notifications' own bookkeeping commit without waiting for the WAL flush
+ * (set_config(..., true): this statement's transaction only; acknowledged commands keep
+ * synchronous_commit on). What they write is made durable by a later commit that waits: the
+ * job's completion (graphile-worker's, synchronous) flushes the WAL up to it and so every
+ * earlier record, and a crash before that leaves the job to run again: a fan-out writes the same
+ * deliveries again (their ids), a sender makes a delivery again (its webhook-id).
+ */
+const ASYNC = `SELECT set_config('synchronous_commit', 'off', true)`;
+
+const ENQUEUE_SQL = prepared(`WITH s AS (${ASYNC}), d AS (
+  INSERT INTO deliveries (id, channel, webhook_id, player_id, game_id, event, seat, version, body)
+  SELECT x->>'id', x->>'channel', (x->>'webhookId')::uuid, (x->>'playerId')::uuid, (x->>'gameId')::uuid, x->>'event', x->>'seat', (x->>'version')::int, x->'body'
+  FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS t(x, n) ORDER BY n
+  ON CONFLICT (id) DO NOTHING
+  RETURNING id, channel, webhook_id::text AS webhook_id
+), mails AS (
+  SELECT x FROM d, jsonb_array_elements($2::jsonb) AS x WHERE d.channel = 'MAIL' AND x->'payload'->>'id' = d.id
+), m AS (
+  -- One call for every mail (add_job per delivery cost about 0.45 ms each).
+  SELECT id FROM graphile_worker.add_jobs(ARRAY(
+    SELECT ROW(x->>'task', (x->'payload')::json, x->>'queueName', (x->>'runAt')::timestamptz, (x->>'maxAttempts')::smallint, x->>'key', (x->>'priority')::smallint, NULL)::graphile_worker.job_spec
+    FROM mails))
+), woken AS (
+  -- Each webhook given a delivery now, in the order of their ids (two fan-outs lock their gates alike).
+  SELECT x FROM (SELECT DISTINCT webhook_id FROM d WHERE channel = 'WEBHOOK') w, jsonb_array_elements($3::jsonb) AS x
+  WHERE x->>'webhookId' = w.webhook_id ORDER BY w.webhook_id
+), h AS (
+  SELECT (graphile_worker.add_job(x->'job'->>'task', (x->'job'->'payload')::json, max_attempts => (x->'job'->>'maxAttempts')::int,
+    job_key => x->'job'->>'key', priority => (x->'job'->>'priority')::int)).id
+  FROM woken WHERE open_job_gate(x->>'gate', NULL)
+), g AS (
+  UPDATE job_gate_marks SET through = GREATEST(through, $5::int), through_id = GREATEST(through_id, $6::bigint) WHERE $4::text IS NOT NULL AND key = $4::text RETURNING 1
+)
+SELECT id FROM d WHERE (SELECT count(*) FROM m) >= 0 AND (SELECT count(*) FROM h) >= 0 AND (SELECT count(*) FROM g) >= 0 AND (SELECT count(*) FROM s) >= 0`);
+
+const UNNOTIFIED_SQL = prepared(`SELECT m.through, o.game_id::text AS game_id, o.id::text AS id, o.version, o.kind, o.seat, o.data, o.created_at
+  FROM job_gates g JOIN job_gate_marks m ON m.key = g.key
+  LEFT JOIN outbox o ON o.game_id = $1::uuid AND o.id > COALESCE(m.through_id, 0) AND o.version > m.through AND o.version <= $3::int
+  WHERE g.key = $2 AND g.open ORDER BY o.version, o.id`);
+
+/** The ends of a run (migration 20261225090000: the gate's row locked, then a look for work left), committed as ASYNC says. */
+const SETTLE_NOTIFY_SQL = prepared(`WITH s AS (${ASYNC}) SELECT close_notify_gate($1, $2::uuid) AS closed FROM s`);
+const SETTLE_WEBHOOK_SQL = prepared(`WITH s AS (${ASYNC}) SELECT close_webhook_gate($1, $2::uuid, $3, $4::json, $5, $6::int, $7::int) AS state FROM s`);
+
+const DUE_SQL = prepared(`SELECT ${DELIVERY_COLUMNS} FROM deliveries
+  WHERE webhook_id = $1::uuid AND status = 'PENDING' AND (next_attempt_at IS NULL OR next_attempt_at <= now()) ORDER BY seq LIMIT $2::int`);
+
+/**
+ * One attempt of a webhook delivery, in one statement: the delivery's status (and when a
+ * PENDING one is due again, $6 seconds on) and the webhook's count of failures in a row (not
+ * written when a success leaves it at 0). Committed without waiting for the WAL flush (this
+ * transaction's synchronous_commit off, see ASYNC): a record lost to a crash of the database
+ * only has the delivery made again, with its same webhook-id (at least once, as always).
+ */
+const ATTEMPTED_SQL = prepared(`WITH s AS (${ASYNC}), w AS (
+  UPDATE webhooks SET failures = CASE WHEN $2::boolean THEN 0 ELSE failures + 1 END,
+    failing_since = CASE WHEN $2::boolean THEN NULL ELSE COALESCE(failing_since, now()) END
+  WHERE id = $1::uuid AND NOT ($2::boolean AND failures = 0)
+  RETURNING failures, failing_since
+), d AS (
+  UPDATE deliveries SET status = $4, attempts = attempts + 1, last_error = COALESCE($5, last_error), updated_at = now(),
+    next_attempt_at = CASE WHEN $6::float8 IS NULL THEN NULL ELSE now() + make_interval(secs => $6::float8) END
+  WHERE id = $3
+  RETURNING 1
+)
+SELECT (SELECT failures FROM w) AS failures,
+  (SELECT (extract(epoch FROM now() - failing_since) * 1000)::float8 FROM w) AS failing_for_ms,
+  (SELECT count(*) FROM d)::int AS deliveries, (SELECT count(*) FROM s)::int AS async`);
+
 export class WebhookStore implements WebhookPort {
-  constructor(private readonly prisma: PrismaClient) {}
+  constructor(private readonly prisma: PrismaClient, private readonly pool: pg.Pool) {}
+
+  private async query<T extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<T[]> {
+    return (await this.pool.query<T>({ name: statementName({ sql: text }), text, values })).rows;
+  }
 
   async create(w: Pick<WebhookRecord, 'id' | 'playerId' | 'gameId' | 'url' | 'events' | 'secret'>): Promise<WebhookRecord> {
     const rows = await this.prisma.$queryRawUnsafe<WebhookRow[]>(
@@ -108,31 +194,65 @@ export class WebhookStore implements WebhookPort {
   }
 
   /**
-   * Writes the deliveries (an id already stored is skipped) and, for each new one, the job
-   * that makes it, in one transaction. Returns the ids written now.
+   * Writes the deliveries (an id already stored is skipped), a job for each new mail, wakes
+   * each webhook given a new one (its gate opened with its sender's job, unless open), and
+   * moves the game's notify gate on: one statement. Returns the ids written now.
    */
-  async enqueue(deliveries: NewDelivery[], job: (d: NewDelivery) => JobSpec): Promise<string[]> {
-    if (deliveries.length === 0) return [];
-    const rows = await this.prisma.$queryRawUnsafe<{ id: string }[]>(
-      `WITH d AS (
-         INSERT INTO deliveries (id, channel, webhook_id, player_id, game_id, event, seat, version, body)
-         SELECT x->>'id', x->>'channel', (x->>'webhookId')::uuid, (x->>'playerId')::uuid, (x->>'gameId')::uuid, x->>'event', x->>'seat', (x->>'version')::int, x->'body'
-         FROM jsonb_array_elements($1::jsonb) AS x
-         ON CONFLICT (id) DO NOTHING
-         RETURNING id
-       ), jobs AS (
-         SELECT x FROM d, jsonb_array_elements($2::jsonb) AS x WHERE x->'payload'->>'id' = d.id
-       ), j AS (
-         -- One call for the whole fan-out (add_job per delivery cost about 0.45 ms each).
-         SELECT id FROM graphile_worker.add_jobs(ARRAY(
-           SELECT ROW(x->>'task', (x->'payload')::json, x->>'queueName', (x->>'runAt')::timestamptz, (x->>'maxAttempts')::smallint, x->>'key', (x->>'priority')::smallint, NULL)::graphile_worker.job_spec
-           FROM jobs))
-       )
-       SELECT id FROM d WHERE (SELECT count(*) FROM j) >= 0`,
+  async enqueue(deliveries: NewDelivery[], jobs: DeliveryJobs, notified?: { gameId: string; through: number; lastRowId?: string }): Promise<string[]> {
+    if (deliveries.length === 0 && !notified) return [];
+    const hooks = [...new Set(deliveries.filter((d) => d.channel === 'WEBHOOK' && d.webhookId).map((d) => d.webhookId!))];
+    const rows = await this.query<{ id: string }>(ENQUEUE_SQL, [
       JSON.stringify(deliveries),
-      JSON.stringify(deliveries.map((d) => jobJson(job(d)))),
-    );
+      JSON.stringify(deliveries.filter((d) => d.channel === 'MAIL').map((d) => jobJson(jobs.mail(d)))),
+      JSON.stringify(hooks.map((id) => ({ webhookId: id, gate: webhookGate(id), job: jobJson(jobs.webhook(id)) }))),
+      notified ? notifyGate(notified.gameId) : null,
+      notified?.through ?? null,
+      notified?.lastRowId ?? null,
+    ]);
     return rows.map((r) => r.id);
+  }
+
+  async unnotified(gameId: string, upTo: number): Promise<{ through: number; rows: StoredOutboxEntry[] } | null> {
+    const rows = await this.query<{ through: number | null; game_id: string | null; id: string | null; version: number; kind: string; seat: string | null; data: Record<string, unknown>; created_at: Date }>(
+      UNNOTIFIED_SQL, [gameId, notifyGate(gameId), upTo],
+    );
+    if (!rows[0]) return null;
+    return {
+      through: rows[0].through ?? 0,
+      rows: rows.filter((r) => r.id !== null).map((r) => ({ gameId: r.game_id!, id: r.id!, version: r.version, kind: r.kind, seat: r.seat, data: r.data, createdAt: r.created_at }) as StoredOutboxEntry),
+    };
+  }
+
+  async settleNotify(gameId: string): Promise<boolean> {
+    const rows = await this.query<{ closed: boolean }>(SETTLE_NOTIFY_SQL, [notifyGate(gameId), gameId]);
+    return rows[0]!.closed;
+  }
+
+  async wake(webhookId: string, job: JobSpec): Promise<void> {
+    const j = jobJson(job);
+    await this.pool.query(
+      `SELECT (graphile_worker.add_job($2, $3::json, max_attempts => $4::int, job_key => $5, priority => $6::int)).id WHERE open_job_gate($1, NULL)`,
+      [webhookGate(webhookId), j.task, JSON.stringify(j.payload), j.maxAttempts, j.key, j.priority],
+    );
+  }
+
+  async due(webhookId: string, limit: number): Promise<DeliveryRecord[]> {
+    return (await this.query<DeliveryRow>(DUE_SQL, [webhookId, limit])).map(delivery);
+  }
+
+  async cancelPending(webhookId: string, reason: string): Promise<number> {
+    const { rowCount } = await this.pool.query(
+      `UPDATE deliveries SET status = 'CANCELLED', last_error = $2, updated_at = now() WHERE webhook_id = $1::uuid AND status = 'PENDING'`,
+      [webhookId, reason],
+    );
+    return rowCount ?? 0;
+  }
+
+  async settleWebhook(webhookId: string, timer: JobSpec): Promise<'due' | 'waiting' | 'idle'> {
+    // The timer runs when the first waiting delivery is due (worked out by the statement).
+    const j = jobJson(timer);
+    const rows = await this.query<{ state: 'due' | 'waiting' | 'idle' }>(SETTLE_WEBHOOK_SQL, [webhookGate(webhookId), webhookId, j.task, JSON.stringify(j.payload), j.key, j.priority, j.maxAttempts]);
+    return rows[0]!.state;
   }
 
   async attempted(id: string, outcome: { status: DeliveryRecord['status']; error?: string | null; attempt?: boolean }): Promise<void> {
@@ -146,22 +266,8 @@ export class WebhookStore implements WebhookPort {
    * One attempt of a webhook delivery, in one statement: the delivery's status and the
    * webhook's count of failures in a row (not written when a success leaves it at 0).
    */
-  async webhookAttempted(deliveryId: string, webhookId: string, ok: boolean, outcome: { status: DeliveryRecord['status']; error?: string | null }): Promise<{ failures: number; failingForMs: number }> {
-    const rows = await this.prisma.$queryRawUnsafe<{ failures: number | null; failing_for_ms: number | null }[]>(
-      `WITH w AS (
-         UPDATE webhooks SET failures = CASE WHEN $2::boolean THEN 0 ELSE failures + 1 END,
-           failing_since = CASE WHEN $2::boolean THEN NULL ELSE COALESCE(failing_since, now()) END
-         WHERE id = $1::uuid AND NOT ($2::boolean AND failures = 0)
-         RETURNING failures, failing_since
-       ), d AS (
-         UPDATE deliveries SET status = $4, attempts = attempts + 1, last_error = COALESCE($5, last_error), updated_at = now() WHERE id = $3
-         RETURNING 1
-       )
-       SELECT (SELECT failures FROM w) AS failures,
-         (SELECT (extract(epoch FROM now() - failing_since) * 1000)::float8 FROM w) AS failing_for_ms,
-         (SELECT count(*) FROM d)::int AS deliveries`,
-      webhookId, ok, deliveryId, outcome.status, outcome.error ?? null,
-    );
+  async webhookAttempted(deliveryId: string, webhookId: string, ok: boolean, outcome: { status: DeliveryRecord['status']; error?: string | null; retryAfterSeconds?: number }): Promise<{ failures: number; failingForMs: number }> {
+    const rows = await this.query<{ failures: number | null; failing_for_ms: number | null }>(ATTEMPTED_SQL, [webhookId, ok, deliveryId, outcome.status, outcome.error ?? null, outcome.retryAfterSeconds ?? null]);
     return { failures: rows[0]?.failures ?? 0, failingForMs: rows[0]?.failing_for_ms ?? 0 };
   }
 

@@ -1,15 +1,17 @@
 /**
  * The notifications' tasks (registered by src/workers/tasks.ts):
- *   notify           a commit's outbox rows → its deliveries (added by the commit's own statement)
+ *   notify           a game's commits' outbox rows → their deliveries (added by the statement of
+ *                    the commit that opens the game's notify gate; one job a game at a time)
  *   notify-deadline  DEADLINE_SOON for a game's seat → its deliveries
- *   webhook          one POST of a delivery, signed as Standard Webhooks do; retried with
- *                    the queue's backoff (the same webhook-id) until a 2xx or the last attempt
+ *   webhook          a webhook's sender: its deliveries' POSTs one at a time, signed as Standard
+ *                    Webhooks do; a failed one is tried again after e^attempts s (the same
+ *                    webhook-id) until a 2xx or the last attempt (src/app/notifications.ts)
  *   mail             one mail over SMTP (nodemailer)
  * Each attempt of a webhook has 5 seconds, for everything (connecting, sending, the
  * answer's status line and headers, at most 16 KiB); the answer's body is never read (the
  * connection is closed once the status is known), so neither a target that never answers
  * nor one that sends 200 MiB holds a runner longer. A webhook's deliveries run one at a
- * time (their job's queue name), so a slow target holds one runner at most. The address it
+ * time (one sender job a webhook, its gate), so a slow target holds one runner at most. The address it
  * connects to is checked again (no private address unless allowed) and redirects are not
  * followed.
  */
@@ -77,27 +79,23 @@ export function defineNotificationTasks(queue: TaskRegistry, notifications: Noti
   const transport = mailer ? nodemailer.createTransport(mailer.smtpUrl) : null;
 
   queue.define(TASKS.notify, async (p) => {
-    await notifications.fanOut(String(p.gameId), Number(p.version), String(p.status));
+    await notifications.fanOut(String(p.gameId), Number(p.version), String(p.status), p.gated === true);
   });
 
   queue.define(TASKS.deadlineNotice, async (p) => {
     await notifications.fanOutDeadline(String(p.gameId), String(p.seat), Number(p.version), new Date(String(p.deadline)));
   });
 
-  queue.define(TASKS.webhook, async (p, helpers) => {
-    const found = await notifications.webhookDelivery(String(p.id));
-    if (!found) return;
-    const { delivery, webhook, secret } = found;
-    const body = JSON.stringify(delivery.body);
-    const timestamp = Math.floor(Date.now() / 1000);
-    const headers = { 'webhook-id': delivery.id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signWebhook(secret, delivery.id, timestamp, body) };
-    const outcome = await post(webhook.url, headers, body, { allowPrivate: notifications.options.allowPrivate });
-    const ok = 'status' in outcome && outcome.status >= 200 && outcome.status < 300;
-    const error = ok ? undefined : 'error' in outcome ? outcome.error : outcome.status >= 300 && outcome.status < 400 ? `answered ${outcome.status}: redirects are not followed` : `answered ${outcome.status}`;
-    const last = helpers.attempts >= helpers.maxAttempts;
-    await notifications.webhookAttempted(delivery, webhook, { ok, error, last });
-    // Thrown, the queue tries again later (exponential backoff, the same delivery id).
-    if (!ok && !last) throw new Error(`webhook ${webhook.id} delivery ${delivery.id}: ${error}`);
+  queue.define(TASKS.webhook, async (p) => {
+    await notifications.webhookTask(p, async (webhook, secret, delivery) => {
+      const body = JSON.stringify(delivery.body);
+      const timestamp = Math.floor(Date.now() / 1000);
+      const headers = { 'webhook-id': delivery.id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signWebhook(secret, delivery.id, timestamp, body) };
+      const outcome = await post(webhook.url, headers, body, { allowPrivate: notifications.options.allowPrivate });
+      const ok = 'status' in outcome && outcome.status >= 200 && outcome.status < 300;
+      const error = ok ? undefined : 'error' in outcome ? outcome.error : outcome.status >= 300 && outcome.status < 400 ? `answered ${outcome.status}: redirects are not followed` : `answered ${outcome.status}`;
+      return { ok, error };
+    });
   });
 
   queue.define(TASKS.mail, async (p, helpers) => {

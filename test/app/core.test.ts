@@ -131,7 +131,7 @@ describe('what follows a commit, planned with it', () => {
     expect(ada).toEqual({ kind: 'player', playerId: player.id });
     await ports.webhooks.create({ id: crypto.randomUUID(), playerId: player.id, gameId: null, url: 'https://example.org/hook', events: ['YOUR_TURN'], secret: 'x' });
     const heard = await core.lobby.create(ada, { type: 'guessing-game', seats: [{ seat: 'north', me: true }, { seat: 'east', name: 'E' }] });
-    expect(jobs(TASKS.notify).map((j) => j.payload)).toEqual([{ gameId: heard.game.id, version: 1, status: 'ACTIVE' }]);
+    expect(jobs(TASKS.notify).map((j) => j.payload)).toEqual([{ gameId: heard.game.id, version: 1, status: 'ACTIVE', gated: true }]);
   });
 
   it('takes planners of other channels, registered by name, with every commit', async () => {

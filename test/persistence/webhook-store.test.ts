@@ -1,9 +1,14 @@
 /**
- * The webhook store's statements: a fan-out's deliveries with their jobs in one call, and an
+ * The webhook store's statements: a fan-out's deliveries with their jobs in one call (a job
+ * each mail, each webhook's sender woken once while its gate is open), the gate's close with
+ * its row locked first (a delivery stored meanwhile is seen, or opens it again), and an
  * attempt's outcome (the delivery's status, the webhook's failures in a row) in one statement.
  */
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { webhookGate } from '../../src/app/planners.ts';
+import type { DeliveryJobs } from '../../src/app/ports.ts';
 import { openDatabase, type Database } from '../../src/persistence/database.ts';
 import { WebhookStore, type NewDelivery } from '../../src/persistence/webhook-store.ts';
 import { databaseUrl } from '../support/server.ts';
@@ -12,7 +17,7 @@ let db: Database;
 let store: WebhookStore;
 beforeAll(async () => {
   db = await openDatabase(databaseUrl());
-  store = new WebhookStore(db.prisma);
+  store = new WebhookStore(db.prisma, db.queryPool);
 });
 afterAll(async () => db?.close());
 
@@ -22,32 +27,103 @@ async function aWebhook() {
   return store.create({ id: randomUUID(), playerId, gameId: null, url: 'https://example.com/hook', events: ['EVENT_APPENDED'], secret: 'sealed' });
 }
 
+// Tasks no runner knows, so the jobs stay pending for the test to read.
+function testJobs() {
+  const task = `test-nobody-${randomUUID().slice(0, 8)}`;
+  const jobs: DeliveryJobs = {
+    mail: (d) => ({ task, payload: { id: d.id }, maxAttempts: 7, priority: -1 }),
+    webhook: (id) => ({ task, payload: { webhookId: id }, key: webhookGate(id), maxAttempts: 1000, priority: -1 }),
+  };
+  const pending = async () =>
+    (await db.pool.query(`SELECT j.payload, j.key, j.priority, j.max_attempts, j.run_at FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id WHERE t.identifier = $1 ORDER BY j.id`, [task])).rows;
+  const clear = () => db.pool.query('DELETE FROM graphile_worker._private_jobs WHERE task_id = (SELECT id FROM graphile_worker._private_tasks WHERE identifier = $1)', [task]);
+  return { jobs, pending, clear };
+}
+
+const noTimer = { task: 'test-no-timer', payload: {} };
+
+const delivery = (hook: { id: string; playerId: string }, n: number, channel: 'WEBHOOK' | 'MAIL' = 'WEBHOOK'): NewDelivery => ({
+  id: `msg_test_${randomUUID()}_${n}`, channel, webhookId: channel === 'WEBHOOK' ? hook.id : null, playerId: hook.playerId, gameId: randomUUID(), event: 'EVENT_APPENDED', seat: null, version: n, body: { n } as never,
+});
+
 describe('the webhook store', () => {
-  it('writes a fan-out\'s deliveries and their jobs together, and each delivery only once', async () => {
+  it('writes a fan-out\'s deliveries with a job each mail and one sender a webhook, until its sender settles', async () => {
     const hook = await aWebhook();
-    // A task no runner knows, so the jobs stay pending for the test to read.
-    const task = `test-nobody-${randomUUID().slice(0, 8)}`;
-    const delivery = (n: number): NewDelivery => ({ id: `msg_test_${randomUUID()}_${n}`, channel: 'WEBHOOK', webhookId: hook.id, playerId: hook.playerId, gameId: randomUUID(), event: 'EVENT_APPENDED', seat: null, version: n, body: { n } as never });
-    const out = [delivery(1), delivery(2), delivery(3)];
-    const job = (d: NewDelivery) => ({ task, payload: { id: d.id }, maxAttempts: 7, priority: -1, queueName: `webhook:${d.webhookId}` });
-    expect(await store.enqueue(out, job)).toEqual(out.map((d) => d.id));
-    expect(await store.enqueue([out[0]!, delivery(4)], job)).toHaveLength(1); // the stored one is skipped, with its job
-    const jobs = (await db.pool.query(
-      `SELECT j.payload->>'id' AS id, j.priority, j.max_attempts, q.queue_name FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
-       LEFT JOIN graphile_worker._private_job_queues q ON q.id = j.job_queue_id WHERE t.identifier = $1 ORDER BY j.id`,
-      [task],
-    )).rows;
-    expect(jobs).toHaveLength(4);
-    // One fan-out's jobs in any order; each in its webhook's queue (one in flight per target).
-    const byId = (a: { id: string }, b: { id: string }) => a.id.localeCompare(b.id);
-    expect(jobs.filter((j) => out.some((d) => d.id === j.id)).sort(byId)).toEqual(out.map((d) => ({ id: d.id, priority: -1, max_attempts: 7, queue_name: `webhook:${hook.id}` })).sort(byId));
-    await db.pool.query('DELETE FROM graphile_worker._private_jobs WHERE task_id = (SELECT id FROM graphile_worker._private_tasks WHERE identifier = $1)', [task]);
+    const { jobs, pending, clear } = testJobs();
+    const out = [delivery(hook, 1), delivery(hook, 2), delivery(hook, 3, 'MAIL')];
+    expect(await store.enqueue(out, jobs)).toEqual(out.map((d) => d.id));
+    expect((await pending()).map(({ run_at: _, ...j }) => j)).toEqual([
+      { payload: { id: out[2]!.id }, key: null, priority: -1, max_attempts: 7 },
+      { payload: { webhookId: hook.id }, key: webhookGate(hook.id), priority: -1, max_attempts: 1000 },
+    ]);
+    // The stored one is skipped; the webhook's gate is open, so no second sender.
+    const d4 = delivery(hook, 4);
+    expect(await store.enqueue([out[0]!, d4], jobs)).toEqual([d4.id]);
+    expect(await pending()).toHaveLength(2);
+    // Oldest first; while some are due the sender goes on.
+    expect((await store.due(hook.id, 10)).map((d) => d.id)).toEqual([out[0]!.id, out[1]!.id, d4.id]);
+    expect(await store.settleWebhook(hook.id, noTimer)).toBe('due');
+    // A failed one is due again later: the others go first, and with only it left the gate closes with a timer.
+    await store.webhookAttempted(out[0]!.id, hook.id, false, { status: 'PENDING', error: 'answered 500', retryAfterSeconds: 60 });
+    expect((await store.due(hook.id, 10)).map((d) => d.id)).toEqual([out[1]!.id, d4.id]);
+    for (const d of [out[1]!, d4]) await store.webhookAttempted(d.id, hook.id, true, { status: 'DELIVERED', error: null });
+    expect(await store.settleWebhook(hook.id, { task: jobs.mail(out[0]!).task, payload: { webhookId: hook.id, wake: true }, key: `timer:${hook.id}` })).toBe('waiting');
+    const timer = (await pending()).find((j) => j.key === `timer:${hook.id}`);
+    expect(timer?.payload).toEqual({ webhookId: hook.id, wake: true });
+    expect(timer!.run_at.getTime() - Date.now()).toBeGreaterThan(50_000);
+    // Closed: the next delivery wakes a new sender.
+    await clear();
+    await store.enqueue([delivery(hook, 5)], jobs);
+    expect((await pending()).map((j) => j.payload)).toEqual([{ webhookId: hook.id }]);
+    await clear();
+  });
+
+  it('a delivery stored while the sender settles is seen by it, or opens the gate again', async () => {
+    const hook = await aWebhook();
+    const { jobs, pending, clear } = testJobs();
+    await store.enqueue([delivery(hook, 1)], jobs);
+    await store.webhookAttempted((await store.due(hook.id, 1))[0]!.id, hook.id, true, { status: 'DELIVERED', error: null });
+    const client = new pg.Client({ connectionString: databaseUrl() });
+    await client.connect();
+    try {
+      // A fan-out's transaction has stored a delivery (not committed yet) and holds the gate's row.
+      await client.query('BEGIN');
+      await client.query(`INSERT INTO deliveries (id, channel, webhook_id, game_id, event, version, body) VALUES ($1, 'WEBHOOK', $2::uuid, $3::uuid, 'EVENT_APPENDED', 2, '{}')`, [`msg_test_${randomUUID()}`, hook.id, randomUUID()]);
+      expect((await client.query('SELECT open_job_gate($1, NULL) AS opened', [webhookGate(hook.id)])).rows[0].opened).toBe(false);
+      const settling = store.settleWebhook(hook.id, noTimer);
+      await new Promise((r) => setTimeout(r, 300));
+      await client.query('COMMIT');
+      // The sender's last look came after the lock: it sees the new one and goes on.
+      expect(await settling).toBe('due');
+      for (const d of await store.due(hook.id, 10)) await store.webhookAttempted(d.id, hook.id, true, { status: 'DELIVERED', error: null });
+      expect(await store.settleWebhook(hook.id, noTimer)).toBe('idle');
+      await clear();
+
+      // The other order: the sender holds the gate locked while a fan-out stores one; the fan-out waits, then opens the gate again with a new sender.
+      await store.enqueue([delivery(hook, 3)], jobs);
+      await clear();
+      for (const d of await store.due(hook.id, 10)) await store.webhookAttempted(d.id, hook.id, true, { status: 'DELIVERED', error: null });
+      await client.query('BEGIN');
+      await client.query('SELECT 1 FROM job_gates WHERE key = $1 FOR UPDATE', [webhookGate(hook.id)]);
+      const d4 = delivery(hook, 4);
+      const storing = store.enqueue([d4], jobs);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(await pending()).toEqual([]);
+      await client.query('UPDATE job_gates SET open = false WHERE key = $1', [webhookGate(hook.id)]);
+      await client.query('COMMIT');
+      expect(await storing).toEqual([d4.id]);
+      expect((await pending()).map((j) => j.payload)).toEqual([{ webhookId: hook.id }]);
+      await clear();
+    } finally {
+      await client.end();
+    }
   });
 
   it('records an attempt: the delivery\'s status and error, and the webhook\'s failures in a row, reset by a success', async () => {
     const hook = await aWebhook();
-    const d: NewDelivery = { id: `msg_test_${randomUUID()}`, channel: 'WEBHOOK', webhookId: hook.id, playerId: hook.playerId, gameId: randomUUID(), event: 'EVENT_APPENDED', seat: null, version: 1, body: {} as never };
-    await store.enqueue([d], () => ({ task: `test-nobody-${randomUUID().slice(0, 8)}` }));
+    const { jobs, clear } = testJobs();
+    const d = delivery(hook, 1);
+    await store.enqueue([d], jobs);
     await store.webhookAttempted(d.id, hook.id, false, { status: 'PENDING', error: 'answered 500' });
     await store.webhookAttempted(d.id, hook.id, false, { status: 'PENDING', error: 'answered 502' });
     expect((await store.get(hook.id))?.failures).toBe(2);
@@ -57,5 +133,6 @@ describe('the webhook store', () => {
     expect(await store.delivery(d.id)).toMatchObject({ status: 'DELIVERED', attempts: 3, lastError: 'answered 502' });
     await store.webhookAttempted(d.id, hook.id, true, { status: 'DELIVERED', error: null });
     expect((await store.get(hook.id))?.failures).toBe(0);
+    await clear();
   });
 });

@@ -1,5 +1,6 @@
 /** The player and webhook stores in memory (see src/app/memory/index.ts). */
-import type { CodeGuess, DeliveryRecord, JobSpec, NewDelivery, PlayerRecord, PlayerStore, PlayerTokenRecord, WebhookRecord, WebhookStore } from '../ports.ts';
+import { notifyGate, webhookGate } from '../planners.ts';
+import type { CodeGuess, DeliveryJobs, DeliveryRecord, JobSpec, NewDelivery, PlayerRecord, PlayerStore, PlayerTokenRecord, WebhookRecord, WebhookStore } from '../ports.ts';
 import { copy, type MemoryData } from './data.ts';
 
 export class MemoryPlayers implements PlayerStore {
@@ -155,16 +156,68 @@ export class MemoryWebhooks implements WebhookStore {
     return false;
   }
 
-  async enqueue(deliveries: NewDelivery[], job: (d: NewDelivery) => JobSpec) {
+  async enqueue(deliveries: NewDelivery[], jobs: DeliveryJobs, notified?: { gameId: string; through: number }) {
     const written: string[] = [];
+    const woken = new Set<string>();
     for (const x of deliveries) {
       if (this.d.deliveries.has(x.id)) continue;
       const at = this.d.now();
       this.d.deliveries.set(x.id, { ...copy(x), status: 'PENDING', attempts: 0, lastError: null, createdAt: at, updatedAt: at });
-      this.d.addJob(job(x));
+      if (x.channel === 'MAIL') this.d.addJob(jobs.mail(x));
+      else if (x.webhookId) woken.add(x.webhookId);
       written.push(x.id);
     }
+    for (const id of [...woken].sort()) if (this.d.openGate(webhookGate(id), null)) this.d.addJob(jobs.webhook(id));
+    const gate = notified && this.d.gates.get(notifyGate(notified.gameId));
+    if (gate && notified) gate.through = Math.max(gate.through ?? notified.through, notified.through);
     return written;
+  }
+
+  async unnotified(gameId: string, upTo: number) {
+    const gate = this.d.gates.get(notifyGate(gameId));
+    if (!gate?.open || gate.through === null) return null;
+    const through = gate.through;
+    const rows = (this.d.outbox.get(gameId) ?? []).filter((o) => o.version > through && o.version <= upTo).sort((a, b) => a.version - b.version || Number(a.id) - Number(b.id));
+    return { through, rows: copy(rows) };
+  }
+
+  async settleNotify(gameId: string) {
+    const gate = this.d.gates.get(notifyGate(gameId));
+    if (!gate?.open) return true;
+    if ((this.d.outbox.get(gameId) ?? []).some((o) => o.version > (gate.through ?? 0))) return false;
+    gate.open = false;
+    return true;
+  }
+
+  async wake(webhookId: string, job: JobSpec) {
+    if (this.d.openGate(webhookGate(webhookId), null)) this.d.addJob(job);
+  }
+
+  private pending(webhookId: string) {
+    return [...this.d.deliveries.values()].filter((x) => x.webhookId === webhookId && x.status === 'PENDING');
+  }
+
+  async due(webhookId: string, limit: number) {
+    const now = this.d.now().getTime();
+    return this.pending(webhookId).filter((x) => (this.d.nextAttempt.get(x.id)?.getTime() ?? 0) <= now).slice(0, limit).map(copy);
+  }
+
+  async cancelPending(webhookId: string, reason: string) {
+    const pending = this.pending(webhookId);
+    for (const x of pending) Object.assign(x, { status: 'CANCELLED', lastError: reason, updatedAt: this.d.now() });
+    return pending.length;
+  }
+
+  async settleWebhook(webhookId: string, timer: JobSpec) {
+    const gate = this.d.gates.get(webhookGate(webhookId));
+    const pending = this.pending(webhookId);
+    const now = this.d.now().getTime();
+    const next = pending.map((x) => this.d.nextAttempt.get(x.id)?.getTime() ?? 0);
+    if (next.some((t) => t <= now)) return 'due' as const;
+    if (gate) gate.open = false;
+    if (next.length === 0) return 'idle' as const;
+    this.d.addJob({ ...timer, runAt: new Date(Math.min(...next)) });
+    return 'waiting' as const;
   }
 
   async attempted(id: string, outcome: { status: DeliveryRecord['status']; error?: string | null; attempt?: boolean }) {
@@ -173,14 +226,16 @@ export class MemoryWebhooks implements WebhookStore {
     Object.assign(x, { status: outcome.status, attempts: x.attempts + (outcome.attempt === false ? 0 : 1), lastError: outcome.error ?? x.lastError, updatedAt: this.d.now() });
   }
 
-  async webhookAttempted(deliveryId: string, webhookId: string, ok: boolean, outcome: { status: DeliveryRecord['status']; error?: string | null }) {
+  async webhookAttempted(deliveryId: string, webhookId: string, ok: boolean, outcome: { status: DeliveryRecord['status']; error?: string | null; retryAfterSeconds?: number }) {
     const w = this.d.webhooks.get(webhookId);
     const now = this.d.now();
     if (w) {
       w.failures = ok ? 0 : w.failures + 1;
       this.failingSince.set(webhookId, ok ? null : (this.failingSince.get(webhookId) ?? now));
     }
-    await this.attempted(deliveryId, { ...outcome, attempt: true });
+    await this.attempted(deliveryId, { status: outcome.status, error: outcome.error, attempt: true });
+    if (outcome.retryAfterSeconds === undefined) this.d.nextAttempt.delete(deliveryId);
+    else this.d.nextAttempt.set(deliveryId, new Date(now.getTime() + outcome.retryAfterSeconds * 1000));
     const since = this.failingSince.get(webhookId);
     return { failures: w?.failures ?? 0, failingForMs: since ? now.getTime() - since.getTime() : 0 };
   }

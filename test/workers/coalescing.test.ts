@@ -1,0 +1,193 @@
+/**
+ * Coalesced notifications (issue 27.3) on the real database and queue: a game's commits share
+ * one fan-out job at a time and a webhook's deliveries one sender at a time (their gates).
+ * Many commits in a row: every delivery arrives once, in order, never two of a webhook in
+ * flight at once. A delivery stored while the webhook's sender runs is sent by it. A sender
+ * that dies mid-run leaves what it had not recorded to the next, which sends only those. Jobs
+ * of the release before (a notify job of one commit, a webhook job of one delivery) still work.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DeliveryRecord } from '../../src/app/ports.ts';
+import { TASKS } from '../../src/app/tasks.ts';
+import { until } from '../support/receivers.ts';
+import pg from 'pg';
+import { databaseUrl, startTestServer, type TestServer } from '../support/server.ts';
+
+/** A receiver that answers after `delayMs` and counts how many POSTs of a path are in flight at once. */
+async function slowReceiver(delayMs: number) {
+  const got: { path: string; id: string; body: any }[] = [];
+  const inFlight = new Map<string, number>();
+  let most = 0;
+  const server = http.createServer((req, res) => {
+    const path = req.url ?? '';
+    inFlight.set(path, (inFlight.get(path) ?? 0) + 1);
+    most = Math.max(most, inFlight.get(path)!);
+    const chunks: Buffer[] = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () =>
+      setTimeout(() => {
+        got.push({ path, id: String(req.headers['webhook-id']), body: JSON.parse(Buffer.concat(chunks).toString()) });
+        inFlight.set(path, inFlight.get(path)! - 1);
+        res.writeHead(204).end();
+      }, delayMs),
+    );
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, got, most: () => most, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+const key = randomBytes(32);
+let server: TestServer;
+let quiet: TestServer;
+let receiver: Awaited<ReturnType<typeof slowReceiver>>;
+let pool: pg.Pool;
+let quietPool: pg.Pool;
+beforeAll(async () => {
+  receiver = await slowReceiver(20);
+  pool = new pg.Pool({ connectionString: databaseUrl(), max: 2 });
+  // The tasks run by hand on a database of their own: no runner of another server takes their jobs.
+  const own = `coalescing_${randomUUID().slice(0, 8)}`;
+  await pool.query(`CREATE DATABASE ${own}`);
+  const url = new URL(databaseUrl());
+  url.pathname = `/${own}`;
+  quietPool = new pg.Pool({ connectionString: url.toString(), max: 2 });
+  [server, quiet] = await Promise.all([
+    startTestServer({ rateLimit: 100_000, registrationsPerMinute: 10_000, notifications: { allowPrivate: true, secretKey: key }, workers: { pollInterval: 200 } }),
+    startTestServer({ databaseUrl: url.toString(), rateLimit: 100_000, registrationsPerMinute: 10_000, notifications: { allowPrivate: true, secretKey: key }, workers: false }),
+  ]);
+});
+afterAll(async () => {
+  await Promise.all([server?.close(), quiet?.close()]);
+  await receiver?.close();
+  await pool?.end();
+  await quietPool?.end();
+});
+
+/** A player's game (north) against a seat token (east), with `hooks` webhooks on EVENT_APPENDED. */
+async function game(s: TestServer, hooks: number) {
+  const p = await s.gql(`mutation($n: String!) { registerPlayer(input: { name: $n }) { token } }`, { n: 'Ada' });
+  const token = p.data.registerPlayer.token as string;
+  const g = await s.gql(`mutation { createGame(input: { type: "guessing-game", options: { target: 1000000 }, seats: [{ seat: "north", me: true }, { seat: "east", name: "east" }] }) { game { id } seatTokens { seat token } } }`, {}, token);
+  const id = g.data.createGame.game.id as string;
+  const paths: string[] = [];
+  const ids: string[] = [];
+  for (let i = 0; i < hooks; i++) {
+    const path = `/${randomUUID()}`;
+    const h = await s.gql(`mutation($i: CreateWebhookInput!) { createWebhook(input: $i) { webhook { id } } }`, { i: { url: `${receiver.url}${path}`, events: ['EVENT_APPENDED'], gameId: id } }, token);
+    expect(h.errors).toBeUndefined();
+    paths.push(path);
+    ids.push(h.data.createWebhook.webhook.id);
+  }
+  const tokens: Record<string, string> = { north: token, east: g.data.createGame.seatTokens[0].token };
+  let n = 0;
+  const play = async () => {
+    const seat = n++ % 2 === 0 ? 'north' : 'east';
+    const r = await s.rest('POST', `/api/games/${id}/commands`, { command: { type: 'guess', number: 1 } }, tokens[seat]);
+    expect(r.status).toBe(200);
+    return r.body.game.version as number;
+  };
+  return { id, paths, webhookIds: ids, play };
+}
+
+describe('coalesced notifications', () => {
+  it('many commits in a row: each delivery arrives once, in order, one in flight per webhook', async () => {
+    const g = await game(server, 2);
+    const versions: number[] = [];
+    for (let i = 0; i < 40; i++) versions.push(await g.play());
+    for (const path of g.paths) {
+      const mine = await until(() => {
+        const m = receiver.got.filter((r) => r.path === path);
+        return m.length >= versions.length && m;
+      }, 60_000, `the deliveries to ${path}`);
+      await new Promise((r) => setTimeout(r, 500)); // nothing more comes
+      const all = receiver.got.filter((r) => r.path === path);
+      expect(all.map((r) => r.body.version)).toEqual(versions);
+      expect(new Set(all.map((r) => r.id)).size).toBe(all.length);
+      expect(mine.every((r) => r.body.type === 'EVENT_APPENDED' && r.body.gameId === g.id)).toBe(true);
+    }
+    expect(receiver.most()).toBe(1);
+    // Every gate is closed again.
+    const { rows } = await pool.query<{ key: string; open: boolean }>(`SELECT key, open FROM job_gates WHERE key = ANY($1::text[])`, [[`notify:${g.id}`, ...g.webhookIds.map((id) => `webhook:${id}`)]]);
+    expect(rows.map((r) => r.open)).toEqual([false, false, false]);
+  });
+
+  it('sends a delivery stored while the webhook\'s sender runs, in the same run', async () => {
+    const g = await game(quiet, 1);
+    const notifications = quiet.core.notifications;
+    const versions = [await g.play()];
+    await notifications.fanOut(g.id, 0, '', true);
+    const sent: number[] = [];
+    const send = async (_w: unknown, _s: string, d: DeliveryRecord) => {
+      sent.push(d.version);
+      // While this one is in flight the game moves on and is fanned out: the gate is open, so no second sender.
+      if (versions.length < 3) {
+        versions.push(await g.play());
+        await notifications.fanOut(g.id, 0, '', true);
+        expect(await senders()).toBe(1);
+      }
+      return { ok: true };
+    };
+    const senders = async () => (await quietPool.query(`SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE task_identifier = $1 AND key = $2`, [TASKS.webhook, `webhook:${g.webhookIds[0]}`])).rows[0].n;
+    expect(await senders()).toBe(1);
+    await notifications.webhookTask({ webhookId: g.webhookIds[0] }, send);
+    expect(sent).toEqual(versions);
+    expect(sent.length).toBe(new Set(sent).size);
+    // The gate closed at the end: the next commit's delivery wakes a sender again.
+    await g.play();
+    await notifications.fanOut(g.id, 0, '', true);
+    expect(await senders()).toBe(1);
+  });
+
+  it('a sender that dies mid-run: the next one sends only what was not recorded as sent', async () => {
+    const g = await game(quiet, 1);
+    const notifications = quiet.core.notifications;
+    for (let i = 0; i < 5; i++) await g.play();
+    await notifications.fanOut(g.id, 0, '', true);
+    const first: string[] = [];
+    await expect(
+      notifications.webhookTask({ webhookId: g.webhookIds[0] }, async (_w, _s, d) => {
+        if (first.length === 2) throw new Error('the process died'); // the third POST never made
+        first.push(d.id);
+        return { ok: true };
+      }),
+    ).rejects.toThrow('the process died');
+    const second: string[] = [];
+    await notifications.webhookTask({ webhookId: g.webhookIds[0] }, async (_w, _s, d) => {
+      second.push(d.id);
+      return { ok: true };
+    });
+    expect(first).toHaveLength(2);
+    expect(second).toHaveLength(3);
+    expect(second.some((id) => first.includes(id))).toBe(false);
+    const stored = await quiet.core.ports.webhooks.deliveries(g.webhookIds[0]!, 50);
+    expect(stored.map((d) => [d.status, d.attempts])).toEqual(stored.map(() => ['DELIVERED', 1]));
+  });
+
+  it('takes the jobs of the release before: a notify job of one commit, a webhook job of one delivery', async () => {
+    const g = await game(quiet, 1);
+    const notifications = quiet.core.notifications;
+    const hook = g.webhookIds[0]!;
+    const version = await g.play();
+    // An old notify job (no gate): its one commit's deliveries, written once.
+    const written = await notifications.fanOut(g.id, version, 'ACTIVE');
+    expect(written).toHaveLength(1);
+    expect(await notifications.fanOut(g.id, version, 'ACTIVE')).toEqual([]);
+    const senders = async () => (await quietPool.query(`SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE task_identifier = $1 AND key = $2`, [TASKS.webhook, `webhook:${hook}`])).rows[0].n;
+    expect(await senders()).toBe(1);
+    const sent: string[] = [];
+    await notifications.webhookTask({ webhookId: hook }, async (_w, _s, d) => (sent.push(d.id), { ok: true }));
+    expect(sent).toEqual(written);
+    await quietPool.query(`DELETE FROM graphile_worker._private_jobs WHERE key = $1`, [`webhook:${hook}`]);
+    expect(await senders()).toBe(0);
+    // An old webhook job names a pending delivery (stored before this release): it wakes the webhook's sender.
+    const old = `msg_old_${randomUUID()}`;
+    await quietPool.query(`INSERT INTO deliveries (id, channel, webhook_id, game_id, event, version, body) VALUES ($1, 'WEBHOOK', $2::uuid, $3::uuid, 'EVENT_APPENDED', $4, '{}')`, [old, hook, g.id, version]);
+    await notifications.webhookTask({ id: old }, async () => { throw new Error('an old job sends nothing itself'); });
+    expect(await senders()).toBe(1);
+    await notifications.webhookTask({ webhookId: hook }, async (_w, _s, d) => (sent.push(d.id), { ok: true }));
+    expect(sent).toEqual([...written, old]);
+  });
+});
