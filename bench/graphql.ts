@@ -1,0 +1,156 @@
+/**
+ * `npm run bench:graphql`: the GraphQL three-request loop alone, and what each of its three
+ * requests costs the server (bench/README.md, "GraphQL per request").
+ *
+ * The per-request figures come from a lockstep run of the same loop: every game asks its
+ * status at once, the server goes idle, every game asks legalCommands, idle, every game
+ * submits, idle; the server's CPU (its threads' run time from /proc/<pid>/task/<tid>/schedstat,
+ * in nanoseconds) is read around each phase, so each phase's CPU is that request kind's alone
+ * at the same concurrency and on the same games as the free-running loop.
+ *
+ * BENCH_CLIENT=fetch sends the loop's requests with fetch (undici) instead of node:http.
+ */
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startEmbedded } from '../src/persistence/embedded.ts';
+import { openDatabase } from '../src/persistence/database.ts';
+import { chooser } from '../test/support/play.ts';
+import { gql } from './client.ts';
+import { graphqlRaid, LEGAL, STATUS, SUBMIT, createRaid } from './scenarios.ts';
+import { postgresCpuSince, postgresTicks, startServer, type ServerProcess } from './server.ts';
+import { round } from './stats.ts';
+
+/** CPU nanoseconds used so far by every thread of a process and of the processes below it. */
+export function treeCpuNanos(pid: number): number {
+  let ns = 0;
+  const visit = (p: number) => {
+    try {
+      for (const tid of readdirSync(`/proc/${p}/task`)) {
+        try {
+          ns += Number(readFileSync(`/proc/${p}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+        } catch {
+          /* gone */
+        }
+      }
+      for (const tid of readdirSync(`/proc/${p}/task`)) {
+        for (const c of readFileSync(`/proc/${p}/task/${tid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean)) visit(Number(c));
+      }
+    } catch {
+      /* gone */
+    }
+  };
+  visit(pid);
+  return ns;
+}
+
+export interface PerRequest {
+  games: number;
+  rounds: number;
+  /** Server CPU ms per request of each kind, and PostgreSQL's. */
+  serverMs: { status: number; legalCommands: number; submitCommand: number };
+  postgresMs: { status: number; legalCommands: number; submitCommand: number };
+  requests: { status: number; legalCommands: number; submitCommand: number };
+}
+
+type Kind = 'status' | 'legalCommands' | 'submitCommand';
+
+/**
+ * `games` Raid games played in lockstep for `rounds` rounds of the three requests, the
+ * server's CPU measured around each phase.
+ */
+export async function perRequest(server: ServerProcess, games: number, rounds: number): Promise<PerRequest> {
+  const pid = server.child.pid!;
+  const url = server.url;
+  const state = await Promise.all(Array.from({ length: games }, async (_, i) => ({ game: await createRaid(url), choose: chooser(i + 1), version: 0, seat: '', legal: [] as { type: string }[], live: true })));
+  const cpu: Record<Kind, number> = { status: 0, legalCommands: 0, submitCommand: 0 };
+  const pgCpu: Record<Kind, number> = { status: 0, legalCommands: 0, submitCommand: 0 };
+  const count: Record<Kind, number> = { status: 0, legalCommands: 0, submitCommand: 0 };
+  const phase = async (kind: Kind, each: (s: (typeof state)[number]) => Promise<void>) => {
+    const live = state.filter((s) => s.live);
+    const before = treeCpuNanos(pid);
+    const pg = postgresTicks();
+    await Promise.all(live.map(each));
+    cpu[kind] += treeCpuNanos(pid) - before;
+    pgCpu[kind] += postgresCpuSince(pg);
+    count[kind] += live.length;
+  };
+  const MATCH = new Set(['resign', 'offerDraw', 'acceptDraw', 'declineDraw']);
+  for (let r = 0; r < rounds; r++) {
+    for (const s of state) s.live = true;
+    await phase('status', async (s) => {
+      const g = (await gql(url, STATUS, { id: s.game.id })).body.data?.game;
+      if (!g || g.status === 'FINISHED' || g.awaiting.length === 0) s.live = false;
+      else {
+        s.version = g.version;
+        s.seat = g.awaiting[0].seat;
+      }
+    });
+    await phase('legalCommands', async (s) => {
+      s.legal = ((await gql(url, LEGAL, { id: s.game.id }, s.game.tokens[s.seat])).body.data?.game?.legalCommands ?? []).filter((c: { type: string }) => !MATCH.has(c.type));
+      if (s.legal.length === 0) s.live = false;
+    });
+    await phase('submitCommand', async (s) => {
+      const command = s.legal[s.choose(s.legal.length)];
+      const a = await gql(url, SUBMIT, { id: s.game.id, c: command, v: s.version }, s.game.tokens[s.seat]);
+      if (a.status !== 200 || a.body.errors) throw new Error(`submitCommand: ${JSON.stringify(a.body).slice(0, 300)}`);
+    });
+    // A finished game is replaced (outside the measured phases).
+    await Promise.all(
+      state.map(async (s, i) => {
+        if (!s.live) state[i] = { game: await createRaid(url), choose: s.choose, version: 0, seat: '', legal: [], live: true };
+      }),
+    );
+  }
+  const ms = (k: Kind) => round(cpu[k] / 1e6 / Math.max(1, count[k]), 3);
+  const pgMs = (k: Kind) => round((pgCpu[k] * 1000) / Math.max(1, count[k]), 3);
+  return {
+    games,
+    rounds,
+    serverMs: { status: ms('status'), legalCommands: ms('legalCommands'), submitCommand: ms('submitCommand') },
+    postgresMs: { status: pgMs('status'), legalCommands: pgMs('legalCommands'), submitCommand: pgMs('submitCommand') },
+    requests: count,
+  };
+}
+
+async function main() {
+  const games = Number(process.env.BENCH_GRAPHQL_GAMES ?? 32);
+  const commands = Number(process.env.BENCH_GRAPHQL_COMMANDS ?? 60);
+  const repeats = Number(process.env.BENCH_REPEATS ?? 3);
+  const rounds = Number(process.env.BENCH_LOCKSTEP_ROUNDS ?? 40);
+  console.log(`GraphQL three-request loop: ${games} games, ${commands} commands each; lockstep ${rounds} rounds; client ${process.env.BENCH_CLIENT ?? 'node:http'}; ${cpus().length} CPUs, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  let url = process.env.DATABASE_URL;
+  let folder: string | undefined;
+  let embedded: Awaited<ReturnType<typeof startEmbedded>> | undefined;
+  if (!url) {
+    folder = mkdtempSync(join(tmpdir(), 'wargame-bench-pg-'));
+    chmodSync(folder, 0o755);
+    embedded = await startEmbedded({ dataDir: join(folder, 'data'), persistent: false, log: () => {} });
+    url = embedded.url;
+  }
+  const database = await openDatabase(url, () => {});
+  await database.close?.();
+  const server = await startServer(url, 1);
+  try {
+    // Warm-up: V8 optimises the paths first (not counted).
+    for (let i = 0; i < 3; i++) await graphqlRaid(server.url, games, 30, 'three');
+    await perRequest(server, games, 10);
+    for (let i = 0; i < repeats; i++) {
+      const p = await perRequest(server, games, rounds);
+      console.log(`lockstep: server CPU ms/request status ${p.serverMs.status}, legalCommands ${p.serverMs.legalCommands}, submitCommand ${p.serverMs.submitCommand}; PostgreSQL ${p.postgresMs.status} / ${p.postgresMs.legalCommands} / ${p.postgresMs.submitCommand}`);
+      const before = treeCpuNanos(server.child.pid!);
+      const pg = postgresTicks();
+      const load = await graphqlRaid(server.url, games, commands, 'three');
+      const serverMs = (treeCpuNanos(server.child.pid!) - before) / 1e6;
+      console.log(
+        `three-request loop: ${load.commandsPerSecond} commands/s, p50 ${load.p50Ms} ms, server CPU ${round(serverMs / load.commands, 3)} ms/command (${round(serverMs / load.requests, 3)} ms/request), PostgreSQL ${round((postgresCpuSince(pg) * 1000) / load.commands, 3)} ms/command, errors ${load.errors}`,
+      );
+    }
+  } finally {
+    await server.stop();
+    await embedded?.stop();
+    if (folder) rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await main();
