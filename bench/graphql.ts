@@ -10,7 +10,7 @@
  *
  * BENCH_CLIENT=fetch sends the loop's requests with fetch (undici) instead of node:http.
  */
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmbedded } from '../src/persistence/embedded.ts';
@@ -44,6 +44,12 @@ export function treeCpuNanos(pid: number): number {
   return ns;
 }
 
+/** The main process's user and system CPU ticks (its threads together). */
+function userSys(pid: number): { user: number; sys: number } {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return { user: Number(fields[11]), sys: Number(fields[12]) };
+}
+
 export interface PerRequest {
   games: number;
   rounds: number;
@@ -68,12 +74,16 @@ export async function perRequest(server: ServerProcess, games: number, rounds: n
   const count: Record<Kind, number> = { status: 0, legalCommands: 0, submitCommand: 0 };
   const phase = async (kind: Kind, each: (s: (typeof state)[number]) => Promise<void>) => {
     const live = state.filter((s) => s.live);
+    const startedUs = process.hrtime.bigint() / 1000n;
     const before = treeCpuNanos(pid);
     const pg = postgresTicks();
     await Promise.all(live.map(each));
     cpu[kind] += treeCpuNanos(pid) - before;
     pgCpu[kind] += postgresCpuSince(pg);
     count[kind] += live.length;
+    // For a profile of the server (BENCH_SERVER_NODE_ARGS=--cpu-prof): V8's sample times and
+    // hrtime are both CLOCK_MONOTONIC, so these windows cut the profile by request kind.
+    if (process.env.BENCH_PHASES_FILE) appendFileSync(process.env.BENCH_PHASES_FILE, `${kind} ${startedUs} ${process.hrtime.bigint() / 1000n} ${live.length}\n`);
   };
   const MATCH = new Set(['resign', 'offerDraw', 'acceptDraw', 'declineDraw']);
   for (let r = 0; r < rounds; r++) {
@@ -127,6 +137,10 @@ async function main() {
     chmodSync(folder, 0o755);
     embedded = await startEmbedded({ dataDir: join(folder, 'data'), persistent: false, log: () => {} });
     url = embedded.url;
+    if (process.env.BENCH_UNIX === '1') {
+      const u = new URL(url);
+      url = `postgresql://${u.username}:${u.password}@localhost:${u.port}${u.pathname}?host=/tmp`;
+    }
   }
   const database = await openDatabase(url, () => {});
   await database.close?.();
@@ -139,11 +153,14 @@ async function main() {
       const p = await perRequest(server, games, rounds);
       console.log(`lockstep: server CPU ms/request status ${p.serverMs.status}, legalCommands ${p.serverMs.legalCommands}, submitCommand ${p.serverMs.submitCommand}; PostgreSQL ${p.postgresMs.status} / ${p.postgresMs.legalCommands} / ${p.postgresMs.submitCommand}`);
       const before = treeCpuNanos(server.child.pid!);
+      const ticks = userSys(server.child.pid!);
       const pg = postgresTicks();
       const load = await graphqlRaid(server.url, games, commands, 'three');
       const serverMs = (treeCpuNanos(server.child.pid!) - before) / 1e6;
+      const after = userSys(server.child.pid!);
+      const sys = (after.sys - ticks.sys) / Math.max(1, after.user - ticks.user + after.sys - ticks.sys);
       console.log(
-        `three-request loop: ${load.commandsPerSecond} commands/s, p50 ${load.p50Ms} ms, server CPU ${round(serverMs / load.commands, 3)} ms/command (${round(serverMs / load.requests, 3)} ms/request), PostgreSQL ${round((postgresCpuSince(pg) * 1000) / load.commands, 3)} ms/command, errors ${load.errors}`,
+        `three-request loop: ${load.commandsPerSecond} commands/s, p50 ${load.p50Ms} ms, server CPU ${round(serverMs / load.commands, 3)} ms/command (${round(serverMs / load.requests, 3)} ms/request), PostgreSQL ${round((postgresCpuSince(pg) * 1000) / load.commands, 3)} ms/command, server in the kernel ${Math.round(sys * 100)}%, errors ${load.errors}`,
       );
     }
   } finally {
