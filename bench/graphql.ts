@@ -144,27 +144,57 @@ async function main() {
   }
   const database = await openDatabase(url, () => {});
   await database.close?.();
-  const server = await startServer(url, 1);
+  // BENCH_COMPARE: another checkout's serve script, run beside this one on the same database;
+  // both are measured in alternating slices, so a load that comes and goes hits both alike.
+  const compare = process.env.BENCH_COMPARE;
+  const servers: { name: string; server: ServerProcess }[] = [{ name: 'this', server: await startServer(url, 1, process.env.BENCH_SERVER) }];
+  if (compare) servers.push({ name: 'compare', server: await startServer(url, 1, compare) });
+  // BENCH_VARIANTS="name:VAR=value,VAR2=value;name2:..." more servers of this checkout (or
+  // BENCH_SERVER's) with those variables set, measured in the same alternating slices.
+  for (const variant of (process.env.BENCH_VARIANTS ?? '').split(';').filter(Boolean)) {
+    const [name, vars = ''] = variant.split(':');
+    const env = Object.fromEntries(vars.split(',').filter(Boolean).map((kv) => kv.split('=') as [string, string]));
+    servers.push({ name: name!, server: await startServer(url, 1, process.env.BENCH_SERVER, env) });
+  }
+  const labelled = servers.length > 1;
+  const server = servers[0]!.server;
   try {
     // Warm-up: V8 optimises the paths first (not counted).
-    for (let i = 0; i < 3; i++) await graphqlRaid(server.url, games, 30, 'three');
-    await perRequest(server, games, 10);
+    for (const { server: s } of servers) {
+      for (let i = 0; i < 3; i++) await graphqlRaid(s.url, games, 30, 'three');
+      await perRequest(s, games, 10);
+    }
+    const slice = 5;
     for (let i = 0; i < repeats; i++) {
-      const p = await perRequest(server, games, rounds);
-      console.log(`lockstep: server CPU ms/request status ${p.serverMs.status}, legalCommands ${p.serverMs.legalCommands}, submitCommand ${p.serverMs.submitCommand}; PostgreSQL ${p.postgresMs.status} / ${p.postgresMs.legalCommands} / ${p.postgresMs.submitCommand}`);
-      const before = treeCpuNanos(server.child.pid!);
-      const ticks = userSys(server.child.pid!);
-      const pg = postgresTicks();
-      const load = await graphqlRaid(server.url, games, commands, 'three');
-      const serverMs = (treeCpuNanos(server.child.pid!) - before) / 1e6;
-      const after = userSys(server.child.pid!);
-      const sys = (after.sys - ticks.sys) / Math.max(1, after.user - ticks.user + after.sys - ticks.sys);
-      console.log(
-        `three-request loop: ${load.commandsPerSecond} commands/s, p50 ${load.p50Ms} ms, server CPU ${round(serverMs / load.commands, 3)} ms/command (${round(serverMs / load.requests, 3)} ms/request), PostgreSQL ${round((postgresCpuSince(pg) * 1000) / load.commands, 3)} ms/command, server in the kernel ${Math.round(sys * 100)}%, errors ${load.errors}`,
-      );
+      const sums = servers.map(() => ({ status: 0, legalCommands: 0, submitCommand: 0, n: { status: 0, legalCommands: 0, submitCommand: 0 } }));
+      for (let r = 0; r < rounds; r += slice) {
+        for (const [k, { server: s }] of servers.entries()) {
+          const p = await perRequest(s, games, Math.min(slice, rounds - r));
+          for (const kind of ['status', 'legalCommands', 'submitCommand'] as const) {
+            sums[k]![kind] += p.serverMs[kind] * p.requests[kind];
+            sums[k]!.n[kind] += p.requests[kind];
+          }
+        }
+      }
+      for (const [k, { name }] of servers.entries()) {
+        const m = (kind: 'status' | 'legalCommands' | 'submitCommand') => round(sums[k]![kind] / Math.max(1, sums[k]!.n[kind]), 3);
+        console.log(`lockstep${labelled ? ` [${name}]` : ''}: server CPU ms/request status ${m('status')}, legalCommands ${m('legalCommands')}, submitCommand ${m('submitCommand')}`);
+      }
+      for (const { name, server: s } of servers) {
+        const before = treeCpuNanos(s.child.pid!);
+        const ticks = userSys(s.child.pid!);
+        const pg = postgresTicks();
+        const load = await graphqlRaid(s.url, games, commands, 'three');
+        const serverMs = (treeCpuNanos(s.child.pid!) - before) / 1e6;
+        const after = userSys(s.child.pid!);
+        const sys = (after.sys - ticks.sys) / Math.max(1, after.user - ticks.user + after.sys - ticks.sys);
+        console.log(
+          `three-request loop${labelled ? ` [${name}]` : ''}: ${load.commandsPerSecond} commands/s, p50 ${load.p50Ms} ms, server CPU ${round(serverMs / load.commands, 3)} ms/command (${round(serverMs / load.requests, 3)} ms/request), PostgreSQL ${round((postgresCpuSince(pg) * 1000) / load.commands, 3)} ms/command, server in the kernel ${Math.round(sys * 100)}%, errors ${load.errors}`,
+        );
+      }
     }
   } finally {
-    await server.stop();
+    for (const { server: s } of servers) await s.stop();
     await embedded?.stop();
     if (folder) rmSync(folder, { recursive: true, force: true });
   }

@@ -326,6 +326,12 @@ export interface WakeUps {
   listen(gameId: string, wake: () => void): () => void;
   /** Calls `listener` with the hash of each player token revoked on any process (PlayerStore.revokeToken), null after a lost connection (recheck); returns the unsubscribe. */
   onTokenRevoked(listener: RevocationListener): () => void;
+  /**
+   * Resolves once every revocation committed before the call has been told to the
+   * `onTokenRevoked` listeners (one round trip on the listening connection, shared by the
+   * callers that arrive meanwhile); rejects when that cannot be known (no listening connection).
+   */
+  heardRevocations(): Promise<void>;
 }
 
 /** Everything the core is built on. */

@@ -44,6 +44,11 @@ class MemoryWakeUps implements WakeUps {
     return () => void this.d.revocationListeners.delete(listener);
   }
 
+  /** Revocations are told in microtasks queued before this one's. */
+  heardRevocations(): Promise<void> {
+    return new Promise((resolve) => queueMicrotask(resolve));
+  }
+
   publish(gameId: string, _version: number): void {
     for (const wake of this.listeners.get(gameId) ?? []) queueMicrotask(wake);
   }
