@@ -317,6 +317,15 @@ export interface JobQueue {
   remove(key: string): Promise<void>;
 }
 
+/**
+ * The revision of a game's row as it is now (GameRecord.revision), or null (no such game, or
+ * a store whose records carry none): what a read of a game the process holds asks, instead of
+ * the row. Answered by the store after the ask: a write acknowledged before it is seen.
+ */
+export interface GameRevisions {
+  revision(gameId: string): Promise<string | null>;
+}
+
 // ---- wake-ups -----------------------------------------------------------------------------
 
 /** "Game X has new events", across processes: only a wake-up, the store is the truth. */
@@ -337,6 +346,8 @@ export interface WakeUps {
 /** Everything the core is built on. */
 export interface Ports {
   games: GameStore;
+  /** Revisions of game rows, for reads of the games the process holds. */
+  revisions: GameRevisions;
   lobby: LobbyStore;
   players: PlayerStore;
   webhooks: WebhookStore;

@@ -9,7 +9,7 @@ import { AppError } from './errors.ts';
 import { ChangeFeed, EventFeed, FEED_PAGE } from './feed.ts';
 import { GameRead, type ReadContext } from './game-read.ts';
 import { readableMessages } from './messages.ts';
-import type { Cursor, GameRecord, LobbyStore, MessageStore, WakeUps } from './ports.ts';
+import type { Cursor, GameRecord, GameRevisions, LobbyStore, MessageStore, WakeUps } from './ports.ts';
 import type { ExportDocument } from './verify.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -64,18 +64,21 @@ export class Reads {
     private readonly wakeUps: WakeUps,
     /** For the export's messages: only those the reader may read. */
     private readonly messages: MessageStore,
+    /** The rows' revisions, asked by reads of the games this process holds. */
+    private readonly revisions: GameRevisions,
   ) {}
 
   /**
    * The game's record, or NOT_FOUND. Always the stored row as it is now (another process
    * may have written it): when this process holds the game with a whole row read before,
-   * the store answers whether the row is still that one, with no column of it if so.
+   * only the row's revision is asked (GameRevisions: the reads of one turn of the event loop
+   * share one statement), and the row is read only when it is another.
    */
   async record(id: string): Promise<GameRecord> {
     if (typeof id !== 'string' || !UUID.test(id)) throw new AppError('NOT_FOUND', `No game with id "${id}"`);
     const held = this.ctx.states.held(id)?.record;
-    const game = held?.revision !== undefined ? await this.ctx.store.gameIfChanged(id, held.revision) : await this.ctx.store.game(id);
-    if (game === 'unchanged') return held!;
+    if (held?.revision !== undefined && (await this.revisions.revision(id)) === held.revision) return held;
+    const game = await this.ctx.store.game(id);
     if (!game) throw new AppError('NOT_FOUND', `No game with id "${id}"`);
     this.ctx.states.recordRead(game);
     return game;

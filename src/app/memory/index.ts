@@ -76,6 +76,8 @@ export function memoryPorts(data = new MemoryData()): Ports & { data: MemoryData
     messages: new MemoryMessages(data),
     jobs: new MemoryJobs(data),
     wakeUps: new MemoryWakeUps(data),
+    // The memory records carry no revision: a read always takes the record.
+    revisions: { revision: async () => null },
   };
 }
 
