@@ -148,7 +148,8 @@ async function main() {
   // both are measured in alternating slices, so a load that comes and goes hits both alike.
   const compare = process.env.BENCH_COMPARE;
   const servers: { name: string; server: ServerProcess }[] = [{ name: 'this', server: await startServer(url, 1, process.env.BENCH_SERVER) }];
-  if (compare) servers.push({ name: 'compare', server: await startServer(url, 1, compare) });
+  // Several, comma-separated: compare, compare2, ...
+  for (const [i, script] of (compare ?? '').split(',').filter(Boolean).entries()) servers.push({ name: i === 0 ? 'compare' : `compare${i + 1}`, server: await startServer(url, 1, script) });
   // BENCH_VARIANTS="name:VAR=value,VAR2=value;name2:..." more servers of this checkout (or
   // BENCH_SERVER's) with those variables set, measured in the same alternating slices.
   for (const variant of (process.env.BENCH_VARIANTS ?? '').split(';').filter(Boolean)) {
