@@ -119,8 +119,8 @@ export class Players {
 
   /**
    * The actor a bearer token stands for (null: no token, a spectator): a player token (held
-   * for a few seconds once found, dropped on every process as soon as it is revoked on any)
-   * or a seat token.
+   * for up to PLAYER_TOKEN_TRUST_MS once found, refused on every process as soon as it is
+   * revoked on any) or a seat token.
    */
   async authenticate(token: string | null): Promise<Actor> {
     if (token === null) return SPECTATOR;
