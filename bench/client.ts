@@ -52,8 +52,19 @@ export function request(
   });
 }
 
+/** BENCH_CLIENT=fetch: GraphQL requests go through fetch (undici, keep-alive), as a browser or a bot would send them. */
+const useFetch = process.env.BENCH_CLIENT === 'fetch';
+
 /** A GraphQL request; resolves to the HTTP status and the parsed body. */
 export async function gql(base: string, query: string, variables: Record<string, unknown>, token?: string): Promise<{ status: number; body: any }> {
+  if (useFetch) {
+    const r = await fetch(`${base}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify({ query, variables }),
+    });
+    return { status: r.status, body: await r.json() };
+  }
   const a = await request(base, 'POST', '/graphql', { query, variables }, token);
   return { status: a.status, body: a.json() };
 }

@@ -78,11 +78,19 @@ export async function restLoop(url: string, games: number, commandsPerGame: numb
 }
 
 const CREATE_RAID = `mutation { createGame(input: { type: "raid-on-wuchao", seats: [{ seat: "cao", name: "Cao" }, { seat: "yuan", name: "Yuan" }] }) { game { id version } seatTokens { seat token } } }`;
-const STATUS = `query($id: ID!) { game(id: $id) { version status awaiting { seat } } }`;
-const LEGAL = `query($id: ID!) { game(id: $id) { legalCommands } }`;
-const SUBMIT = `mutation($id: ID!, $c: JSON!, $v: Int) { submitCommand(gameId: $id, command: $c, expectedVersion: $v) { game { version } } }`;
+export const STATUS = `query($id: ID!) { game(id: $id) { version status awaiting { seat } } }`;
+export const LEGAL = `query($id: ID!) { game(id: $id) { legalCommands } }`;
+export const SUBMIT = `mutation($id: ID!, $c: JSON!, $v: Int) { submitCommand(gameId: $id, command: $c, expectedVersion: $v) { game { version } } }`;
 const SUBMIT_NEXT = `mutation($id: ID!, $c: JSON!, $v: Int) { submitCommand(gameId: $id, command: $c, expectedVersion: $v) { game { version status awaiting { seat } legalCommands } } }`;
 const MATCH = new Set(['resign', 'offerDraw', 'acceptDraw', 'declineDraw']);
+
+/** A new game of Raid on Wuchao with a seat token for each seat. */
+export async function createRaid(url: string): Promise<{ id: string; version: number; tokens: Record<string, string> }> {
+  const r = await gql(url, CREATE_RAID, {});
+  if (r.status !== 200 || r.body.errors) throw new Error(`createGame: ${JSON.stringify(r.body).slice(0, 300)}`);
+  const g = r.body.data.createGame;
+  return { id: g.game.id as string, version: g.game.version as number, tokens: Object.fromEntries(g.seatTokens.map((t: { seat: string; token: string }) => [t.seat, t.token])) as Record<string, string> };
+}
 
 /**
  * A real game through GraphQL: Raid on Wuchao, both seats played by one client loop per
@@ -100,11 +108,8 @@ export async function graphqlRaid(url: string, games: number, commandsPerGame: n
     if (status !== 200) counts.errors++;
   };
   const create = async () => {
-    const r = await gql(url, CREATE_RAID, {});
     counts.requests++;
-    if (r.status !== 200 || r.body.errors) throw new Error(`createGame: ${JSON.stringify(r.body).slice(0, 300)}`);
-    const g = r.body.data.createGame;
-    return { id: g.game.id as string, version: g.game.version as number, tokens: Object.fromEntries(g.seatTokens.map((t: { seat: string; token: string }) => [t.seat, t.token])) as Record<string, string> };
+    return createRaid(url);
   };
   const loop = async (index: number) => {
     const choose = chooser(index + 1);

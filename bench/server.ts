@@ -111,7 +111,7 @@ export interface ServerProcess {
  * `entry` (BENCH_SERVER, a script path) serves another checkout instead, e.g. an older
  * commit for a before/after comparison in one run; it is started from its own folder.
  */
-export async function startServer(databaseUrl: string, processes: number, entry = process.env.BENCH_SERVER): Promise<ServerProcess> {
+export async function startServer(databaseUrl: string, processes: number, entry = process.env.BENCH_SERVER, extraEnv: Record<string, string> = {}): Promise<ServerProcess> {
   const port = await freePort();
   const script = entry ?? 'bench/serve.ts';
   const cwd = entry ? dirname(entry) : ROOT;
@@ -130,6 +130,7 @@ export async function startServer(databaseUrl: string, processes: number, entry 
       WEBHOOK_SECRET_KEY: process.env.WEBHOOK_SECRET_KEY ?? randomBytes(32).toString('hex'),
       WEBHOOK_ALLOW_PRIVATE: 'true',
       REGISTRATION_RATE_LIMIT: '1000000',
+      ...extraEnv,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

@@ -105,9 +105,9 @@ export async function buildApp(core: Core, options: AppOptions = {}): Promise<Ap
     return reply.code(500).send(errorPayload(request, 'INTERNAL', 'Internal error'));
   });
   // Every 503 says when to come back (GraphQL answers are built by mercurius).
-  app.addHook('onSend', async (_request, reply, payload) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (reply.statusCode === 503 && !reply.hasHeader('retry-after')) reply.header('retry-after', String(RETRY_AFTER_SECONDS));
-    return payload;
+    done(null, payload);
   });
   const allowed = allowedMethods(app);
   app.setNotFoundHandler((request, reply) => {

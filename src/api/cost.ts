@@ -166,7 +166,8 @@ function cachedCost(schema: GraphQLSchema, document: DocumentNode, variables: Re
   if (!documents) counted.set(schema, (documents = new WeakMap()));
   let entry = documents.get(document);
   if (!entry) documents.set(document, (entry = { variables: costVariables(document), costs: new Map() }));
-  const key = JSON.stringify([operationName ?? null, maxNodes, entry.variables.map((v) => variables?.[v] ?? null)]);
+  // A document whose cost no variable moves (the usual one) is keyed by its operation alone.
+  const key = entry.variables.length === 0 ? `${maxNodes}:${operationName ?? ''}` : JSON.stringify([operationName ?? null, maxNodes, entry.variables.map((v) => variables?.[v] ?? null)]);
   const known = entry.costs.get(key);
   if (known !== undefined) return known;
   const cost = queryCost(schema, document, variables, operationName, maxNodes);

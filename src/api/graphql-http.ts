@@ -16,7 +16,7 @@ function refuse(reply: FastifyReply, status: number, message: string) {
   return reply.code(status).send({ data: null, errors: [{ message, extensions: { code: 'BAD_REQUEST' } }] });
 }
 
-const isGraphqlPost = (request: FastifyRequest) => request.method === 'POST' && request.url.split('?')[0] === PATH;
+const isGraphqlPost = (request: FastifyRequest) => request.method === 'POST' && (request.url === PATH || request.url.split('?')[0] === PATH);
 
 /** What is wrong with a GraphQL request's parameters, or null. */
 function shapeProblem(body: unknown): string | null {
@@ -33,28 +33,46 @@ function shapeProblem(body: unknown): string | null {
 
 /** Registered before mercurius: refuses what it would otherwise answer with INTERNAL. */
 export function graphqlHttp(app: FastifyInstance) {
-  app.addHook('onRequest', async (request, reply) => {
-    if (!isGraphqlPost(request)) return;
-    const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  // Callback hooks (no promise a request): they run on every request of every route.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!isGraphqlPost(request)) return done();
+    const header = request.headers['content-type'];
+    // The usual header as it comes, without splitting it.
+    const type = header === 'application/json' ? header : (header ?? '').split(';')[0]!.trim().toLowerCase();
     if (!MEDIA_TYPES.includes(type)) {
-      return refuse(reply, 415, `POST /graphql takes a JSON body (Content-Type: application/json), not ${type ? `"${type}"` : 'a body without a Content-Type'}`);
+      refuse(reply, 415, `POST /graphql takes a JSON body (Content-Type: application/json), not ${type ? `"${type}"` : 'a body without a Content-Type'}`);
+      return;
     }
+    done();
   });
-  app.addHook('preValidation', async (request, reply) => {
-    if (!isGraphqlPost(request)) return;
+  app.addHook('preValidation', (request, reply, done) => {
+    if (!isGraphqlPost(request)) return done();
     const problem = shapeProblem(request.body);
-    if (problem) return refuse(reply, 400, problem);
+    if (problem) {
+      refuse(reply, 400, problem);
+      return;
+    }
+    done();
   });
 }
 
 /** Registered once mercurius is: a subscription asked over HTTP is refused before it runs. */
 export function refuseSubscriptionsOverHttp(app: FastifyInstance) {
   const graphql = (app as unknown as { graphql: { addHook: (name: string, hook: (...args: never[]) => unknown) => void } }).graphql;
+  // Per parsed document (mercurius hands the same object to each request with the same text) and operation name.
+  const kinds = new WeakMap<DocumentNode, Map<string | undefined, string | undefined>>();
   graphql.addHook('preExecution', (async (_schema: unknown, document: DocumentNode, context: { reply?: FastifyReply }) => {
     if (!context.reply) return; // over WebSocket
-    const wanted = (context.reply.request.body as { operationName?: unknown } | undefined)?.operationName;
-    const op = getOperationAST(document, typeof wanted === 'string' ? wanted : undefined);
-    if (op?.operation === 'subscription') {
+    const given = (context.reply.request.body as { operationName?: unknown } | undefined)?.operationName;
+    const wanted = typeof given === 'string' ? given : undefined;
+    let byName = kinds.get(document);
+    if (!byName) kinds.set(document, (byName = new Map()));
+    let kind = byName.get(wanted);
+    if (kind === undefined && !byName.has(wanted)) {
+      kind = getOperationAST(document, wanted)?.operation;
+      if (byName.size < 100) byName.set(wanted, kind); // a bound: names are the client's
+    }
+    if (kind === 'subscription') {
       throw new AppError('BAD_REQUEST', 'A subscription runs over WebSocket (graphql-transport-ws on /graphql), not over HTTP');
     }
   }) as never);

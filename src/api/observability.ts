@@ -17,12 +17,30 @@ export function requestId(req: IncomingMessage): string {
   return typeof given === 'string' && /^[A-Za-z0-9._:-]{1,128}$/.test(given) ? given : randomUUID();
 }
 
-interface Operation {
+interface OperationInfo {
   type: string;
   rootFields: string;
+}
+interface Operation {
+  info: OperationInfo;
   errors: boolean;
 }
 const operations = new WeakMap<FastifyRequest, Operation>();
+/** Per parsed document (mercurius hands the same object to every request with the same query text) and operation name. */
+const infos = new WeakMap<DocumentNode, Map<string | undefined, OperationInfo | null>>();
+
+function operationInfo(document: DocumentNode, wanted: string | undefined): OperationInfo | null {
+  let byName = infos.get(document);
+  if (!byName) infos.set(document, (byName = new Map()));
+  let info = byName.get(wanted);
+  if (info === undefined) {
+    const ops = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+    const op = ops.find((d) => wanted !== undefined && d.name?.value === wanted) ?? ops[0];
+    info = op ? { type: op.operation, rootFields: [...rootFields(document, op.selectionSet)].sort().join(',') } : null;
+    if (byName.size < 100) byName.set(wanted, info); // a bound: names are the client's
+  }
+  return info;
+}
 
 /** The distinct root field names an operation selects, through fragments: a set bounded by the schema. */
 function rootFields(document: DocumentNode, selectionSet: SelectionSetNode, seen = new Set<string>()): Set<string> {
@@ -38,20 +56,35 @@ function rootFields(document: DocumentNode, selectionSet: SelectionSetNode, seen
 }
 
 export function observability(app: FastifyInstance) {
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header(REQUEST_ID_HEADER, request.id);
+    done();
   });
 
-  app.addHook('onResponse', async (request, reply) => {
-    if (request.raw.headers.upgrade) return; // a WebSocket lives as long as its connection
+  // The label sets seen so far and their children: prom-client hashes a label object on every
+  // observe; a child is looked up by one string instead (the sets are bounded: routes, codes, fields).
+  const httpChildren = new Map<string, { observe(v: number): void }>();
+  const graphqlChildren = new Map<string, { observe(v: number): void }>();
+  app.addHook('onResponse', (request, reply, done) => {
+    if (request.raw.headers.upgrade) return done(); // a WebSocket lives as long as its connection
     const seconds = reply.elapsedTime / 1000;
     const route = request.routeOptions.url ?? 'unmatched';
-    metrics.httpRequests.observe({ method: request.method, route, status_code: String(reply.statusCode) }, seconds);
+    const key = `${request.method} ${route} ${reply.statusCode}`;
+    let child = httpChildren.get(key);
+    if (!child) httpChildren.set(key, (child = metrics.httpRequests.labels({ method: request.method, route, status_code: String(reply.statusCode) })));
+    child.observe(seconds);
     if (route === '/graphql') {
       // No operation recorded: refused before execution (unparsable, invalid, too deep, limited).
-      const op = operations.get(request) ?? { type: 'none', rootFields: '', errors: true };
-      metrics.graphqlOperations.observe({ operation_type: op.type, root_fields: op.rootFields, outcome: op.errors ? 'error' : 'ok' }, seconds);
+      const op = operations.get(request);
+      const type = op?.info.type ?? 'none';
+      const fields = op?.info.rootFields ?? '';
+      const outcome = !op || op.errors ? 'error' : 'ok';
+      const gkey = `${type} ${fields} ${outcome}`;
+      let g = graphqlChildren.get(gkey);
+      if (!g) graphqlChildren.set(gkey, (g = metrics.graphqlOperations.labels({ operation_type: type, root_fields: fields, outcome })));
+      g.observe(seconds);
     }
+    done();
   });
 
   app.get('/metrics', async (_request, reply) => reply.type(registry.contentType).send(await registry.metrics()));
@@ -64,10 +97,8 @@ export function observeGraphql(app: FastifyInstance) {
     const request = context.reply?.request;
     if (!request) return;
     const wanted = (request.body as { operationName?: unknown } | undefined)?.operationName;
-    const ops = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
-    const op = ops.find((d) => typeof wanted === 'string' && d.name?.value === wanted) ?? ops[0];
-    if (!op) return;
-    operations.set(request, { type: op.operation, rootFields: [...rootFields(document, op.selectionSet)].sort().join(','), errors: false });
+    const info = operationInfo(document, typeof wanted === 'string' ? wanted : undefined);
+    if (info) operations.set(request, { info, errors: false });
   }) as never);
   graphql.addHook('onResolution', (async (execution: { errors?: unknown[] }, context: { reply?: { request: FastifyRequest } }) => {
     const op = context.reply && operations.get(context.reply.request);

@@ -130,7 +130,7 @@ export function createCore(ports: Ports, options: CoreOptions): Core {
 
   const states = new States(ports.games, module, rules);
   const ctx: ReadContext = { module, states, store: ports.games, clocks: ports.clocks, absences: ports.absences };
-  const reads = new Reads(ctx, ports.lobby, ports.wakeUps, ports.messages);
+  const reads = new Reads(ctx, ports.lobby, ports.wakeUps, ports.messages, ports.revisions);
   const commands = new Commands(ctx, ports.games, states, reads, registry, planners, ports.wakeUps, rules);
   const mail = new MailPlay(ports.mail, ports.players, ctx, reads, commands, registry, {
     replyDomain: notificationOptions.mail ? (options.playByMail?.replyDomain ?? null) : null,

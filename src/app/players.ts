@@ -84,9 +84,22 @@ export interface PlayersOptions {
   sendCode: (mail: VerificationMail) => Promise<void> | void;
 }
 
+/**
+ * How long a player token found in the store is held before the store is asked again (which
+ * also moves its lastUsedAt on, at most once a minute). While held, a revocation on any
+ * process drops it: the revoking statement's NOTIFY (WakeUps.onTokenRevoked), and each use
+ * first waits for WakeUps.heardRevocations, so a token revoked before the request arrived is
+ * refused on every process; without a listening connection the store is asked every time.
+ */
+export const PLAYER_TOKEN_TRUST_MS = 30_000;
+
 export class Players {
   /** What a seat token stands for never changes: one look-up per token and process. */
   private readonly seatTokens = new Lru<string, Actor>(TOKEN_CACHE_SIZE);
+  /** Player tokens found in the store, by hash, with when: dropped on revocation (see PLAYER_TOKEN_TRUST_MS). */
+  private readonly playerTokens = new Lru<string, { actor: Actor; at: number }>(TOKEN_CACHE_SIZE);
+  /** Moves on with every revocation heard: a look-up that started before one is not kept. */
+  private revocationsHeard = 0;
   private registered = 0;
 
   constructor(
@@ -94,21 +107,42 @@ export class Players {
     private readonly gameStore: GameStore,
     private readonly reads: Reads,
     /** Where revocations from every process are heard (WakeUps.onTokenRevoked). */
-    private readonly revocations: Pick<WakeUps, 'onTokenRevoked'>,
+    private readonly revocations: Pick<WakeUps, 'onTokenRevoked' | 'heardRevocations'>,
     private readonly options: PlayersOptions,
-  ) {}
+  ) {
+    revocations.onTokenRevoked((hash) => {
+      this.revocationsHeard++;
+      if (hash === null) this.playerTokens.clear();
+      else this.playerTokens.delete(hash);
+    });
+  }
 
   /**
-   * The actor a bearer token stands for (null: no token, a spectator): a player token (looked
-   * up each time, so a revoked one is refused at once everywhere) or a seat token.
+   * The actor a bearer token stands for (null: no token, a spectator): a player token (held
+   * for up to PLAYER_TOKEN_TRUST_MS once found, refused on every process as soon as it is
+   * revoked on any) or a seat token.
    */
   async authenticate(token: string | null): Promise<Actor> {
     if (token === null) return SPECTATOR;
     const hash = hashToken(token);
     if (token.startsWith(PLAYER_TOKEN_PREFIX) && token.length > 32) {
+      const now = Date.now();
+      const held = this.playerTokens.get(hash);
+      if (held && now - held.at < PLAYER_TOKEN_TRUST_MS) {
+        // Every revocation committed before this request arrived, heard: still held, still valid.
+        const heard = await this.revocations.heardRevocations().then(() => true, () => false);
+        if (heard && this.playerTokens.get(hash) === held) return held.actor;
+      }
+      const heard = this.revocationsHeard;
       const found = await this.store.playerForToken(hash);
-      if (!found) throw new AppError('UNAUTHENTICATED', 'This token is not known (or was revoked)');
-      return { kind: 'player', playerId: found.playerId };
+      if (!found) {
+        this.playerTokens.delete(hash);
+        throw new AppError('UNAUTHENTICATED', 'This token is not known (or was revoked)');
+      }
+      const actor: Actor = { kind: 'player', playerId: found.playerId };
+      // A revocation heard while the store answered may be this token's: not kept, asked again next time.
+      if (heard === this.revocationsHeard) this.playerTokens.put(hash, { actor, at: now });
+      return actor;
     }
     const known = this.seatTokens.touch(hash);
     if (known) return known;
@@ -226,7 +260,11 @@ export class Players {
   async revokeToken(actor: Actor, id: unknown): Promise<boolean> {
     const player = await this.playerOf(actor);
     if (typeof id !== 'string' || !UUID.test(id)) return false;
-    return this.store.revokeToken(player.id, id);
+    const revoked = await this.store.revokeToken(player.id, id);
+    // Refused here at once, without waiting for our own NOTIFY: the player's tokens are asked again.
+    this.revocationsHeard++;
+    for (const [hash, held] of this.playerTokens) if (held.actor.kind === 'player' && held.actor.playerId === player.id) this.playerTokens.delete(hash);
+    return revoked;
   }
 
   async tokens(playerId: string) {

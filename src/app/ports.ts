@@ -69,8 +69,8 @@ export interface GameRecord {
   clockOnTimeout?: 'BOT' | null;
   /**
    * The stored row's revision when this record is the whole row as read or written (unset
-   * otherwise, e.g. a record the caller assembled): a store answers `gameIfChanged` with
-   * 'unchanged' only while the row still has it.
+   * otherwise, e.g. a record the caller assembled): while GameRevisions answers the same, the
+   * record is still the row.
    */
   revision?: string;
 }
@@ -176,12 +176,10 @@ export interface GameStore {
   append(input: AppendInput): Promise<AppendOutcome>;
   game(id: string): Promise<GameRecord | null>;
   /**
-   * The game for a reader now, in one round trip: the record as `game` reads it, or
-   * 'unchanged' when its row still has `revision` (the caller's record is the row; a store
-   * may always answer the record), with the absences under way of the players holding its
-   * seats (Seat.absentUntil).
+   * The game for a reader now: the record as `game` reads it, with the absences under way of
+   * the players holding its seats (Seat.absentUntil), in one round trip.
    */
-  gameNow(id: string, revision?: string): Promise<{ game: GameRecord | 'unchanged'; away: Away } | null>;
+  gameNow(id: string): Promise<{ game: GameRecord; away: Away } | null>;
   /** Events after `after`, up to `until` (inclusive), at most `limit`. */
   events(gameId: string, after?: number, until?: number, limit?: number): Promise<StoredEvent[]>;
   /** Outbox rows, oldest first; `version`: only that commit's. */
@@ -333,6 +331,16 @@ export interface JobQueue {
   remove(key: string): Promise<void>;
 }
 
+/**
+ * The revision of a game's row as it is now (GameRecord.revision), with the absences under way
+ * of its seat holders (Away), or null (no such game, or a store whose records carry none):
+ * what a read of a game the process holds asks, instead of the row. Answered by the store
+ * after the ask: a write acknowledged before it is seen.
+ */
+export interface GameRevisions {
+  revision(gameId: string): Promise<{ revision: string; away: Away } | null>;
+}
+
 // ---- wake-ups -----------------------------------------------------------------------------
 
 /** "Game X has new events", across processes: only a wake-up, the store is the truth. */
@@ -342,11 +350,19 @@ export interface WakeUps {
   listen(gameId: string, wake: () => void): () => void;
   /** Calls `listener` with the hash of each player token revoked on any process (PlayerStore.revokeToken), null after a lost connection (recheck); returns the unsubscribe. */
   onTokenRevoked(listener: RevocationListener): () => void;
+  /**
+   * Resolves once every revocation committed before the call has been told to the
+   * `onTokenRevoked` listeners (one round trip on the listening connection, shared by the
+   * callers that arrive meanwhile); rejects when that cannot be known (no listening connection).
+   */
+  heardRevocations(): Promise<void>;
 }
 
 /** Everything the core is built on. */
 export interface Ports {
   games: GameStore;
+  /** Revisions of game rows, for reads of the games the process holds. */
+  revisions: GameRevisions;
   lobby: LobbyStore;
   players: PlayerStore;
   webhooks: WebhookStore;

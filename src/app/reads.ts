@@ -9,7 +9,7 @@ import { AppError } from './errors.ts';
 import { ChangeFeed, EventFeed, FEED_PAGE } from './feed.ts';
 import { GameRead, type ReadContext } from './game-read.ts';
 import { readableMessages } from './messages.ts';
-import type { Away, Cursor, GameRecord, LobbyStore, MessageStore, WakeUps } from './ports.ts';
+import type { Away, Cursor, GameRecord, GameRevisions, LobbyStore, MessageStore, WakeUps } from './ports.ts';
 import type { ExportDocument } from './verify.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -64,24 +64,30 @@ export class Reads {
     private readonly wakeUps: WakeUps,
     /** For the export's messages: only those the reader may read. */
     private readonly messages: MessageStore,
+    /** The rows' revisions, asked by reads of the games this process holds. */
+    private readonly revisions: GameRevisions,
   ) {}
 
   /**
    * The game's record, or NOT_FOUND. Always the stored row as it is now (another process
    * may have written it): when this process holds the game with a whole row read before,
-   * the store answers whether the row is still that one, with no column of it if so.
+   * only the row's revision is asked (GameRevisions: the reads of one turn of the event loop
+   * share one statement), and the row is read only when it is another.
    */
   async record(id: string): Promise<GameRecord> {
     return (await this.now(id)).record;
   }
 
-  /** The record as `record` reads it, with the absences of its seat holders read in the same round trip. */
+  /** The record as `record` reads it, with the absences of its seat holders read in the same round trip (Away). */
   private async now(id: string): Promise<{ record: GameRecord; away: Away }> {
     if (typeof id !== 'string' || !UUID.test(id)) throw new AppError('NOT_FOUND', `No game with id "${id}"`);
     const held = this.ctx.states.held(id)?.record;
-    const read = await this.ctx.store.gameNow(id, held?.revision);
+    if (held?.revision !== undefined) {
+      const now = await this.revisions.revision(id);
+      if (now?.revision === held.revision) return { record: held, away: now.away };
+    }
+    const read = await this.ctx.store.gameNow(id);
     if (!read) throw new AppError('NOT_FOUND', `No game with id "${id}"`);
-    if (read.game === 'unchanged') return { record: held!, away: read.away };
     this.ctx.states.recordRead(read.game);
     return { record: read.game, away: read.away };
   }

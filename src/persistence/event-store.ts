@@ -6,7 +6,7 @@
 import type pg from 'pg';
 import { Prisma, type PrismaClient } from '../generated/prisma/client.ts';
 import { jobJson, jobsSql } from './jobs.ts';
-import { awayOf, awaySql, GAME_COLUMN_LIST, GAME_COLUMNS, prepared, statementName } from './statements.ts';
+import { awayOf, awaySql, GAME_COLUMNS, prepared, REVISION, statementName } from './statements.ts';
 import type {
   AppendInput, AppendOutcome, Away, CommandRecord, GameRecord, GameStore, LagTolerantReads, NewGame, OutboxEntry, SeatEntry, StoredEvent, StoredOutboxEntry,
 } from '../app/ports.ts';
@@ -61,10 +61,9 @@ export interface GameRow {
   revision?: string;
 }
 
-function withoutRevision(record: GameRecord): GameRecord {
-  if (record.revision === undefined) return record;
-  const { revision: _revision, ...rest } = record;
-  return rest;
+/** The columns of a game row that never change after its creation, from a record of it. */
+function rowOf(r: GameRecord): Pick<GameRow, 'id' | 'type' | 'options' | 'players' | 'seed_commitment' | 'seed' | 'rules' | 'created_at'> {
+  return { id: r.id, type: r.type, options: r.options, players: r.players, seed_commitment: r.seedCommitment, seed: r.seed, rules: r.rules, created_at: r.createdAt };
 }
 
 export function fromRow(r: GameRow): GameRecord {
@@ -103,7 +102,7 @@ WITH g AS (
 ), j AS (
   ${jobsSql('$12', 'g')}
 )
-SELECT ${whole ? 'g.*' : 'g.version, g.status, g.awaiting, g.result, g.updated_at'}, (SELECT id FROM c)::text AS command_id, now() AS at,
+SELECT ${whole ? 'g.*' : `g.${CHANGING_COLUMNS.join(', g.')}, g.revision`}, (SELECT id FROM c)::text AS command_id, now() AS at,
   ${awaySql('g.player_ids', 'g.status')} AS away,
   (SELECT json_agg(position::text ORDER BY version) FROM e) AS positions,
   (SELECT count(*) FROM o)::int AS outboxed, (SELECT count(*) FROM j)::int AS queued, (SELECT count(*) FROM j WHERE conditional)::int AS notified
@@ -111,13 +110,15 @@ FROM g`);
 }
 
 /**
- * What the append returns of the game when the caller gives the record it decided on: only
- * the summary, since a started game's row (version 1 on) changes nowhere but here and only
- * in these columns (the lobby changes seats, players and status only at version 0; the one
- * exception, a seat handed to the bot on a time-out, is covered by the folded state: see
- * src/app/handover.ts). The rest of the record is the caller's, unchanged.
+ * What the append returns of the game when the caller gives the record it decided on: every
+ * column that may change after the game was created (the summary, and the lobby's columns: a
+ * seat handed to the bot on a time-out changes seats and bots without a new version, see
+ * src/app/handover.ts), with the row's revision. The rest (id, type, options, players, seed,
+ * rules, created_at) never changes, so the record assembled from the caller's is the row, and
+ * a later read of it asks only whether the revision is still that one.
  */
-const SUMMARY_COLUMNS = 'id, version, status, awaiting, result, updated_at, player_ids';
+const CHANGING_COLUMNS = ['version', 'status', 'awaiting', 'result', 'updated_at', 'seats', 'player_ids', 'bots', 'visibility', 'invite_code_hash', 'created_by', 'clock_per_move', 'clock_on_timeout'];
+const SUMMARY_COLUMNS = ['id', ...CHANGING_COLUMNS, `${REVISION} AS revision`].join(', ');
 const APPEND_SQL = appendSql(false);
 /** The append returning the whole row: no record given, or a game still at version 0. */
 const APPEND_WHOLE_SQL = appendSql(true);
@@ -151,10 +152,8 @@ SELECT g.*, (SELECT count(*) FROM t) + (SELECT count(*) FROM e) + (SELECT count(
 
 const GAME_SQL = prepared(`SELECT ${GAME_COLUMNS} FROM games WHERE id = $1::uuid`);
 
-/** The game row, or only `unchanged` when it still has the revision given ($2, null: none held): a hit sends no column of the row; with the seat holders' absences (awaySql). */
-const GAME_NOW_SQL = prepared(`WITH r AS (SELECT ${GAME_COLUMNS} FROM games WHERE id = $1::uuid)
-SELECT r.revision = $2::text AS unchanged, ${GAME_COLUMN_LIST.map((c) => `CASE WHEN r.revision = $2::text THEN NULL ELSE r.${c} END AS ${c}`).join(', ')}, r.revision,
-  ${awaySql('r.player_ids', 'r.status')} AS away FROM r`);
+/** The game row with its seat holders' absences (awaySql). */
+const GAME_NOW_SQL = prepared(`SELECT ${GAME_COLUMNS}, ${awaySql('player_ids', 'status')} AS away FROM games WHERE id = $1::uuid`);
 
 const EVENTS_SQL = prepared(`SELECT version, type, seat, data, rolls, command_id::text AS command_id, at, position::text AS position FROM game_events
   WHERE game_id = $1::uuid AND version > $2::int AND ($3::int IS NULL OR version <= $3::int) ORDER BY version LIMIT $4::int`);
@@ -242,10 +241,8 @@ export class EventStore implements GameStore {
       const row = rows[0];
       if (!row) return { ok: false, conflict: 'VERSION', currentVersion: await this.currentVersion(gameId, expectedVersion) };
       const commandId = row.command_id;
-      // Assembled from the caller's record: no revision (only a whole row read or written has one).
-      const game: GameRecord = base
-        ? { ...withoutRevision(base), version: row.version, status: row.status, awaiting: row.awaiting, result: (row.result ?? null) as GameRecord['result'], updatedAt: row.updated_at }
-        : fromRow(row);
+      // The caller's record's columns that never change, the row's others: the row, with its revision.
+      const game: GameRecord = fromRow(base ? { ...rowOf(base), ...row } : row);
       return {
         ok: true, firstVersion: expectedVersion + 1, lastVersion, commandId, game, notified: row.notified, away: awayOf(row.away),
         events: events.map((e, i) => ({
@@ -281,11 +278,10 @@ export class EventStore implements GameStore {
     return rows[0] ? fromRow(rows[0]) : null;
   }
 
-  async gameNow(id: string, revision?: string): Promise<{ game: GameRecord | 'unchanged'; away: Away } | null> {
-    const rows = await this.raw<GameRow & { unchanged: boolean | null; away: unknown }>(GAME_NOW_SQL, [id, revision ?? null]);
+  async gameNow(id: string): Promise<{ game: GameRecord; away: Away } | null> {
+    const rows = await this.raw<GameRow & { away: unknown }>(GAME_NOW_SQL, [id]);
     const row = rows[0];
-    if (!row) return null;
-    return { game: row.unchanged ? 'unchanged' : fromRow(row), away: awayOf(row.away) };
+    return row ? { game: fromRow(row), away: awayOf(row.away) } : null;
   }
 
   /** Events after `after`, up to `until` (inclusive), at most `limit`. */

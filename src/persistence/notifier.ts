@@ -176,6 +176,41 @@ export class Notifier implements WakeUps {
     return () => this.revoked.delete(fn);
   }
 
+  /** The revocation barrier in flight (its query sent), and the one queued behind it. */
+  private barrier: Promise<void> | null = null;
+  private queuedBarrier: Promise<void> | null = null;
+
+  /**
+   * Every revocation committed before this call has been heard once it resolves: the revoking
+   * statement's NOTIFY is delivered on this connection before the answer to any query sent
+   * after that statement committed. A barrier already in flight was sent before this call, so
+   * a caller then waits for the next one, which every caller arriving meanwhile shares.
+   */
+  heardRevocations(): Promise<void> {
+    if (this.queuedBarrier) return this.queuedBarrier;
+    if (!this.barrier) return (this.barrier = this.runBarrier());
+    const queued: Promise<void> = this.barrier.catch(() => {}).then(() => {
+      if (this.queuedBarrier === queued) this.queuedBarrier = null;
+      return (this.barrier = this.runBarrier());
+    });
+    return (this.queuedBarrier = queued);
+  }
+
+  private runBarrier(): Promise<void> {
+    const client = this.client;
+    const run = (async () => {
+      if (!client) throw new Error('no listening connection');
+      await this.serial(() => client.query('SELECT 1'));
+      // Lost meanwhile: its notifications may not all have been read.
+      if (this.client !== client) throw new Error('the listening connection was lost');
+    })();
+    const done: Promise<void> = run.finally(() => {
+      if (this.barrier === done) this.barrier = null;
+    });
+    done.catch(() => {}); // its callers see the rejection
+    return done;
+  }
+
   /** How many subscriptions this process is feeding. */
   get listening(): number {
     let n = 0;

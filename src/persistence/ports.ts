@@ -14,6 +14,7 @@ import { MailStore } from './mail-store.ts';
 import { MessageStore } from './message-store.ts';
 import { listMigrations, migrationsApplied } from './migrate.ts';
 import { Notifier } from './notifier.ts';
+import { BatchedRevisions } from './revisions.ts';
 import { PlayerStore } from './player-store.ts';
 import { Queue, type QueueOptions } from './queue.ts';
 import { ReplicaReads } from './replica.ts';
@@ -41,6 +42,7 @@ export async function openPorts(database: Database, opts: { log?: (msg: string) 
   }
   const ports: Ports = {
     games,
+    revisions: new BatchedRevisions({ pool: database.queryPool, preparedStatements: database.preparedStatements }),
     lobby: new LobbyStore(database.prisma),
     players: new PlayerStore(database.prisma),
     webhooks: new WebhookStore(database.prisma, database.queryPool),

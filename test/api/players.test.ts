@@ -76,6 +76,21 @@ describe('players', () => {
     expect(unknown.errors?.[0].extensions.code).toBe('UNAUTHENTICATED');
   });
 
+  it('a player token another process holds (it was used there) is refused there right after its revocation, every time', async () => {
+    const { token } = await register(a, 'Hedy');
+    for (let i = 0; i < 10; i++) {
+      const created = (await a.gql(`mutation($n: String!) { createPlayerToken(name: $n) { id token } }`, { n: `t${i}` }, token)).data.createPlayerToken;
+      // Used on b twice: b holds it (the second use is answered from what b holds).
+      for (let use = 0; use < 2; use++) expect((await b.gql(`{ me { name } }`, {}, created.token)).data.me.name).toBe('Hedy');
+      expect((await a.gql(`mutation($id: ID!) { revokePlayerToken(id: $id) }`, { id: created.id }, token)).data.revokePlayerToken).toBe(true);
+      const refused = await b.gql(`{ me { name } }`, {}, created.token);
+      expect(refused.errors?.[0].extensions.code).toBe('UNAUTHENTICATED');
+      // And on a, where it was revoked and also used.
+      expect((await a.gql(`{ me { name } }`, {}, created.token)).errors?.[0].extensions.code).toBe('UNAUTHENTICATED');
+    }
+    expect((await b.gql(`{ me { name } }`, {}, token)).data.me.name).toBe('Hedy');
+  });
+
   it('changes name and email; a new email is verified with the code sent to it, stored only as a hash', async () => {
     const { player, token } = await register(a, 'Lin', 'lin@example.org');
     expect(sent.at(-1)?.to).toBe('lin@example.org');

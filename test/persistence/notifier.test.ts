@@ -6,6 +6,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Notifier } from '../../src/persistence/notifier.ts';
+import { TOKENS_REVOKED_CHANNEL } from '../../src/persistence/player-store.ts';
 import { databaseUrl, startTestServer, type TestServer } from '../support/server.ts';
 
 let server: TestServer;
@@ -44,6 +45,31 @@ describe('the notifier catch-up', () => {
       await settle(400);
       expect(wakes).toBe(2);
       unlisten();
+    } finally {
+      await notifier.close();
+    }
+  });
+});
+
+describe('the revocation barrier (heardRevocations)', () => {
+  it('has told the listeners every revocation committed before the call once it resolves, one round trip for the callers meanwhile', async () => {
+    const notifier = new Notifier(databaseUrl(), () => {}, { catchUpMs: 0 });
+    // Not listening yet: it cannot know, and says so.
+    await expect(notifier.heardRevocations()).rejects.toThrow(/listening connection/);
+    await notifier.start();
+    try {
+      const heard: (string | null)[] = [];
+      notifier.onTokenRevoked((hash) => void heard.push(hash));
+      for (let i = 0; i < 20; i++) {
+        // Committed by another connection (another process's revoking statement).
+        await db.query('SELECT pg_notify($1, $2)', [TOKENS_REVOKED_CHANNEL, `hash-${i}`]);
+        await notifier.heardRevocations();
+        expect(heard).toContain(`hash-${i}`);
+      }
+      // Many callers at once: all resolve, each after the revocation committed before it.
+      await db.query('SELECT pg_notify($1, $2)', [TOKENS_REVOKED_CHANNEL, 'hash-many']);
+      await Promise.all(Array.from({ length: 50 }, () => notifier.heardRevocations()));
+      expect(heard).toContain('hash-many');
     } finally {
       await notifier.close();
     }

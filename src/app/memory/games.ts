@@ -51,8 +51,7 @@ export class MemoryGames implements GameStore {
     return g ? copy(g) : null;
   }
 
-  /** The records here carry no revision: always the record. */
-  async gameNow(id: string, _revision?: string) {
+  async gameNow(id: string) {
     const game = await this.game(id);
     return game ? { game, away: this.away(game) } : null;
   }

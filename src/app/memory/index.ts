@@ -44,6 +44,11 @@ class MemoryWakeUps implements WakeUps {
     return () => void this.d.revocationListeners.delete(listener);
   }
 
+  /** Revocations are told in microtasks queued before this one's. */
+  heardRevocations(): Promise<void> {
+    return new Promise((resolve) => queueMicrotask(resolve));
+  }
+
   publish(gameId: string, _version: number): void {
     for (const wake of this.listeners.get(gameId) ?? []) queueMicrotask(wake);
   }
@@ -71,6 +76,8 @@ export function memoryPorts(data = new MemoryData()): Ports & { data: MemoryData
     messages: new MemoryMessages(data),
     jobs: new MemoryJobs(data),
     wakeUps: new MemoryWakeUps(data),
+    // The memory records carry no revision: a read always takes the record.
+    revisions: { revision: async () => null },
   };
 }
 

@@ -1,0 +1,63 @@
+/**
+ * GameRevisions on PostgreSQL: the revision of each game row asked for, the asks of one turn
+ * of the event loop in one statement. A read of a game the process holds asks only this
+ * (src/app/reads.ts): no column of the row comes back, and concurrent reads of different
+ * games share the round trip.
+ *
+ * Always the row as it is now: every ask is answered by a statement sent after it was made
+ * (an ask joins only a batch not sent yet), so a write any process acknowledged before the
+ * ask is seen.
+ */
+import type pg from 'pg';
+import type { Away, GameRevisions } from '../app/ports.ts';
+import { awayOf, awaySql, prepared, REVISION, statementName } from './statements.ts';
+
+/** With each row's revision, the absences of its seat holders (Seat.absentUntil, awaySql): a read of a held game needs nothing else. */
+const REVISIONS_SQL = prepared(`SELECT id::text AS id, ${REVISION} AS revision, ${awaySql('player_ids', 'status')} AS away FROM games WHERE id = ANY($1::uuid[])`);
+
+type Revision = { revision: string; away: Away };
+
+/** Largest batch: the rest wait for the next statement. */
+const BATCH = 500;
+
+interface Waiter {
+  resolve(revision: Revision | null): void;
+  reject(error: unknown): void;
+}
+
+export class BatchedRevisions implements GameRevisions {
+  private batch: Map<string, { promise: Promise<Revision | null>; waiters: Waiter[] }> | null = null;
+
+  constructor(private readonly direct: { pool: pg.Pool; preparedStatements: boolean }) {}
+
+  revision(id: string): Promise<Revision | null> {
+    const key = id.toLowerCase();
+    if (!this.batch) {
+      this.batch = new Map();
+      // After the I/O of this turn: the reads whose requests arrived together go in one statement.
+      setImmediate(() => void this.flush());
+    }
+    const known = this.batch.get(key);
+    if (known) return known.promise;
+    const waiters: Waiter[] = [];
+    const promise = new Promise<Revision | null>((resolve, reject) => waiters.push({ resolve, reject }));
+    this.batch.set(key, { promise, waiters });
+    if (this.batch.size >= BATCH) void this.flush();
+    return promise;
+  }
+
+  private async flush() {
+    const batch = this.batch;
+    this.batch = null;
+    if (!batch || batch.size === 0) return;
+    const ids = [...batch.keys()];
+    try {
+      const name = this.direct.preparedStatements ? statementName({ sql: REVISIONS_SQL }) : undefined;
+      const { rows } = await this.direct.pool.query<{ id: string; revision: string; away: unknown }>(name ? { name, text: REVISIONS_SQL, values: [ids] } : { text: REVISIONS_SQL, values: [ids] });
+      const found = new Map(rows.map((r) => [r.id, { revision: r.revision, away: awayOf(r.away) }]));
+      for (const [id, entry] of batch) for (const w of entry.waiters) w.resolve(found.get(id) ?? null);
+    } catch (error) {
+      for (const entry of batch.values()) for (const w of entry.waiters) w.reject(error);
+    }
+  }
+}

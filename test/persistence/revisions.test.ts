@@ -1,0 +1,60 @@
+/**
+ * GameRevisions on PostgreSQL (src/persistence/revisions.ts): the revisions asked in one turn
+ * of the event loop come back from one statement, and an ask is always answered by a statement
+ * sent after it, so a write committed before the ask (by any process) is seen, even while
+ * an earlier batch is still in flight.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Database } from '../../src/persistence/database.ts';
+import { BatchedRevisions } from '../../src/persistence/revisions.ts';
+import { databaseUrl, startTestServer, type TestServer } from '../support/server.ts';
+
+let server: TestServer;
+let db: Database;
+beforeAll(async () => {
+  server = await startTestServer({ rateLimit: 100_000 });
+  db = await openDatabase(databaseUrl(), () => {});
+});
+afterAll(async () => Promise.all([server?.close(), db?.close()]));
+
+async function newGame(): Promise<string> {
+  const created = await server.gql(`mutation { createGame(input: { type: "guessing-game", options: { target: 5 }, seats: [{ seat: "north", name: "N" }, { seat: "east", name: "E" }] }) { game { id } } }`);
+  return created.data.createGame.game.id as string;
+}
+
+/** The revisions store on the test database, counting the statements it sends. */
+function counted() {
+  let statements = 0;
+  const pool = db.queryPool;
+  const counting = { query: (...args: Parameters<typeof pool.query>) => (statements++, (pool.query as (...a: unknown[]) => unknown)(...args)) } as unknown as typeof pool;
+  return { revisions: new BatchedRevisions({ pool: counting, preparedStatements: db.preparedStatements }), statements: () => statements };
+}
+
+describe('game revisions, batched', () => {
+  it('answers the asks of one turn with one statement: each game its row\'s revision, null for no such game', async () => {
+    const ids = await Promise.all(Array.from({ length: 5 }, newGame));
+    const { revisions, statements } = counted();
+    const missing = '00000000-0000-4000-8000-000000000000';
+    const answers = await Promise.all([...ids, ids[0]!, missing, ids[1]!.toUpperCase()].map((id) => revisions.revision(id)));
+    expect(statements()).toBe(1);
+    const { rows } = await db.queryPool.query(`SELECT id::text AS id, xmin::text || '/' || version AS revision FROM games WHERE id = ANY($1::uuid[])`, [ids]);
+    const expected = new Map(rows.map((r) => [r.id, r.revision]));
+    expect(answers.map((a) => a?.revision ?? null)).toEqual([...ids.map((id) => expected.get(id)), expected.get(ids[0]!), null, expected.get(ids[1]!)]);
+  });
+
+  it('sees a write committed before the ask, even while the batch before it is still in flight', async () => {
+    const id = await newGame();
+    const { revisions, statements } = counted();
+    for (let i = 0; i < 10; i++) {
+      const first = revisions.revision(id); // sent at the end of this turn
+      await new Promise((r) => setImmediate(r)); // ...and now in flight (or answered)
+      // Another process's write, committed before the next ask.
+      await db.queryPool.query(`UPDATE games SET updated_at = now() WHERE id = $1::uuid`, [id]);
+      const second = await revisions.revision(id);
+      const now = (await db.queryPool.query(`SELECT xmin::text || '/' || version AS revision FROM games WHERE id = $1::uuid`, [id])).rows[0].revision;
+      expect(second?.revision).toBe(now);
+      expect((await first)?.revision).not.toBe(now);
+    }
+    expect(statements()).toBe(20);
+  });
+});
