@@ -58,11 +58,12 @@ export interface Service {
  * process that died runs elsewhere within seconds), one for bot moves, inbound mail and
  * fan-outs (and any other task), one for deliveries (webhook POSTs and mail).
  */
-export function queueLanes(opts: { clockHeartbeatMs?: number; clockDeadAfterMs?: number } = {}): LaneOptions[] {
+export function queueLanes(opts: { clockHeartbeatMs?: number; clockDeadAfterMs?: number; deliveryConcurrency?: number } = {}): LaneOptions[] {
   return [
     { name: 'clock', tasks: tasksOf(['clock']), concurrency: 2, heartbeatMs: opts.clockHeartbeatMs ?? 1_000, deadAfterMs: opts.clockDeadAfterMs ?? 5_000 },
     { name: 'play', concurrency: 2 },
-    { name: 'delivery', tasks: tasksOf(['delivery']), concurrency: 8 },
+    // A webhook's sender waits on its POST most of the time: the runners are how many webhooks are served at once.
+    { name: 'delivery', tasks: tasksOf(['delivery']), concurrency: opts.deliveryConcurrency ?? 8 },
   ];
 }
 
@@ -188,7 +189,7 @@ export async function startService(loadGames: () => Promise<GameModule[]>, role:
       },
       mailer: config.smtpUrl ? { smtpUrl: config.smtpUrl, from: config.mailFrom ?? 'Wargame service <no-reply@localhost>' } : null,
       http: http && { loggerInstance: log, graphiql: config.graphiql, rateLimit: config.rateLimitMax, trustProxy: config.trustProxy, maxEventLoopDelay: config.maxEventLoopDelay, mailInboundSecret: config.mailInboundSecret ?? null },
-      workers: (!http || config.workers) && { pollInterval: config.queuePollMs, heartbeatMs: config.queueHeartbeatMs, deadAfterMs: config.queueDeadAfterMs, lanes: queueLanes({ clockHeartbeatMs: config.queueClockHeartbeatMs, clockDeadAfterMs: config.queueClockDeadAfterMs }) },
+      workers: (!http || config.workers) && { pollInterval: config.queuePollMs, heartbeatMs: config.queueHeartbeatMs, deadAfterMs: config.queueDeadAfterMs, lanes: queueLanes({ clockHeartbeatMs: config.queueClockHeartbeatMs, clockDeadAfterMs: config.queueClockDeadAfterMs, deliveryConcurrency: config.queueDeliveryConcurrency }) },
       playByMail: { replyDomain: config.mailReplyDomain ?? 'localhost' },
       digestTime: config.digestTime,
       smtpInbound: http && config.mailInboundPort !== undefined ? { port: config.mailInboundPort, host: config.mailInboundHost } : null,
