@@ -43,6 +43,7 @@ describe('loadConfig', () => {
       queueDeadAfterMs: 60_000,
       queueClockHeartbeatMs: 1_000,
       queueClockDeadAfterMs: 5_000,
+      queueDeliveryConcurrency: 8,
       publicUrl: undefined,
       smtpUrl: undefined,
       mailFrom: undefined,
