@@ -67,6 +67,9 @@ export function queueLanes(opts: { clockHeartbeatMs?: number; clockDeadAfterMs?:
   ];
 }
 
+/** How often a process running workers looks for notification gates stuck without their job (Notifications.healGates). */
+const GATE_HEAL_INTERVAL_MS = 60_000;
+
 /** The core on PostgreSQL, and the roles asked for. */
 export async function openService(options: ServiceOptions): Promise<Service> {
   const log = options.log ?? (() => {});
@@ -77,10 +80,18 @@ export async function openService(options: ServiceOptions): Promise<Service> {
   const core = createCore(pg.ports, { ...options, notifications: { ...options.notifications, mail: Boolean(options.mailer) } });
   const untrack = [trackPool('queries', database.queryPool), trackPool('notify', database.pool)];
   let stopTasks = () => {};
+  let heal: NodeJS.Timeout | undefined;
   if (workers) {
     const { defineTasks } = await import('./workers/tasks.ts');
     stopTasks = defineTasks(pg.queue, core, { mailer: options.mailer ?? null, log }).close;
     await pg.queue.start(workers.tasks);
+    // A notification gate whose job is gone would hold its game's or webhook's notifications back for good.
+    heal = setInterval(() => {
+      core.notifications.healGates().then(
+        (healed) => healed.length > 0 && log(`notification gates stuck without their job, given one again: ${healed.join(', ')}`),
+        (error: unknown) => log(`healing notification gates: ${(error as Error).message}`),
+      );
+    }, GATE_HEAL_INTERVAL_MS).unref();
     // The next daily digest (keyed: each process with workers adds the same job).
     if (options.mailer && options.digests !== false) await core.digests.schedule();
   }
@@ -102,6 +113,7 @@ export async function openService(options: ServiceOptions): Promise<Service> {
     smtp,
     close: () =>
       (closed ??= (async () => {
+        clearInterval(heal);
         await smtp?.close();
         await http?.close(); // lets requests in flight finish
         await pg.close();

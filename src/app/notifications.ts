@@ -28,6 +28,8 @@ export { signWebhook, WEBHOOK_EVENTS, type DeliveryOut, type NotificationOptions
 const MAX_WEBHOOKS = 20;
 /** A gated job (a game's fan-out, a webhook's sender) must not give up: its gate stays open until it ends. */
 const GATED_ATTEMPTS = 1000;
+/** A gate open this long with no job of its key is stuck (healGates). */
+export const GATE_STUCK_AFTER_S = 600;
 /**
  * Deliveries a sender reads at a time, and how much one run sends before it lets the other
  * webhooks' senders through (its next run a new job behind theirs; its gate stays open): a
@@ -418,6 +420,21 @@ export class Notifications {
       const state = await this.store.settleWebhook(webhookId, { task: TASKS.webhook, payload: { webhookId, wake: true }, key: `webhook-timer:${webhookId}`, maxAttempts: GATED_ATTEMPTS, priority: priorityOf(TASKS.webhook) });
       if (state !== 'due') return;
     }
+  }
+
+  /**
+   * Gates stuck open (their job gone: removed by hand, or out of attempts) get their job again,
+   * so a game's or a webhook's notifications are never held back for good. Each process running
+   * workers asks every minute (src/server.ts); the job takes up where the gate's mark says (two
+   * processes healing at once heal a gate once: WebhookStore.healGates). The gates healed.
+   */
+  healGates(olderThanSeconds = GATE_STUCK_AFTER_S): Promise<string[]> {
+    return this.store.healGates(olderThanSeconds, (key): JobSpec | null => {
+      const id = key.slice(key.indexOf(':') + 1);
+      if (key === notifyGate(id)) return { task: TASKS.notify, payload: { gameId: id, version: 0, status: '', gated: true }, key, maxAttempts: GATED_ATTEMPTS, priority: priorityOf(TASKS.notify) };
+      if (key === webhookGate(id)) return { task: TASKS.webhook, payload: { webhookId: id }, key, maxAttempts: GATED_ATTEMPTS, priority: priorityOf(TASKS.webhook) };
+      return null;
+    });
   }
 
   /** @internal One attempt's outcome (the last allowed: FAILED, else due again later); true if the webhook was disabled by it. */

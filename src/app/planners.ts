@@ -69,7 +69,8 @@ export const notifyGate = (gameId: string) => `notify:${gameId}`;
 export function notifyJob(gameId: string, version: number, status: string, mail: boolean): JobSpec {
   return {
     // It must not give up (its gate stays open until it ends): a failing one is tried again, at most every 6 hours.
-    task: TASKS.notify, payload: { gameId, version, status, gated: true }, maxAttempts: 1000, priority: priorityOf(TASKS.notify), when: mail ? 'listened-or-mail' : 'listened',
+    // Keyed by its gate, as every gated job is: a gate with no job of its key is stuck (stuckGates).
+    task: TASKS.notify, payload: { gameId, version, status, gated: true }, key: notifyGate(gameId), maxAttempts: 1000, priority: priorityOf(TASKS.notify), when: mail ? 'listened-or-mail' : 'listened',
     gate: { key: notifyGate(gameId), after: version - 1 },
   };
 }

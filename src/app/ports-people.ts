@@ -155,6 +155,14 @@ export interface WebhookStore {
    * attempt: the job `timer` is added to run when the first of them is due).
    */
   settleWebhook(webhookId: string, timer: JobSpec): Promise<'due' | 'waiting' | 'idle'>;
+  /**
+   * The gates open for at least `seconds` whose job is gone (none holds the gate's key, or it
+   * used up its attempts: removed by hand, say), each given the job `job(key)` in one
+   * transaction that first marks the gate as opened now (so that two processes healing at once
+   * heal it once). Such a gate would hold back its game's or webhook's notifications for good.
+   * Returns the gates healed.
+   */
+  healGates(seconds: number, job: (key: string) => JobSpec | null): Promise<string[]>;
   attempted(id: string, outcome: { status: DeliveryRecord['status']; error?: string | null; attempt?: boolean }): Promise<void>;
   /**
    * The webhook's failures in a row after this attempt, and how long ago the first of them was

@@ -89,6 +89,14 @@ const UNNOTIFIED_SQL = prepared(`SELECT m.through, o.game_id::text AS game_id, o
 const SETTLE_NOTIFY_SQL = prepared(`WITH s AS (${ASYNC}) SELECT close_notify_gate($1, $2::uuid) AS closed FROM s`);
 const SETTLE_WEBHOOK_SQL = prepared(`WITH s AS (${ASYNC}) SELECT close_webhook_gate($1, $2::uuid, $3, $4::json, $5, $6::int, $7::int) AS state FROM s`);
 
+/**
+ * Gates open for $1 seconds or more with no job of their key that may still run (every gated
+ * job is keyed by its gate), marked as opened now: a second healer waiting on the row finds
+ * it opened just now and leaves it.
+ */
+const STUCK_GATES_SQL = `UPDATE job_gates g SET opened_at = now() WHERE g.open AND g.opened_at <= now() - make_interval(secs => $1::float8)
+  AND NOT EXISTS (SELECT 1 FROM graphile_worker._private_jobs j WHERE j.key = g.key AND (j.attempts < j.max_attempts OR j.locked_at IS NOT NULL)) RETURNING g.key`;
+
 const DUE_SQL = prepared(`SELECT ${DELIVERY_COLUMNS} FROM deliveries
   WHERE webhook_id = $1::uuid AND status = 'PENDING' AND (next_attempt_at IS NULL OR next_attempt_at <= now()) ORDER BY seq LIMIT $2::int`);
 
@@ -221,6 +229,32 @@ export class WebhookStore implements WebhookPort {
       through: rows[0].through ?? 0,
       rows: rows.filter((r) => r.id !== null).map((r) => ({ gameId: r.game_id!, id: r.id!, version: r.version, kind: r.kind, seat: r.seat, data: r.data, createdAt: r.created_at }) as StoredOutboxEntry),
     };
+  }
+
+  async healGates(seconds: number, job: (key: string) => JobSpec | null): Promise<string[]> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const { rows } = await client.query<{ key: string }>(STUCK_GATES_SQL, [seconds]);
+      const healed: string[] = [];
+      for (const { key } of rows) {
+        const spec = job(key);
+        if (!spec) continue;
+        const j = jobJson(spec);
+        await client.query(
+          'SELECT graphile_worker.add_job($1, $2::json, max_attempts => $3::int, job_key => $4, priority => $5::int)',
+          [j.task, JSON.stringify(j.payload), j.maxAttempts, j.key, j.priority],
+        );
+        healed.push(key);
+      }
+      await client.query('COMMIT');
+      return healed;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
   }
 
   async settleNotify(gameId: string): Promise<boolean> {

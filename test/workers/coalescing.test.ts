@@ -5,6 +5,7 @@
  * flight at once. A delivery stored while the webhook's sender runs is sent by it. A sender
  * that dies mid-run leaves what it had not recorded to the next, which sends only those. Jobs
  * of the release before (a notify job of one commit, a webhook job of one delivery) still work.
+ * A gate whose job is gone (removed by hand) is given one again after a while, once.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
@@ -189,5 +190,35 @@ describe('coalesced notifications', () => {
     expect(await senders()).toBe(1);
     await notifications.webhookTask({ webhookId: hook }, async (_w, _s, d) => (sent.push(d.id), { ok: true }));
     expect(sent).toEqual([...written, old]);
+  });
+  it('a gate whose job is gone is given one again after ten minutes (healGates), once, and nothing is lost', async () => {
+    const g = await game(quiet, 1);
+    const notifications = quiet.core.notifications;
+    const notify = `notify:${g.id}`;
+    const hook = `webhook:${g.webhookIds[0]}`;
+    const jobsOf = async (key: string) => (await quietPool.query(`SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE key = $1`, [key])).rows[0].n as number;
+    const backdate = (key: string) => quietPool.query(`UPDATE job_gates SET opened_at = now() - interval '11 minutes' WHERE key = $1`, [key]);
+    const v1 = await g.play();
+    expect(await jobsOf(notify)).toBe(1);
+    // Removed by hand: the gate stays open, so the next commit adds no job of its own.
+    await quietPool.query(`DELETE FROM graphile_worker._private_jobs WHERE key = $1`, [notify]);
+    const v2 = await g.play();
+    expect(await jobsOf(notify)).toBe(0);
+    expect(await notifications.healGates()).not.toContain(notify); // open for less than ten minutes
+    await backdate(notify);
+    expect(await notifications.healGates()).toContain(notify);
+    expect(await jobsOf(notify)).toBe(1);
+    expect(await notifications.healGates()).not.toContain(notify); // it has its job again
+    await notifications.fanOut(g.id, 0, '', true);
+    // The webhook's sender too; two processes healing at once give it one job.
+    expect(await jobsOf(hook)).toBe(1);
+    await quietPool.query(`DELETE FROM graphile_worker._private_jobs WHERE key = $1`, [hook]);
+    await backdate(hook);
+    const [a, b] = await Promise.all([notifications.healGates(), notifications.healGates()]);
+    expect([...a, ...b].filter((k) => k === hook)).toEqual([hook]);
+    expect(await jobsOf(hook)).toBe(1);
+    const sent: number[] = [];
+    await notifications.webhookTask({ webhookId: g.webhookIds[0] }, async (_w, _s, d) => (sent.push(d.version), { ok: true }));
+    expect(sent).toEqual([v1, v2]);
   });
 });

@@ -39,7 +39,7 @@ export class MemoryData {
   readonly yourTurn = new Map<string, number>();
   readonly jobs: MemoryJob[] = [];
   /** The job queue's gates (JobSpec.gate): open while their job is pending or running; `through`: a notify gate's last version fanned out. */
-  readonly gates = new Map<string, { open: boolean; through: number | null }>();
+  readonly gates = new Map<string, { open: boolean; through: number | null; openedAt?: Date }>();
   /** When a failed delivery is due again. */
   readonly nextAttempt = new Map<string, Date>();
   /** Absences of every player (AbsenceStore). */
@@ -101,7 +101,7 @@ export class MemoryData {
   openGate(key: string, through: number | null): boolean {
     const gate = this.gates.get(key);
     if (gate?.open) return false;
-    this.gates.set(key, { open: true, through: through ?? gate?.through ?? null });
+    this.gates.set(key, { open: true, through: through ?? gate?.through ?? null, openedAt: this.now() });
     return true;
   }
 

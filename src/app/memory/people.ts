@@ -208,6 +208,20 @@ export class MemoryWebhooks implements WebhookStore {
     return pending.length;
   }
 
+  async healGates(seconds: number, job: (key: string) => JobSpec | null) {
+    const before = this.d.now().getTime() - seconds * 1000;
+    const healed: string[] = [];
+    for (const [key, gate] of this.d.gates) {
+      if (!gate.open || (gate.openedAt?.getTime() ?? 0) > before || this.d.jobs.some((j) => j.key === key && j.attempts < j.maxAttempts)) continue;
+      gate.openedAt = this.d.now();
+      const spec = job(key);
+      if (!spec) continue;
+      this.d.addJob(spec);
+      healed.push(key);
+    }
+    return healed;
+  }
+
   async settleWebhook(webhookId: string, timer: JobSpec) {
     const gate = this.d.gates.get(webhookGate(webhookId));
     const pending = this.pending(webhookId);
