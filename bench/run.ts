@@ -16,7 +16,7 @@ import { runCore, type CoreResult } from './core.ts';
 import { prismaCost, type PrismaCost } from './prisma.ts';
 import { burst, graphqlRaid, newGuessingGame, restLoop, sequential, webhookLoop, type Burst, type Load, type WebhookLoad } from './scenarios.ts';
 import { onlyCluster, postgresCpuSince, postgresTicks, startServer, type ServerProcess } from './server.ts';
-import { round, table } from './stats.ts';
+import { median, round, table } from './stats.ts';
 import { runScaling, scalingTable } from './scaling.ts';
 import { bgioLoop, startBgioServer, type BgioLoad } from './bgio.ts';
 import { havePg15, primaryCluster, type Cluster } from '../test/scaling/parts.ts';
@@ -59,9 +59,10 @@ const config = {
   // embedded (default): the embedded PostgreSQL; system: a throw-away cluster of Debian's PostgreSQL 15.
   pg: process.env.BENCH_PG?.trim() || 'embedded',
   // BENCH_ONLY=webhooks: section 5 alone (after the warm-up), PostgreSQL's CPU of the bench's cluster only.
+  // BENCH_ONLY=rest: target 1 alone: REST at 32 games and the append through pg, BENCH_REPEATS rounds in turn.
   only: process.env.BENCH_ONLY?.trim() || '',
 };
-if (!['', 'webhooks'].includes(config.only)) throw new Error(`BENCH_ONLY must be webhooks, got "${config.only}"`);
+if (!['', 'webhooks', 'rest'].includes(config.only)) throw new Error(`BENCH_ONLY must be webhooks or rest, got "${config.only}"`);
 if (!['embedded', 'system'].includes(config.pg)) throw new Error(`BENCH_PG must be embedded or system, got "${config.pg}"`);
 if (config.pg === 'system' && process.env.DATABASE_URL) throw new Error('BENCH_PG=system starts a cluster of its own: unset DATABASE_URL');
 
@@ -205,6 +206,28 @@ async function main() {
       log('using the PostgreSQL server named by DATABASE_URL (use a throw-away database: the bench leaves its games there)');
     }
     database = await openDatabase(url, log);
+    if (config.only === 'rest') {
+      const { rows } = await database.pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+      onlyCluster(rows[0]!.pid);
+      server = await startServer(url, config.processes[0]!);
+      const games = Math.max(...config.games);
+      log(`server: ${config.processes[0]} process(es) at ${server.url}; warm-up: ${config.warmupCommands} REST commands in ${games} games (not counted)`);
+      await restLoop(server.url, games, Math.max(1, Math.ceil(config.warmupCommands / games)));
+      const rest: Measured[] = [];
+      const appends: PrismaCost[] = [];
+      for (let i = 0; i < config.repeats; i++) {
+        rest.push(await measured(server, () => restLoop(server!.url, games, config.commandsPerGame)));
+        appends.push(await prismaCost(database, games, 60, 1));
+        const r = rest[i]!;
+        log(`round ${i + 1}: REST ${r.commandsPerSecond.toFixed(0)}/s (server ${r.serverCpuMsPerCommand} / PostgreSQL ${r.postgresCpuMsPerCommand} ms CPU a command), the append through pg ${appends[i]!.pgPerSecond}/s`);
+      }
+      const m = (xs: number[]) => median(xs);
+      const restRate = m(rest.map((r) => r.commandsPerSecond));
+      const pgRate = m(appends.map((a) => a.pgPerSecond));
+      console.log('');
+      console.log(`target 1 alone, ${games} games, medians of ${config.repeats} rounds: REST ${restRate.toFixed(0)} commands/s (server ${m(rest.map((r) => r.serverCpuMsPerCommand)).toFixed(2)} / PostgreSQL ${m(rest.map((r) => r.postgresCpuMsPerCommand)).toFixed(2)} ms CPU a command); the append through pg ${pgRate.toFixed(0)}/s; REST as a share of it ${((100 * restRate) / pgRate).toFixed(0)}%`);
+      return;
+    }
     if (config.only === 'webhooks') {
       const { rows } = await database.pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
       onlyCluster(rows[0]!.pid);

@@ -123,6 +123,76 @@ const APPEND_SQL = appendSql(false);
 /** The append returning the whole row: no record given, or a game still at version 0. */
 const APPEND_WHOLE_SQL = appendSql(true);
 
+/**
+ * Several games' appends as one statement (group commit): what APPEND_SQL does for each
+ * element of the jsonb array $1 (appendMember), all committed together. The games' rows are
+ * locked first, in id order, so two such statements sharing games (two processes' racing
+ * writers) wait for each other instead of deadlocking. A member whose game is not at its
+ * expected version returns no row, as with APPEND_SQL, and the others still commit.
+ */
+const APPEND_BATCH_SQL = prepared(`
+WITH x AS (
+  SELECT t.ord::int AS ord, (t.v->>'id')::uuid AS id, (t.v->>'expected')::int AS expected, t.v
+  FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS t(v, ord)
+), l AS (
+  SELECT games.id FROM games JOIN x ON games.id = x.id ORDER BY games.id FOR UPDATE OF games
+), g AS (
+  UPDATE games SET version = x.expected + jsonb_array_length(x.v->'events'), status = x.v->>'status',
+    awaiting = ARRAY(SELECT jsonb_array_elements_text(x.v->'awaiting')), result = NULLIF(x.v->'result', 'null'::jsonb), updated_at = now()
+  FROM x WHERE games.id = x.id AND games.version = x.expected AND (SELECT count(*) FROM l) >= 0
+  RETURNING x.ord, x.expected, x.v, games.id, ${CHANGING_COLUMNS.map((c) => `games.${c}`).join(', ')}, games.xmin::text || '/' || games.version AS revision
+), c AS (
+  INSERT INTO commands (game_id, seat, command, idempotency_key, first_version, last_version, at)
+  SELECT g.id, g.v->>'seat', g.v->'command', g.v->>'key', g.expected + 1, g.version, now() FROM g
+  RETURNING id, game_id
+), e AS (
+  INSERT INTO game_events (game_id, version, type, seat, data, rolls, command_id, at)
+  SELECT g.id, g.expected + y.ord::int, y.e->>'type', y.e->>'seat', y.e->'data', NULLIF(y.e->'rolls', 'null'::jsonb), c.id, now()
+  FROM g JOIN c ON c.game_id = g.id, jsonb_array_elements(g.v->'events') WITH ORDINALITY AS y(e, ord)
+  RETURNING game_id, version, position
+), o AS (
+  INSERT INTO outbox (game_id, version, kind, seat, data)
+  SELECT g.id, g.version, y->>'kind', y->>'seat', COALESCE(y->'data', '{}'::jsonb) FROM g, jsonb_array_elements(g.v->'outbox') AS y
+  RETURNING game_id
+), j AS (
+  ${jobsSql("(g.v->'jobs')", 'g')}
+)
+SELECT g.ord, g.${CHANGING_COLUMNS.join(', g.')}, g.revision, c.id::text AS command_id, now() AS at,
+  ${awaySql('g.player_ids', 'g.status')} AS away,
+  (SELECT json_agg(e.position::text ORDER BY e.version) FROM e WHERE e.game_id = g.id) AS positions,
+  (SELECT count(*) FROM o WHERE o.game_id = g.id)::int AS outboxed,
+  (SELECT count(*) FROM j WHERE j.game_id = g.id)::int AS queued, (SELECT count(*) FROM j WHERE j.game_id = g.id AND j.conditional)::int AS notified
+FROM g JOIN c ON c.game_id = g.id`);
+
+/** One element of APPEND_BATCH_SQL's array: an append's parameters (appendStatement's) as JSON. */
+function appendMember(input: AppendInput): Record<string, unknown> {
+  return {
+    id: input.gameId, expected: input.expectedVersion, status: input.summary.status, awaiting: input.summary.awaiting, result: input.summary.result ?? null,
+    seat: input.seat, command: input.command, key: input.idempotencyKey,
+    events: input.events.map((e) => ({ type: e.type, seat: e.seat, data: e.data, rolls: e.rolls ?? null })),
+    outbox: input.outbox,
+    jobs: (input.jobs ?? []).map(jobJson),
+  };
+}
+
+/** Most appends one batch statement carries; the rest wait for the next. */
+const MAX_BATCH = 64;
+
+/** An error PostgreSQL reported for the statement: it was rolled back, nothing of it is stored. */
+function reportedByDatabase(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return error instanceof Error && typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && 'severity' in error;
+}
+
+type AppendRow = GameRow & { command_id: string; at: Date; positions: string[]; notified: number; away: unknown };
+
+interface Pending {
+  input: AppendInput;
+  base: GameRecord;
+  resolve(outcome: AppendOutcome): void;
+  reject(error: unknown): void;
+}
+
 /** A new game with its seat tokens (hashes), setup events and outbox rows, in one statement. */
 const CREATE_SQL = prepared(`
 WITH g AS (
@@ -233,23 +303,74 @@ export class EventStore implements GameStore {
    * all of it is.
    */
   async append(input: AppendInput): Promise<AppendOutcome> {
-    const { gameId, expectedVersion, events } = input;
-    const lastVersion = expectedVersion + events.length;
     const { sql, values, base } = appendStatement(input);
+    // A started game's append, decided on a record the caller holds: it may share a
+    // statement with the other appends of this turn of the event loop (APPEND_BATCH_SQL).
+    if (!this.direct || !base) return this.appendOne(input, sql, values, base);
+    return new Promise<AppendOutcome>((resolve, reject) => {
+      if (this.pending.length === 0) setImmediate(() => void this.flush());
+      this.pending.push({ input, base, resolve, reject });
+    });
+  }
+
+  /** Appends waiting for this turn's statement. */
+  private pending: Pending[] = [];
+
+  /**
+   * Sends the waiting appends: one game's at most once a statement (a second append of a game
+   * waits for the next, as it would wait for the first's row lock), one statement for all
+   * when there are several. If PostgreSQL refuses the statement (a reused idempotency key,
+   * a deadlock) it stored nothing, and each append runs alone to get its own answer.
+   */
+  private async flush(): Promise<void> {
+    const group: Pending[] = [];
+    const later: Pending[] = [];
+    const games = new Set<string>();
+    for (const p of this.pending) {
+      const key = p.input.gameId.toLowerCase();
+      if (group.length < MAX_BATCH && !games.has(key)) {
+        games.add(key);
+        group.push(p);
+      } else later.push(p);
+    }
+    this.pending = later;
+    if (later.length > 0) setImmediate(() => void this.flush());
+    if (group.length === 1) {
+      const p = group[0]!;
+      const { sql, values } = appendStatement(p.input);
+      return this.appendOne(p.input, sql, values, p.base).then(p.resolve, p.reject);
+    }
+    let rows: AppendRow[];
     try {
-      const rows = await this.raw<GameRow & { command_id: string; at: Date; positions: string[]; notified: number; away: unknown }>(sql, values);
+      rows = await this.raw<AppendRow & { ord: number }>(APPEND_BATCH_SQL, [JSON.stringify(group.map((p) => appendMember(p.input)))]);
+    } catch (error) {
+      if (!reportedByDatabase(error)) {
+        // The connection failed: whether the statement committed is unknown, as for one append.
+        for (const p of group) p.reject(error);
+        return;
+      }
+      for (const p of group) {
+        const { sql, values } = appendStatement(p.input);
+        this.appendOne(p.input, sql, values, p.base).then(p.resolve, p.reject);
+      }
+      return;
+    }
+    const byOrd = new Map(rows.map((r) => [(r as AppendRow & { ord: number }).ord, r]));
+    group.forEach((p, i) => {
+      const row = byOrd.get(i + 1);
+      if (row) p.resolve(this.appended(p.input, row, p.base));
+      else this.currentVersion(p.input.gameId, p.input.expectedVersion).then((currentVersion) => p.resolve({ ok: false, conflict: 'VERSION', currentVersion }), p.reject);
+    });
+  }
+
+  /** One append, one statement. */
+  private async appendOne(input: AppendInput, sql: string, values: unknown[], base: GameRecord | null): Promise<AppendOutcome> {
+    const { gameId, expectedVersion } = input;
+    try {
+      const rows = await this.raw<AppendRow>(sql, values);
       const row = rows[0];
       if (!row) return { ok: false, conflict: 'VERSION', currentVersion: await this.currentVersion(gameId, expectedVersion) };
-      const commandId = row.command_id;
-      // The caller's record's columns that never change, the row's others: the row, with its revision.
-      const game: GameRecord = fromRow(base ? { ...rowOf(base), ...row } : row);
-      return {
-        ok: true, firstVersion: expectedVersion + 1, lastVersion, commandId, game, notified: row.notified, away: awayOf(row.away),
-        events: events.map((e, i) => ({
-          version: expectedVersion + 1 + i, type: e.type, seat: e.seat, data: e.data as Record<string, unknown>,
-          rolls: e.rolls ?? null, commandId, at: row.at, position: row.positions[i],
-        })),
-      };
+      return this.appended(input, row, base);
     } catch (error) {
       const constraint = uniqueConstraint(error);
       if (constraint === 'commands_idempotency' && input.idempotencyKey && input.seat !== null) {
@@ -259,6 +380,21 @@ export class EventStore implements GameStore {
       if (constraint) return { ok: false, conflict: 'VERSION', currentVersion: await this.currentVersion(gameId, expectedVersion) };
       throw error;
     }
+  }
+
+  /** The outcome of an append its statement returned `row` for. */
+  private appended(input: AppendInput, row: AppendRow, base: GameRecord | null): AppendOutcome {
+    const { expectedVersion, events } = input;
+    const commandId = row.command_id;
+    // The caller's record's columns that never change, the row's others: the row, with its revision.
+    const game: GameRecord = fromRow(base ? { ...rowOf(base), ...row } : row);
+    return {
+      ok: true, firstVersion: expectedVersion + 1, lastVersion: expectedVersion + events.length, commandId, game, notified: row.notified, away: awayOf(row.away),
+      events: events.map((e, i) => ({
+        version: expectedVersion + 1 + i, type: e.type, seat: e.seat, data: e.data as Record<string, unknown>,
+        rolls: e.rolls ?? null, commandId, at: row.at, position: row.positions[i],
+      })),
+    };
   }
 
   private async currentVersion(gameId: string, fallback: number): Promise<number> {

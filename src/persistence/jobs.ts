@@ -33,7 +33,8 @@ const wantsMail = (g: string) =>
  * from that column). A job with `when` is added only if someone listens
  * (its `conditional` column says which rows were); a job with `gate` only if the statement
  * opens its gate (asked only once the job is wanted: the CASE keeps that order, so a gate is
- * never opened without its job). Reference the CTE from the statement's
+ * never opened without its job). Each row names its game (`game_id`: a statement may commit
+several). Reference the CTE from the statement's
  * final SELECT, or PostgreSQL never runs it. An empty array adds nothing (and NOTIFYs nobody).
  */
 export function jobsSql(param: string, game: string): string {
@@ -41,7 +42,7 @@ export function jobsSql(param: string, game: string): string {
       ELSE (graphile_worker.add_job(x->>'task', (x->'payload')::json,
         run_at => COALESCE((x->>'runAt')::timestamptz, now()::timestamptz(3) + make_interval(secs => (x->>'runAfterSeconds')::float8)),
         max_attempts => (x->>'maxAttempts')::int, job_key => x->>'key', priority => (x->>'priority')::int, queue_name => x->>'queueName')).id END AS id,
-      (x->>'when') IS NOT NULL AS conditional
+      (x->>'when') IS NOT NULL AS conditional, ${game}.id AS game_id
     FROM ${game}, jsonb_array_elements(${param}::jsonb) AS x
     WHERE CASE WHEN NOT (x->>'when' IS NULL OR ${listened(game)} OR (x->>'when' = 'listened-or-mail' AND ${wantsMail(game)})) THEN false
       WHEN jsonb_typeof(x->'gate') = 'object' THEN open_job_gate(x->'gate'->>'key', (x->'gate'->>'after')::int)

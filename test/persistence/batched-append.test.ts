@@ -1,0 +1,140 @@
+/**
+ * The appends of one turn of the event loop share a statement (APPEND_BATCH_SQL, a group
+ * commit) when the store has the pg pool, as the service's has: each must come out exactly
+ * as if it had run alone, whatever the others in its statement do.
+ */
+import { randomUUID, createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppendInput, GameRecord } from '../../src/app/ports.ts';
+import { openDatabase, type Database } from '../../src/persistence/database.ts';
+import { EventStore } from '../../src/persistence/event-store.ts';
+import { databaseUrl } from '../support/server.ts';
+
+let db: Database;
+let other: Database;
+let store: EventStore;
+/** A second process's store: its own pool. */
+let rival: EventStore;
+beforeAll(async () => {
+  db = await openDatabase(databaseUrl());
+  other = await openDatabase(databaseUrl());
+  store = new EventStore(db.prisma, { pool: db.queryPool, preparedStatements: true });
+  rival = new EventStore(other.prisma, { pool: other.queryPool, preparedStatements: true });
+});
+afterAll(async () => {
+  await db?.close();
+  await other?.close();
+});
+
+const summary = { status: 'ACTIVE', awaiting: ['a'], result: null };
+
+async function newGame(): Promise<GameRecord> {
+  const id = randomUUID();
+  return store.createGame({
+    game: { id, type: 't', options: {}, players: [{ seat: 'a', name: 'A' }], seedCommitment: 'c', seed: 's', status: 'ACTIVE', awaiting: ['a'], result: null, rules: 'r' },
+    tokens: [{ tokenHash: createHash('sha256').update(id).digest('hex'), seat: 'a', name: 'A' }],
+    events: [{ type: 'Setup', seat: null, data: { type: 'Setup' } }],
+  });
+}
+
+/** A command at the game's version, decided on the record given (as the command path appends). */
+function command(game: GameRecord, extra: Partial<AppendInput> = {}): AppendInput {
+  return {
+    gameId: game.id, expectedVersion: game.version, seat: 'a', command: { type: 'guess', n: game.version }, idempotencyKey: null,
+    events: [{ type: 'Guessed', seat: 'a', data: { n: game.version } }, { type: 'Hinted', seat: null, data: {}, rolls: [3] }],
+    summary, outbox: [{ kind: 'EVENTS_APPENDED', seat: null }], base: game, ...extra,
+  };
+}
+
+/** The transactions the games' commands were stored by. */
+async function transactions(ids: string[]): Promise<number> {
+  const { rows } = await db.pool.query(`SELECT count(DISTINCT xmin::text)::int AS n FROM commands WHERE game_id = ANY($1::uuid[])`, [ids]);
+  return rows[0].n;
+}
+
+describe('appends made together', () => {
+  it('are stored in one transaction, each answered with its own row, revision, events and positions as stored', async () => {
+    const games = await Promise.all(Array.from({ length: 12 }, () => newGame()));
+    const outcomes = await Promise.all(games.map((g) => store.append(command(g))));
+    expect(await transactions(games.map((g) => g.id))).toBe(1);
+    for (const [i, o] of outcomes.entries()) {
+      if (!o.ok) throw new Error(`append ${i} refused`);
+      const id = games[i]!.id;
+      expect(o.game).toEqual(await store.game(id));
+      expect(o.game.revision).toMatch(/^\d+\/3$/);
+      expect(o).toMatchObject({ firstVersion: 2, lastVersion: 3, notified: 0 });
+      const stored = (await store.events(id)).slice(1);
+      expect(o.events).toEqual(stored);
+      expect(stored.map((e) => [e.type, e.rolls, e.commandId])).toEqual([['Guessed', null, o.commandId], ['Hinted', [3], o.commandId]]);
+      expect(await store.commands(id)).toMatchObject([{ id: o.commandId, seat: 'a', command: { type: 'guess', n: 1 }, firstVersion: 2, lastVersion: 3 }]);
+      expect((await store.outbox(id)).map((r) => [r.version, r.kind])).toEqual([[3, 'EVENTS_APPENDED']]);
+    }
+    // The next round goes on from the records the batch returned.
+    const again = await Promise.all(outcomes.map((o) => store.append(command((o as { game: GameRecord }).game))));
+    expect(again.every((o) => o.ok && o.lastVersion === 5)).toBe(true);
+  });
+
+  it('leave the others stored when one is behind its game: that one alone is refused with the version now', async () => {
+    const games = await Promise.all(Array.from({ length: 5 }, () => newGame()));
+    const moved = await store.append(command(games[2]!));
+    if (!moved.ok) throw new Error('not appended');
+    const outcomes = await Promise.all(games.map((g) => store.append(command(g))));
+    expect(outcomes[2]).toEqual({ ok: false, conflict: 'VERSION', currentVersion: 3 });
+    for (const i of [0, 1, 3, 4]) expect(outcomes[i]).toMatchObject({ ok: true, lastVersion: 3 });
+    expect((await store.events(games[2]!.id)).map((e) => e.version)).toEqual([1, 2, 3]);
+  });
+
+  it('leave the others stored when one reuses an idempotency key: that one gets the command stored first, nothing twice', async () => {
+    const games = await Promise.all(Array.from({ length: 4 }, () => newGame()));
+    const first = await store.append(command(games[1]!, { idempotencyKey: 'k' }));
+    if (!first.ok) throw new Error('not appended');
+    const outcomes = await Promise.all(games.map((g, i) => store.append(command(i === 1 ? first.game : g, { idempotencyKey: 'k' }))));
+    expect(outcomes[1]).toMatchObject({ ok: false, conflict: 'IDEMPOTENCY', existing: { id: first.commandId, firstVersion: 2 } });
+    for (const i of [0, 2, 3]) expect(outcomes[i]).toMatchObject({ ok: true, lastVersion: 3 });
+    expect(await store.commands(games[1]!.id)).toHaveLength(1);
+    for (const i of [0, 2, 3]) expect(await store.commands(games[i]!.id)).toHaveLength(1);
+  });
+
+  it('of one game at the same version: exactly one is stored, the others find the game moved on', async () => {
+    const game = await newGame();
+    const bystander = await newGame();
+    const outcomes = await Promise.all([...Array.from({ length: 6 }, (_, i) => store.append(command(game, { command: { i } }))), store.append(command(bystander))]);
+    expect(outcomes.filter((o) => o.ok)).toHaveLength(2);
+    expect(outcomes[6]).toMatchObject({ ok: true });
+    for (const o of outcomes.slice(0, 6).filter((o) => !o.ok)) expect(o).toEqual({ ok: false, conflict: 'VERSION', currentVersion: 3 });
+    expect((await store.events(game.id)).map((e) => e.version)).toEqual([1, 2, 3]);
+    expect(await store.commands(game.id)).toHaveLength(1);
+  });
+
+  it('by two processes over the same games in opposite orders: each game gets exactly one of its two commands, round after round', async () => {
+    let games = await Promise.all(Array.from({ length: 10 }, () => newGame()));
+    for (let round = 0; round < 5; round++) {
+      const mine = games.map((g) => store.append(command(g, { command: { by: 'mine' } })));
+      const theirs = [...games].reverse().map((g) => rival.append(command(g, { command: { by: 'theirs' } })));
+      const [a, b] = await Promise.all([Promise.all(mine), Promise.all(theirs)]);
+      b.reverse();
+      games = games.map((g, i) => {
+        const won = [a[i]!, b[i]!].filter((o) => o.ok);
+        expect(won).toHaveLength(1);
+        const loser = [a[i]!, b[i]!].find((o) => !o.ok);
+        expect(loser).toEqual({ ok: false, conflict: 'VERSION', currentVersion: g.version + 2 });
+        return (won[0] as { game: GameRecord }).game;
+      });
+    }
+    for (const g of games) expect((await store.events(g.id)).map((e) => e.version)).toEqual(Array.from({ length: 11 }, (_, i) => i + 1));
+  });
+
+  it('add each commit\'s own jobs, and none for the one refused', async () => {
+    const games = await Promise.all(Array.from({ length: 3 }, () => newGame()));
+    const moved = await store.append(command(games[0]!));
+    if (!moved.ok) throw new Error('not appended');
+    const job = (g: GameRecord) => [{ task: 'batched-append-test', payload: { game: g.id }, key: `batched-append-test:${g.id}`, runAfterSeconds: 3600 }];
+    const outcomes = await Promise.all(games.map((g) => store.append(command(g, { jobs: job(g) }))));
+    expect(outcomes.map((o) => o.ok)).toEqual([false, true, true]);
+    const { rows } = await db.pool.query(
+      `SELECT j.key FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id WHERE t.identifier = 'batched-append-test' ORDER BY j.key`,
+    );
+    expect(rows.map((r) => r.key)).toEqual([`batched-append-test:${games[1]!.id}`, `batched-append-test:${games[2]!.id}`].sort());
+    await db.pool.query(`DELETE FROM graphile_worker._private_jobs WHERE task_id = (SELECT id FROM graphile_worker._private_tasks WHERE identifier = 'batched-append-test')`);
+  });
+});
