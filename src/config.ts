@@ -20,6 +20,8 @@ export interface Config {
   databaseDirectUrl: string | undefined;
   /** Named prepared statements for the store's frequent statements (off behind PgBouncer < 1.21 in transaction mode). */
   databasePreparedStatements: boolean;
+  /** Whether the appends of several games made at once share a statement (off where the database is sharded by game). */
+  databaseGroupCommit: boolean;
   /** A streaming replica for the reads that tolerate lag (unset: every read on the primary). */
   databaseReplicaUrl: string | undefined;
   /** Where the embedded PostgreSQL keeps its data; unset: the default folder (.data/pg). */
@@ -79,6 +81,7 @@ const schema = {
     DATABASE_POOL_SIZE: { type: 'integer', minimum: 1, maximum: 1000, default: 10 },
     DATABASE_DIRECT_URL: { type: 'string', format: 'uri', pattern: '^postgres(ql)?://' },
     DATABASE_PREPARED_STATEMENTS: { type: 'boolean', default: true },
+    DATABASE_GROUP_COMMIT: { type: 'boolean', default: true },
     DATABASE_REPLICA_URL: { type: 'string', format: 'uri', pattern: '^postgres(ql)?://' },
     EMBEDDED_PG_DATA: { type: 'string', minLength: 1 },
     LOG_LEVEL: { type: 'string', enum: [...LOG_LEVELS], default: 'info' },
@@ -118,6 +121,7 @@ const HINT: Record<string, string> = {
   DATABASE_URL: 'a postgresql:// URL, e.g. postgresql://user:pass@host:5432/wargames',
   DATABASE_DIRECT_URL: 'a postgresql:// URL that bypasses the pooler',
   DATABASE_PREPARED_STATEMENTS: 'true or false',
+  DATABASE_GROUP_COMMIT: 'true or false',
   DATABASE_REPLICA_URL: 'a postgresql:// URL of a streaming replica',
   PUBLIC_URL: 'an http:// or https:// URL',
   SMTP_URL: 'an smtp:// or smtps:// URL',
@@ -199,6 +203,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databasePoolSize: raw.DATABASE_POOL_SIZE as number,
     databaseDirectUrl: raw.DATABASE_DIRECT_URL as string | undefined,
     databasePreparedStatements: raw.DATABASE_PREPARED_STATEMENTS as boolean,
+    databaseGroupCommit: raw.DATABASE_GROUP_COMMIT as boolean,
     databaseReplicaUrl: raw.DATABASE_REPLICA_URL as string | undefined,
     embeddedPgData: raw.EMBEDDED_PG_DATA as string | undefined,
     logLevel: raw.LOG_LEVEL as LogLevel,

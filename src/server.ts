@@ -183,6 +183,7 @@ export async function startService(loadGames: () => Promise<GameModule[]>, role:
       directUrl: config.databaseDirectUrl ?? url,
       preparedStatements: config.databasePreparedStatements,
       replicaUrl: config.databaseReplicaUrl,
+      groupCommit: config.databaseGroupCommit,
     });
     const warn = (msg: string) => log.warn(msg);
     const key = await secretKey();

@@ -31,6 +31,8 @@ export interface Database {
   queryPool: pg.Pool;
   /** DATABASE_PREPARED_STATEMENTS: whether the store's frequent statements are named. */
   preparedStatements: boolean;
+  /** DATABASE_GROUP_COMMIT: whether appends made together share a statement. */
+  groupCommit: boolean;
   /** A streaming replica for the lag-tolerant reads (DATABASE_REPLICA_URL), when there is one. */
   replica?: { url: string; prisma: PrismaClient; pool: pg.Pool };
   close(): Promise<void>;
@@ -58,13 +60,15 @@ export interface DatabaseOptions {
   preparedStatements?: boolean;
   /** DATABASE_REPLICA_URL: a streaming replica for the reads that tolerate lag (src/persistence/replica.ts). */
   replicaUrl?: string;
+  /** DATABASE_GROUP_COMMIT: the appends of one turn of the event loop in one statement (EventStore); false when sharded by game. */
+  groupCommit?: boolean;
 }
 
 export async function openDatabase(
   url: string,
   log: (msg: string) => void = () => {},
   stop?: () => Promise<void>,
-  { poolSize = 10, directUrl = url, preparedStatements = true, replicaUrl }: DatabaseOptions = {},
+  { poolSize = 10, directUrl = url, preparedStatements = true, replicaUrl, groupCommit = true }: DatabaseOptions = {},
 ): Promise<Database> {
   await migrate(directUrl, log);
   const pool = new pg.Pool({ connectionString: directUrl, max: 4 });
@@ -86,6 +90,7 @@ export async function openDatabase(
     pool,
     queryPool,
     preparedStatements,
+    groupCommit,
     replica,
     async close() {
       await replica?.prisma.$disconnect().catch(() => {});

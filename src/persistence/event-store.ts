@@ -234,14 +234,19 @@ function toCommand(row: { id: bigint; seat: string | null; command: unknown; ide
 
 const json = (v: unknown) => v as Prisma.InputJsonValue;
 
+/** The caller's record, where it can stand for the rest of the row: only once the game has started. */
+function baseOf(input: AppendInput): GameRecord | null {
+  const b = input.base;
+  return b && b.id === input.gameId && b.version === input.expectedVersion && input.expectedVersion >= 1 ? b : null;
+}
+
 /**
  * The append's one statement and its parameters (exported for the bench, which runs the
  * same statement through Prisma and through pg to measure what Prisma adds).
  */
 export function appendStatement(input: AppendInput): { sql: string; values: unknown[]; base: GameRecord | null } {
   const { gameId, expectedVersion, events, summary } = input;
-  // The caller's record can stand for the rest of the row only once the game has started.
-  const base = input.base && input.base.id === gameId && input.base.version === expectedVersion && expectedVersion >= 1 ? input.base : null;
+  const base = baseOf(input);
   return {
     sql: base ? APPEND_SQL : APPEND_WHOLE_SQL,
     values: [
@@ -268,7 +273,7 @@ export class EventStore implements GameStore {
    */
   constructor(
     private readonly prisma: PrismaClient,
-    private readonly direct?: { pool: pg.Pool; preparedStatements: boolean },
+    private readonly direct?: { pool: pg.Pool; preparedStatements: boolean; /** Default true: appends made together share a statement. */ groupCommit?: boolean },
   ) {}
 
   /** A raw statement of the command path: through pg when the store has the pool, else Prisma. */
@@ -303,10 +308,13 @@ export class EventStore implements GameStore {
    * all of it is.
    */
   async append(input: AppendInput): Promise<AppendOutcome> {
-    const { sql, values, base } = appendStatement(input);
+    const base = baseOf(input);
+    if (!this.direct || !base || this.direct.groupCommit === false) {
+      const { sql, values } = appendStatement(input);
+      return this.appendOne(input, sql, values, base);
+    }
     // A started game's append, decided on a record the caller holds: it may share a
     // statement with the other appends of this turn of the event loop (APPEND_BATCH_SQL).
-    if (!this.direct || !base) return this.appendOne(input, sql, values, base);
     return new Promise<AppendOutcome>((resolve, reject) => {
       if (this.pending.length === 0) setImmediate(() => void this.flush());
       this.pending.push({ input, base, resolve, reject });

@@ -35,7 +35,7 @@ export async function openPorts(database: Database, opts: { log?: (msg: string) 
   const queue = new Queue({ connectionString: direct, log, ...opts.queue });
   // The migration files do not change while the process runs: read them once, not per probe.
   const migrations = listMigrations().map((m) => m.name);
-  const games = new EventStore(database.prisma, { pool: database.queryPool, preparedStatements: database.preparedStatements });
+  const games = new EventStore(database.prisma, { pool: database.queryPool, preparedStatements: database.preparedStatements, groupCommit: database.groupCommit });
   if (database.replica) {
     const replica = new EventStore(database.replica.prisma, { pool: database.replica.pool, preparedStatements: database.preparedStatements });
     games.lagTolerant = new ReplicaReads(games, replica, { log });

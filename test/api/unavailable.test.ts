@@ -24,6 +24,7 @@ beforeAll(async () => {
     pool,
     queryPool: pool,
     preparedStatements: true,
+    groupCommit: true,
     close: async () => {
       await pool.end().catch(() => {});
     },

@@ -27,6 +27,7 @@ describe('loadConfig', () => {
       databasePoolSize: 10,
       databaseDirectUrl: undefined,
       databasePreparedStatements: true,
+      databaseGroupCommit: true,
       databaseReplicaUrl: undefined,
       embeddedPgData: undefined,
       logLevel: 'info',

@@ -31,13 +31,13 @@ export function databaseUrl(): string {
 }
 
 export type TestServerOptions = AppOptions &
-  Omit<ServiceOptions, 'database' | 'games' | 'http'> & { games?: GameModule[]; /** default: the tests' database */ databaseUrl?: string };
+  Omit<ServiceOptions, 'database' | 'games' | 'http'> & { games?: GameModule[]; /** default: the tests' database */ databaseUrl?: string; /** DATABASE_GROUP_COMMIT (default true) */ groupCommit?: boolean };
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const database = await openDatabase(options.databaseUrl ?? databaseUrl());
+  const database = await openDatabase(options.databaseUrl ?? databaseUrl(), undefined, undefined, { groupCommit: options.groupCommit ?? true });
   // The verify workers load the games by module URL: the hosted ones and the test's own.
   const gameModules = [new URL('../../src/domain/games.ts', import.meta.url).href, new URL('./guessing-game.ts', import.meta.url).href];
-  const { databaseUrl: _, games, workers, ...rest } = options;
+  const { databaseUrl: _, groupCommit: __, games, workers, ...rest } = options;
   // A test runs its own checks (schema validators, code generators, random games) in the
   // server's process on a shared machine: the 503 for a blocked event loop only where a test
   // asks (test/api/overload.test.ts). 0 turns the check off (@fastify/under-pressure); any limit
