@@ -102,7 +102,7 @@ WITH g AS (
 ), j AS (
   ${jobsSql('$12', 'g')}
 )
-SELECT ${whole ? 'g.*' : `g.${CHANGING_COLUMNS.join(', g.')}, g.revision`}, (SELECT id FROM c)::text AS command_id, now() AS at,
+SELECT ${whole ? 'g.*' : `g.${CHANGING_COLUMNS.join(', g.')}, g.revision`}, (SELECT id FROM c)::text AS command_id, now()::timestamptz(3) AS at,
   ${awaySql('g.player_ids', 'g.status')} AS away,
   (SELECT json_agg(position::text ORDER BY version) FROM e) AS positions,
   (SELECT count(*) FROM o)::int AS outboxed, (SELECT count(*) FROM j)::int AS queued, (SELECT count(*) FROM j WHERE conditional)::int AS notified
@@ -157,7 +157,7 @@ WITH x AS (
 ), j AS (
   ${jobsSql("(g.v->'jobs')", 'g')}
 )
-SELECT g.ord, g.${CHANGING_COLUMNS.join(', g.')}, g.revision, c.id::text AS command_id, now() AS at,
+SELECT g.ord, g.${CHANGING_COLUMNS.join(', g.')}, g.revision, c.id::text AS command_id, now()::timestamptz(3) AS at,
   ${awaySql('g.player_ids', 'g.status')} AS away,
   (SELECT json_agg(e.position::text ORDER BY e.version) FROM e WHERE e.game_id = g.id) AS positions,
   (SELECT count(*) FROM o WHERE o.game_id = g.id)::int AS outboxed,
