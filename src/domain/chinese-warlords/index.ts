@@ -215,12 +215,14 @@ export const chineseWarlords: GameModule<WarlordsState, WarlordsCommand, Warlord
     return { stage: s.phase === 'setup' ? 'SETUP' : 'ACTIVE', phase, round: s.turn || null, awaiting: prompts(s), result: null, out };
   },
 
-  eliminate(state, seat, _random, reason) {
+  eliminate(state, seat, random, reason) {
     // A player who resigns or runs out of time is out; play moves on. If the turn has
-    // ended the next player in line is asked to roll initiative (BEGIN_TURN).
+    // ended the next player in line is asked to roll initiative (BEGIN_TURN). During setup
+    // (the ability 4 village choice) setup ends as it would have: the first turn's
+    // initiative is rolled at once, as after the choice itself.
     if (state.players[seat]?.out) return [];
     const why = reason === 'time out' ? `${seat} ran out of time` : reason;
-    return settle(state, [{ type: 'PlayerDefeated', seat, reason: why }], null).events;
+    return settle(state, [{ type: 'PlayerDefeated', seat, reason: why }], state.phase === 'setup' ? random : null).events;
   },
   notation,
 };

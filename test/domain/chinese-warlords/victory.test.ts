@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chineseWarlords } from '../../../src/domain/chinese-warlords/index.ts';
-import { newGame, status, submit, legal } from '../../support/play.ts';
+import { attempt, newGame, status, submit, legal } from '../../support/play.ts';
 import { act, legalOf, position, refusal, rows, state } from './helpers.ts';
 import { expectFinished } from '../../support/finished.ts';
 
@@ -62,6 +62,26 @@ describe('VICTORY CONDITIONS', () => {
     expect(next.kind).toBe('RECRUIT');
     expect(legal(g, first)).toEqual([]);
   });
+
+  // seed-18 and seed-71 deal a Warlord of ability 4 with two nearby villages: setup waits for
+  // that player's choice. Leaving then ends setup as the choice would have (initiative rolled).
+  for (const [seed, how] of [['seed-18', 'runs out of time'], ['seed-71', 'resigns']] as const) {
+    it(`a player who ${how} among three while choosing the Nearby Village is out and the first turn begins (${seed})`, () => {
+      const g = newGame(chineseWarlords, { turnLimit: 3 }, ['red', 'blue', 'green'], seed);
+      const choosing = status(g).awaiting;
+      expect(choosing.map((p) => p.kind)).toEqual(['CHOOSE_VILLAGE']);
+      const chooser = choosing[0]!.seat;
+      const done = how === 'resigns' ? attempt(g, chooser, { type: 'resign' }) : attempt(g, { kind: 'system' }, { type: 'timeOut', seat: chooser });
+      expect(done.ok).toBe(true);
+      const after = status(g);
+      expect(after.out).toEqual([chooser]);
+      expect(after.stage).toBe('ACTIVE');
+      expect(after.awaiting.length).toBe(1);
+      expect(after.awaiting[0]!.seat).not.toBe(chooser);
+      expect(legal(g, after.awaiting[0]!.seat).length).toBeGreaterThan(0);
+      expect(legal(g, chooser)).toEqual([]);
+    });
+  }
 
   it('an attacker who resigns among three does not wipe out the rolled result: the defender still chooses, then retreats or loses another unit', () => {
     const g = position({
