@@ -45,6 +45,9 @@ describe('game revisions, batched', () => {
   it('sees a write committed before the ask, even while the batch before it is still in flight', async () => {
     const id = await newGame();
     const { revisions, statements } = counted();
+    // Connections open in the pool, so the first batch is not held back by a connect.
+    await Promise.all([1, 2, 3].map(() => db.queryPool.query('SELECT 1')));
+    let inFlight = 0;
     for (let i = 0; i < 10; i++) {
       const first = revisions.revision(id); // sent at the end of this turn
       await new Promise((r) => setImmediate(r)); // ...and now in flight (or answered)
@@ -53,8 +56,12 @@ describe('game revisions, batched', () => {
       const second = await revisions.revision(id);
       const now = (await db.queryPool.query(`SELECT xmin::text || '/' || version AS revision FROM games WHERE id = $1::uuid`, [id])).rows[0].revision;
       expect(second?.revision).toBe(now);
-      expect((await first)?.revision).not.toBe(now);
+      // The first batch's backend may take its snapshot after the UPDATE commits (two backends
+      // race on a busy machine): then it saw the write too, which is allowed. Only count the
+      // rounds where it was still in flight, so the case this test is about did happen.
+      if ((await first)?.revision !== now) inFlight++;
     }
-    expect(statements()).toBe(20);
+    expect(statements()).toBe(20); // the second ask never joined the batch in flight
+    expect(inFlight).toBeGreaterThan(0);
   });
 });
