@@ -227,6 +227,9 @@ export class Notifications {
         await this.jobs.add(TASKS.notify, { gameId, version: through, status: game.status, gated: true }, { key: notifyGate(gameId), maxAttempts: GATED_ATTEMPTS, priority: priorityOf(TASKS.notify) });
         return written;
       }
+      // Its close looks for rows after the mark just moved on (with the gate locked): none, the run ends
+      // without reading the game again; some, the next round takes them.
+      if (await this.store.settleNotify(gameId)) return written;
     }
   }
 
@@ -396,28 +399,39 @@ export class Notifications {
     if (payload.wake) return this.store.wake(webhookId, this.senderJob(webhookId));
     const started = Date.now();
     let sent = 0;
+    // Successes not recorded yet: recorded with the next read, or by the statement that ends the
+    // run (one statement a batch, not one a delivery). A crash before sends them again, with
+    // the same webhook-id: at least once, as always.
+    let delivered: string[] = [];
     for (;;) {
-      const webhook = await this.store.get(webhookId);
+      const { webhook, due: batch } = await this.store.sending(webhookId, SENDER_BATCH, delivered.splice(0));
       if (!webhook || webhook.disabledAt) {
         await this.store.cancelPending(webhookId, webhook ? `the webhook was disabled: ${webhook.disabledReason}` : 'the webhook was deleted');
-      } else {
+      } else if (batch.length > 0) {
         const secret = this.open(webhook);
-        const batch = await this.store.due(webhookId, SENDER_BATCH);
+        let disabled = false;
         for (const delivery of batch) {
           const outcome = await send(webhook, secret, delivery);
           sent++;
-          if (await this.webhookAttempted(delivery, webhook, outcome)) break; // disabled: the rest are cancelled
-        }
-        if (batch.length > 0) {
-          if (sent >= SENDER_RUN_DELIVERIES || Date.now() - started >= SENDER_RUN_MS) {
-            // A busy webhook lets the others through: its next run is a new job (the gate stays open).
-            await this.jobs.add(TASKS.webhook, { webhookId }, { key: webhookGate(webhookId), maxAttempts: GATED_ATTEMPTS, priority: priorityOf(TASKS.webhook) });
-            return;
+          if (outcome.ok) {
+            delivered.push(delivery.id);
+            continue;
           }
-          continue;
+          // A failure counts in a row after the successes before it: those are recorded first.
+          if (delivered.length > 0) await this.store.sending(webhookId, 0, delivered.splice(0));
+          if ((disabled = await this.webhookAttempted(delivery, webhook, outcome))) break; // the rest are cancelled by the next read
         }
+        if (sent >= SENDER_RUN_DELIVERIES || Date.now() - started >= SENDER_RUN_MS) {
+          // A busy webhook lets the others through: its next run is a new job (the gate stays open).
+          if (delivered.length > 0) await this.store.sending(webhookId, 0, delivered.splice(0));
+          await this.jobs.add(TASKS.webhook, { webhookId }, { key: webhookGate(webhookId), maxAttempts: GATED_ATTEMPTS, priority: priorityOf(TASKS.webhook) });
+          return;
+        }
+        // A full batch may have more behind it (read next); a short one was all that was due at
+        // the read, and the settle below says 'due' if more came since.
+        if (disabled || batch.length === SENDER_BATCH) continue;
       }
-      const state = await this.store.settleWebhook(webhookId, { task: TASKS.webhook, payload: { webhookId, wake: true }, key: `webhook-timer:${webhookId}`, maxAttempts: GATED_ATTEMPTS, priority: priorityOf(TASKS.webhook) });
+      const state = await this.store.settleWebhook(webhookId, { task: TASKS.webhook, payload: { webhookId, wake: true }, key: `webhook-timer:${webhookId}`, maxAttempts: GATED_ATTEMPTS, priority: priorityOf(TASKS.webhook) }, delivered.splice(0));
       if (state !== 'due') return;
     }
   }

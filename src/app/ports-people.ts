@@ -147,14 +147,22 @@ export interface WebhookStore {
   wake(webhookId: string, job: JobSpec): Promise<void>;
   /** The webhook's pending deliveries due now, in the order fanned out (at most `limit`). */
   due(webhookId: string, limit: number): Promise<DeliveryRecord[]>;
+  /**
+   * A sender's next read, in one round trip: first `delivered` recorded (its successes not
+   * recorded yet: DELIVERED, one attempt more; the webhook's failures in a row back to 0),
+   * then the webhook as it is now (null: gone) and its due deliveries as `due` reads them
+   * (`limit` 0: only the record).
+   */
+  sending(webhookId: string, limit: number, delivered: string[]): Promise<{ webhook: WebhookRecord | null; due: DeliveryRecord[] }>;
   /** Cancels every pending delivery of the webhook (disabled or deleted); how many. */
   cancelPending(webhookId: string, reason: string): Promise<number>;
   /**
-   * The end of a sender's run, its gate locked first: 'due' (a delivery is due now: go on);
-   * else the gate is closed: 'idle' (none pending), or 'waiting' (some wait for their next
-   * attempt: the job `timer` is added to run when the first of them is due).
+   * The end of a sender's run: `delivered` recorded as `sending` records them, then, its gate
+   * locked: 'due' (a delivery is due now: go on); else the gate is closed: 'idle' (none
+   * pending), or 'waiting' (some wait for their next attempt: the job `timer` is added to run
+   * when the first of them is due).
    */
-  settleWebhook(webhookId: string, timer: JobSpec): Promise<'due' | 'waiting' | 'idle'>;
+  settleWebhook(webhookId: string, timer: JobSpec, delivered?: string[]): Promise<'due' | 'waiting' | 'idle'>;
   /**
    * The gates open for at least `seconds` whose job is gone (none holds the gate's key, or it
    * used up its attempts: removed by hand, say), each given the job `job(key)` in one

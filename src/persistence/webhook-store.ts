@@ -87,7 +87,7 @@ const UNNOTIFIED_SQL = prepared(`SELECT m.through, o.game_id::text AS game_id, o
 
 /** The ends of a run (migration 20261225090000: the gate's row locked, then a look for work left), committed as ASYNC says. */
 const SETTLE_NOTIFY_SQL = prepared(`WITH s AS (${ASYNC}) SELECT close_notify_gate($1, $2::uuid) AS closed FROM s`);
-const SETTLE_WEBHOOK_SQL = prepared(`WITH s AS (${ASYNC}) SELECT close_webhook_gate($1, $2::uuid, $3, $4::json, $5, $6::int, $7::int) AS state FROM s`);
+const SETTLE_WEBHOOK_SQL = prepared(`WITH s AS (${ASYNC}) SELECT close_webhook_gate($1, $2::uuid, $3, $4::json, $5, $6::int, $7::int, $8::text[]) AS state FROM s`);
 
 /**
  * Gates open for $1 seconds or more with no job of their key that may still run (every gated
@@ -99,6 +99,29 @@ const STUCK_GATES_SQL = `UPDATE job_gates g SET opened_at = now() WHERE g.open A
 
 const DUE_SQL = prepared(`SELECT ${DELIVERY_COLUMNS} FROM deliveries
   WHERE webhook_id = $1::uuid AND status = 'PENDING' AND (next_attempt_at IS NULL OR next_attempt_at <= now()) ORDER BY seq LIMIT $2::int`);
+
+/** A sender's successes ($3), as close_webhook_gate's p_delivered records them; committed as ASYNC says. */
+const DELIVERED_CTE = `s AS (${ASYNC}), r AS (
+  UPDATE deliveries SET status = 'DELIVERED', attempts = attempts + 1, updated_at = now(), next_attempt_at = NULL
+  WHERE id = ANY($3::text[]) AND webhook_id = $1::uuid RETURNING 1
+), f AS (
+  UPDATE webhooks SET failures = 0, failing_since = NULL WHERE id = $1::uuid AND failures <> 0 AND cardinality($3::text[]) > 0 RETURNING 1
+)`;
+
+/**
+ * A sender's next read, in one statement: the successes of its run so far recorded ($3), then
+ * the webhook as it is and its next due deliveries ($2 at most; those just recorded are not
+ * due: this statement's snapshot still shows them pending). No row: the webhook is gone.
+ */
+const SENDING_SQL = prepared(`WITH ${DELIVERED_CTE}
+SELECT w.id::text AS w_id, w.player_id::text AS w_player_id, w.game_id::text AS w_game_id, w.url AS w_url, w.events AS w_events, w.secret AS w_secret,
+  w.failures AS w_failures, w.disabled_at AS w_disabled_at, w.disabled_reason AS w_disabled_reason, w.created_at AS w_created_at, d.*
+FROM webhooks w LEFT JOIN LATERAL (
+  SELECT ${DELIVERY_COLUMNS} FROM deliveries
+  WHERE webhook_id = w.id AND status = 'PENDING' AND (next_attempt_at IS NULL OR next_attempt_at <= now()) AND NOT (id = ANY($3::text[]))
+  ORDER BY seq LIMIT $2::int
+) d ON true
+WHERE w.id = $1::uuid AND (SELECT count(*) FROM s) >= 0 AND (SELECT count(*) FROM r) >= 0 AND (SELECT count(*) FROM f) >= 0`);
 
 /**
  * One attempt of a webhook delivery, in one statement: the delivery's status (and when a
@@ -274,6 +297,14 @@ export class WebhookStore implements WebhookPort {
     return (await this.query<DeliveryRow>(DUE_SQL, [webhookId, limit])).map(delivery);
   }
 
+  async sending(webhookId: string, limit: number, delivered: string[]): Promise<{ webhook: WebhookRecord | null; due: DeliveryRecord[] }> {
+    const rows = await this.query<DeliveryRow & { [k: `w_${string}`]: never }>(SENDING_SQL, [webhookId, limit, delivered]);
+    const first = rows[0] as unknown as Record<string, unknown> | undefined;
+    if (!first) return { webhook: null, due: [] };
+    const w = Object.fromEntries(Object.entries(first).filter(([k]) => k.startsWith('w_')).map(([k, v]) => [k.slice(2), v])) as unknown as WebhookRow;
+    return { webhook: webhook(w), due: rows.filter((r) => r.id !== null).map(delivery) };
+  }
+
   async cancelPending(webhookId: string, reason: string): Promise<number> {
     const { rowCount } = await this.pool.query(
       `UPDATE deliveries SET status = 'CANCELLED', last_error = $2, updated_at = now() WHERE webhook_id = $1::uuid AND status = 'PENDING'`,
@@ -282,10 +313,10 @@ export class WebhookStore implements WebhookPort {
     return rowCount ?? 0;
   }
 
-  async settleWebhook(webhookId: string, timer: JobSpec): Promise<'due' | 'waiting' | 'idle'> {
+  async settleWebhook(webhookId: string, timer: JobSpec, delivered: string[] = []): Promise<'due' | 'waiting' | 'idle'> {
     // The timer runs when the first waiting delivery is due (worked out by the statement).
     const j = jobJson(timer);
-    const rows = await this.query<{ state: 'due' | 'waiting' | 'idle' }>(SETTLE_WEBHOOK_SQL, [webhookGate(webhookId), webhookId, j.task, JSON.stringify(j.payload), j.key, j.priority, j.maxAttempts]);
+    const rows = await this.query<{ state: 'due' | 'waiting' | 'idle' }>(SETTLE_WEBHOOK_SQL, [webhookGate(webhookId), webhookId, j.task, JSON.stringify(j.payload), j.key, j.priority, j.maxAttempts, delivered]);
     return rows[0]!.state;
   }
 

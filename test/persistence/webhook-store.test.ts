@@ -135,4 +135,33 @@ describe('the webhook store', () => {
     expect((await store.get(hook.id))?.failures).toBe(0);
     await clear();
   });
+  it('records a sender\'s successes with its next read, or with the close of its gate: one statement a batch', async () => {
+    const hook = await aWebhook();
+    const { jobs, clear } = testJobs();
+    const out = [delivery(hook, 1), delivery(hook, 2), delivery(hook, 3)];
+    await store.enqueue(out, jobs);
+    await store.webhookAttempted(out[0]!.id, hook.id, false, { status: 'PENDING', error: 'answered 500' });
+    expect((await store.get(hook.id))?.failures).toBe(1);
+    // The read: the webhook with its first due ones.
+    const read = await store.sending(hook.id, 2, []);
+    expect(read.webhook).toMatchObject({ id: hook.id, url: hook.url, failures: 1, disabledAt: null });
+    expect(read.due.map((d) => d.id)).toEqual([out[0]!.id, out[1]!.id]);
+    // The next read records those two first, and does not take them for due.
+    const next = await store.sending(hook.id, 10, [out[0]!.id, out[1]!.id]);
+    expect(next.due.map((d) => d.id)).toEqual([out[2]!.id]);
+    expect(await store.delivery(out[0]!.id)).toMatchObject({ status: 'DELIVERED', attempts: 2, lastError: 'answered 500' });
+    expect(await store.delivery(out[1]!.id)).toMatchObject({ status: 'DELIVERED', attempts: 1 });
+    expect((await store.get(hook.id))?.failures).toBe(0);
+    // The close records the last before its look for work left: none left, so idle, not due.
+    expect(await store.settleWebhook(hook.id, noTimer, [out[2]!.id])).toBe('idle');
+    expect(await store.delivery(out[2]!.id)).toMatchObject({ status: 'DELIVERED', attempts: 1 });
+    // Only the record (limit 0), and a webhook that is gone.
+    const d4 = delivery(hook, 4);
+    await store.enqueue([d4], jobs);
+    expect(await store.sending(hook.id, 0, [d4.id])).toMatchObject({ due: [] });
+    expect(await store.delivery(d4.id)).toMatchObject({ status: 'DELIVERED', attempts: 1 });
+    await store.delete(hook.playerId, hook.id);
+    expect(await store.sending(hook.id, 10, [])).toEqual({ webhook: null, due: [] });
+    await clear();
+  });
 });

@@ -142,28 +142,34 @@ describe('coalesced notifications', () => {
     expect(await senders()).toBe(1);
   });
 
-  it('a sender that dies mid-run: the next one sends only what was not recorded as sent', async () => {
+  it('a sender that dies mid-run: the next one sends again only what was not recorded as sent, with the same webhook-ids', async () => {
     const g = await game(quiet, 1);
     const notifications = quiet.core.notifications;
+    const hook = g.webhookIds[0]!;
+    const run = (sent: string[], dieAfter = Infinity) =>
+      notifications.webhookTask({ webhookId: hook }, async (_w, _s, d) => {
+        if (sent.length === dieAfter) throw new Error('the process died'); // this POST never made
+        sent.push(d.id);
+        return { ok: true };
+      });
+    for (let i = 0; i < 3; i++) await g.play();
+    await notifications.fanOut(g.id, 0, '', true);
+    const recorded: string[] = [];
+    await run(recorded); // a whole run: its successes recorded as it ended
+    expect(recorded).toHaveLength(3);
     for (let i = 0; i < 5; i++) await g.play();
     await notifications.fanOut(g.id, 0, '', true);
     const first: string[] = [];
-    await expect(
-      notifications.webhookTask({ webhookId: g.webhookIds[0] }, async (_w, _s, d) => {
-        if (first.length === 2) throw new Error('the process died'); // the third POST never made
-        first.push(d.id);
-        return { ok: true };
-      }),
-    ).rejects.toThrow('the process died');
+    await expect(run(first, 2)).rejects.toThrow('the process died');
+    // The batch's successes are recorded with the next read or at the run's end: the dead run recorded none.
     const second: string[] = [];
-    await notifications.webhookTask({ webhookId: g.webhookIds[0] }, async (_w, _s, d) => {
-      second.push(d.id);
-      return { ok: true };
-    });
+    await run(second);
     expect(first).toHaveLength(2);
-    expect(second).toHaveLength(3);
-    expect(second.some((id) => first.includes(id))).toBe(false);
-    const stored = await quiet.core.ports.webhooks.deliveries(g.webhookIds[0]!, 50);
+    expect(second).toHaveLength(5);
+    expect(second.slice(0, 2)).toEqual(first); // the same deliveries again: the same webhook-ids
+    expect(second.some((id) => recorded.includes(id))).toBe(false); // what was recorded is not sent again
+    const stored = await quiet.core.ports.webhooks.deliveries(hook, 50);
+    expect(stored).toHaveLength(8);
     expect(stored.map((d) => [d.status, d.attempts])).toEqual(stored.map(() => ['DELIVERED', 1]));
   });
 

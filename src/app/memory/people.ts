@@ -202,6 +202,25 @@ export class MemoryWebhooks implements WebhookStore {
     return this.pending(webhookId).filter((x) => (this.d.nextAttempt.get(x.id)?.getTime() ?? 0) <= now).slice(0, limit).map(copy);
   }
 
+  private recordDelivered(webhookId: string, delivered: string[]) {
+    if (delivered.length === 0) return;
+    for (const id of delivered) {
+      const x = this.d.deliveries.get(id);
+      if (!x || x.webhookId !== webhookId) continue;
+      Object.assign(x, { status: 'DELIVERED', attempts: x.attempts + 1, updatedAt: this.d.now() });
+      this.d.nextAttempt.delete(id);
+    }
+    const w = this.d.webhooks.get(webhookId);
+    if (w) w.failures = 0;
+    this.failingSince.set(webhookId, null);
+  }
+
+  async sending(webhookId: string, limit: number, delivered: string[]) {
+    this.recordDelivered(webhookId, delivered);
+    const w = this.d.webhooks.get(webhookId);
+    return { webhook: w ? copy(w) : null, due: w ? await this.due(webhookId, limit) : [] };
+  }
+
   async cancelPending(webhookId: string, reason: string) {
     const pending = this.pending(webhookId);
     for (const x of pending) Object.assign(x, { status: 'CANCELLED', lastError: reason, updatedAt: this.d.now() });
@@ -222,7 +241,8 @@ export class MemoryWebhooks implements WebhookStore {
     return healed;
   }
 
-  async settleWebhook(webhookId: string, timer: JobSpec) {
+  async settleWebhook(webhookId: string, timer: JobSpec, delivered: string[] = []) {
+    this.recordDelivered(webhookId, delivered);
     const gate = this.d.gates.get(webhookGate(webhookId));
     const pending = this.pending(webhookId);
     const now = this.d.now().getTime();
