@@ -8,9 +8,12 @@
  *                    webhook-id) until a 2xx or the last attempt (src/app/notifications.ts)
  *   mail             one mail over SMTP (nodemailer)
  * Each attempt of a webhook has 5 seconds, for everything (connecting, sending, the
- * answer's status line and headers, at most 16 KiB); the answer's body is never read (the
- * connection is closed once the status is known), so neither a target that never answers
- * nor one that sends 200 MiB holds a runner longer. A webhook's deliveries run one at a
+ * answer's status line and headers, at most 16 KiB); the attempt's outcome is its status,
+ * known before any of the body. Connections are kept alive between a target's POSTs (a new
+ * TCP connection a delivery cost the server about a tenth of its CPU in the bench's webhook
+ * run): the body is read and dropped in the background, at most 64 KiB within a second, else
+ * the connection is closed, so neither a target that never answers nor one that sends
+ * 200 MiB holds a runner or a connection longer. A webhook's deliveries run one at a
  * time (one sender job a webhook, its gate), so a slow target holds one runner at most. The address it
  * connects to is checked again (no private address unless allowed) and redirects are not
  * followed.
@@ -25,8 +28,28 @@ import { guardedLookup, isPrivateAddress } from '../app/targets.ts';
 import { TASKS, type TaskRegistry } from '../app/tasks.ts';
 
 export const WEBHOOK_TIMEOUT_MS = 5_000;
-/** The most of an answer read: its status line and headers (node's maxHeaderSize); the body is not read. */
+/** The most of an answer's status line and headers (node's maxHeaderSize). */
 export const WEBHOOK_MAX_ANSWER_HEADER_BYTES = 16 * 1024;
+/** The most of an answer's body read (and dropped) so that its connection can serve the next POST; past it, or past the time, the connection is closed. */
+export const WEBHOOK_MAX_DRAINED_BYTES = 64 * 1024;
+const WEBHOOK_DRAIN_MS = 1_000;
+
+/**
+ * Kept-alive connections, one pool for targets checked as public only and one for those where
+ * private addresses are allowed: an agent pools by host and port, not by the lookup that
+ * checked the address, so a connection opened under one rule never serves a POST under the
+ * other. Idle ones close after 4 s (before the 5 s of Node's own servers).
+ */
+const agents = new Map<string, http.Agent>();
+function agentFor(protocol: string, allowPrivate: boolean): http.Agent {
+  const key = `${protocol}${allowPrivate}`;
+  let agent = agents.get(key);
+  if (!agent) {
+    const options = { keepAlive: true, timeout: 4_000, maxFreeSockets: 64, scheduling: 'lifo' as const };
+    agents.set(key, (agent = protocol === 'https:' ? new https.Agent(options) : new http.Agent(options)));
+  }
+  return agent;
+}
 /** RFC 3834: every mail the service sends is a program's, so no auto-responder answers it. */
 const AUTO = { 'Auto-Submitted': 'auto-generated' };
 const USER_AGENT = 'wargame-service-webhooks/1';
@@ -38,14 +61,21 @@ export interface MailerOptions {
 
 /** POSTs `body` to `url`: the status, or why it failed. Never follows a redirect. */
 export function post(url: string, headers: Record<string, string>, body: string, opts: { allowPrivate: boolean; timeoutMs?: number }): Promise<{ status: number } | { error: string }> {
+  const target = new URL(url);
+  const host = target.hostname.replace(/^\[|\]$/g, '');
+  if (!opts.allowPrivate && isIP(host) && isPrivateAddress(host)) return Promise.resolve({ error: `${host} is a private address: not delivered` });
+  const started = Date.now();
+  return postOnce(target, headers, body, opts, opts.timeoutMs ?? WEBHOOK_TIMEOUT_MS).then((r) =>
+    // A kept-alive connection the target closed as this POST went out: once more on a new one (Node's advice for req.reusedSocket).
+    'reused' in r ? postOnce(target, headers, body, opts, Math.max(1, (opts.timeoutMs ?? WEBHOOK_TIMEOUT_MS) - (Date.now() - started)), true) : r,
+  ) as Promise<{ status: number } | { error: string }>;
+}
+
+function postOnce(target: URL, headers: Record<string, string>, body: string, opts: { allowPrivate: boolean }, timeoutMs: number, fresh = false): Promise<{ status: number } | { error: string } | { reused: true }> {
   return new Promise((resolve) => {
-    const target = new URL(url);
-    const host = target.hostname.replace(/^\[|\]$/g, '');
-    if (!opts.allowPrivate && isIP(host) && isPrivateAddress(host)) return resolve({ error: `${host} is a private address: not delivered` });
     const client = target.protocol === 'https:' ? https : http;
-    const timeoutMs = opts.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
     let done = false;
-    const finish = (r: { status: number } | { error: string }) => {
+    const finish = (r: { status: number } | { error: string } | { reused: true }) => {
       if (done) return;
       done = true;
       clearTimeout(timer);
@@ -57,20 +87,27 @@ export function post(url: string, headers: Record<string, string>, body: string,
         method: 'POST',
         headers: { 'content-type': 'application/json', 'user-agent': USER_AGENT, 'content-length': String(Buffer.byteLength(body)), ...headers },
         lookup: guardedLookup(opts.allowPrivate) as never,
-        agent: false,
+        // A retry after a reused connection failed takes a new one.
+        agent: fresh ? false : agentFor(target.protocol, opts.allowPrivate),
         maxHeaderSize: WEBHOOK_MAX_ANSWER_HEADER_BYTES,
       },
       (res) => {
-        // The status is the answer: the body is not read, the connection closed at once.
+        // The status is the answer; the body is dropped as it comes, so the connection can serve the next POST.
         finish({ status: res.statusCode ?? 0 });
-        res.destroy();
+        let read = 0;
+        const drain = setTimeout(() => res.destroy(), WEBHOOK_DRAIN_MS);
+        res.on('data', (chunk: Buffer) => {
+          if ((read += chunk.length) > WEBHOOK_MAX_DRAINED_BYTES) res.destroy();
+        });
+        res.on('close', () => clearTimeout(drain));
+        res.on('error', () => {});
       },
     );
     const timer = setTimeout(() => {
       req.destroy();
       finish({ error: `no answer within ${timeoutMs / 1000} s` });
     }, timeoutMs);
-    req.on('error', (e) => finish({ error: e.message }));
+    req.on('error', (e: NodeJS.ErrnoException) => finish(!fresh && req.reusedSocket && (e.code === 'ECONNRESET' || e.code === 'EPIPE') ? { reused: true } : { error: e.message }));
     req.end(body);
   });
 }

@@ -121,7 +121,7 @@ describe('a webhook target that never answers', () => {
 });
 
 describe('a webhook target that answers without end', () => {
-  it('takes the status from the headers and never reads the body', async () => {
+  it('takes the status from the headers, and reads at most 64 KiB of the body before it closes the connection', async () => {
     const http = await import('node:http');
     const { post } = await import('../../src/workers/notifications.ts');
     let sent = 0;
@@ -165,3 +165,48 @@ describe('a webhook target that answers without end', () => {
     }
   });
 });
+
+describe('webhook connections kept alive', () => {
+  it('sends a target\'s POSTs over one connection, never one opened for private targets to a call that forbids them, and again on a new one when the target closed it', async () => {
+    const http = await import('node:http');
+    const net = await import('node:net');
+    const { post } = await import('../../src/workers/notifications.ts');
+    let connections = 0;
+    const target = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(200, { 'content-type': 'text/plain' }).end('ok'));
+    });
+    target.on('connection', () => connections++);
+    await new Promise<void>((r) => target.listen(0, '127.0.0.1', () => r()));
+    // A target that answers a connection's first POST, then drops the connection when the next comes (as one closing an idle connection would).
+    let dropped = 0;
+    const dropping = net.createServer((socket) => {
+      let requests = 0;
+      socket.on('data', () => {
+        if (requests++ === 0) socket.write('HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n');
+        else {
+          dropped++;
+          socket.destroy();
+        }
+      });
+    });
+    await new Promise<void>((r) => dropping.listen(0, '127.0.0.1', () => r()));
+    try {
+      const { port } = target.address() as { port: number };
+      for (let i = 0; i < 5; i++) expect(await post(`http://localhost:${port}/hook`, {}, '{}', { allowPrivate: true })).toEqual({ status: 200 });
+      expect(connections).toBe(1);
+      // The connection to localhost, checked with private addresses allowed, is not reused by a call that forbids them.
+      expect(await post(`http://localhost:${port}/hook`, {}, '{}', { allowPrivate: false })).toEqual({ error: expect.stringMatching(/private address/) });
+      expect(connections).toBe(1);
+      const other = (dropping.address() as { port: number }).port;
+      expect(await post(`http://127.0.0.1:${other}/`, {}, '{}', { allowPrivate: true })).toEqual({ status: 200 });
+      expect(await post(`http://127.0.0.1:${other}/`, {}, '{}', { allowPrivate: true })).toEqual({ status: 200 });
+      expect(dropped).toBe(1); // the second went out on the kept connection, was dropped, and was sent again on a new one
+    } finally {
+      target.closeAllConnections();
+      await new Promise((r) => target.close(r));
+      await new Promise((r) => dropping.close(r));
+    }
+  });
+});
+
