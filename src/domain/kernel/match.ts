@@ -126,15 +126,23 @@ export function timeOutCommand(players: readonly string[], passed: Iterable<stri
 
 /** Players still in the game: neither resigned, timed out nor put out by the rules. */
 export function activePlayers<S>(module: GameModule<S>, state: MatchState<S>): string[] {
-  const out = new Set([...state.out, ...(module.status(state.game).out ?? [])]);
+  return activeOf(state, module.status(state.game));
+}
+
+/** The players not out, by the match (resigned, timed out) or by the game's own status `inner` (module.status of state.game, worked out once by the caller). */
+function activeOf(state: MatchState<unknown>, inner: Status): string[] {
+  const out = new Set([...state.out, ...(inner.out ?? [])]);
   return state.players.filter((p) => !out.has(p));
 }
 
 export function matchStatus<S>(module: GameModule<S>, state: MatchState<S>): Status {
-  const inner = module.status(state.game);
+  return matchStatusOf(module, state, module.status(state.game));
+}
+
+function matchStatusOf<S>(module: GameModule<S>, state: MatchState<S>, inner: Status): Status {
   if (state.result) return { ...inner, stage: 'FINISHED', awaiting: [], result: state.result };
   if (inner.result) return { ...inner, stage: 'FINISHED', awaiting: [] };
-  const active = activePlayers(module, state);
+  const active = activeOf(state, inner);
   const awaiting: Prompt[] = inner.awaiting.filter((p) => active.includes(p.seat));
   if (state.drawOffer) {
     for (const p of active) {
@@ -157,7 +165,10 @@ function awaitedSeats(status: Status): string[] {
  * These are the events of the command itself; turn.ts adds their consequences.
  */
 export function decideMatch<S>(module: GameModule<S>, state: MatchState<S>, command: Command, who: Actor, random: Random): Decision {
-  const status = matchStatus(module, state);
+  // The game's own status, once: the match's status and who is still in are both read from it.
+  const inner = module.status(state.game);
+  const status = matchStatusOf(module, state, inner);
+  const active = activeOf(state, inner);
   if (who.kind === 'system') {
     if (command.type !== 'timeOut') return { ok: false, code: 'FORBIDDEN', reason: `The service does not submit ${command.type} commands` };
     if (status.stage === 'FINISHED') return { ok: false, code: 'GAME_OVER', reason: `The game is over: ${status.result?.reason}` };
@@ -165,7 +176,7 @@ export function decideMatch<S>(module: GameModule<S>, state: MatchState<S>, comm
     const bot = (command as SystemCommand).bot === true;
     if (seats.length === 0 || new Set(seats).size !== seats.length) return { ok: false, code: 'BAD_REQUEST', reason: 'A time-out names each seat once' };
     for (const seat of seats) {
-      if (!activePlayers(module, state).includes(seat)) return { ok: false, code: 'ILLEGAL_COMMAND', reason: `${seatName(module, seat)} is not in the game` };
+      if (!active.includes(seat)) return { ok: false, code: 'ILLEGAL_COMMAND', reason: `${seatName(module, seat)} is not in the game` };
       if (!status.awaiting.some((p) => p.seat === seat)) return { ok: false, code: 'ILLEGAL_COMMAND', reason: `The game does not wait for ${seatName(module, seat)}` };
       if (state.handedToBot?.includes(seat)) return { ok: false, code: 'ILLEGAL_COMMAND', reason: `${seatName(module, seat)} is played by the service's bot` };
     }
@@ -174,7 +185,7 @@ export function decideMatch<S>(module: GameModule<S>, state: MatchState<S>, comm
   const seat = who.seat;
   if (!state.players.includes(seat)) return { ok: false, code: 'FORBIDDEN', reason: `${seatName(module, seat)} does not play in this game` };
   if (status.stage === 'FINISHED') return { ok: false, code: 'GAME_OVER', reason: `The game is over: ${status.result?.reason}` };
-  if (!activePlayers(module, state).includes(seat)) return { ok: false, code: 'ILLEGAL_COMMAND', reason: 'You are out of this game' };
+  if (!active.includes(seat)) return { ok: false, code: 'ILLEGAL_COMMAND', reason: 'You are out of this game' };
   switch (command.type) {
     case 'resign':
       return { ok: true, events: [{ type: 'PlayerResigned', seat }] };

@@ -65,8 +65,9 @@ export function start<S>(module: GameModule<S>, input: SetupInput, seed: string)
 function consequences<S>(module: GameModule<S>, rec: MatchRecorder<S>, decided: GameEvent[], random: Random) {
   const finished = () => matchStatus(module, rec.state).stage === 'FINISHED';
   for (const e of decided) {
-    if (finished()) break;
+    // Only a player leaving acts here, so only then is the status worked out (the state moves only below).
     if (e.type !== 'PlayerResigned' && e.type !== 'TimedOut') continue;
+    if (finished()) break;
     const seat = e.seat as string;
     const reason = e.type === 'TimedOut' ? 'time out' : `${seatName(module, seat)} resigned`;
     // The player is out in the module's own terms too (marked out, pieces removed), even
@@ -75,7 +76,7 @@ function consequences<S>(module: GameModule<S>, rec: MatchRecorder<S>, decided: 
     const remaining = activePlayers(module, rec.state);
     if (remaining.length <= 1 && !rec.state.result) rec.emit({ type: 'GameEnded', winners: remaining, reason } satisfies GameEnded);
   }
-  for (let guard = 0; !finished() && rec.state.drawOffer; guard++) {
+  for (let guard = 0; rec.state.drawOffer && !finished(); guard++) {
     if (guard > SETTLE_LIMIT) throw new SettleError('draw offer did not settle');
     const offer = rec.state.drawOffer;
     const active = activePlayers(module, rec.state);
