@@ -46,6 +46,8 @@ let quiet: TestServer;
 let receiver: Awaited<ReturnType<typeof slowReceiver>>;
 let pool: pg.Pool;
 let quietPool: pg.Pool;
+/** The quiet server's own database. */
+let quietUrl: string;
 beforeAll(async () => {
   receiver = await slowReceiver(20);
   pool = new pg.Pool({ connectionString: databaseUrl(), max: 2 });
@@ -54,7 +56,8 @@ beforeAll(async () => {
   await pool.query(`CREATE DATABASE ${own}`);
   const url = new URL(databaseUrl());
   url.pathname = `/${own}`;
-  quietPool = new pg.Pool({ connectionString: url.toString(), max: 2 });
+  quietUrl = url.toString();
+  quietPool = new pg.Pool({ connectionString: quietUrl, max: 2 });
   [server, quiet] = await Promise.all([
     startTestServer({ rateLimit: 100_000, registrationsPerMinute: 10_000, notifications: { allowPrivate: true, secretKey: key }, workers: { pollInterval: 200 } }),
     startTestServer({ databaseUrl: url.toString(), rateLimit: 100_000, registrationsPerMinute: 10_000, notifications: { allowPrivate: true, secretKey: key }, workers: false }),
@@ -171,6 +174,43 @@ describe('coalesced notifications', () => {
     const stored = await quiet.core.ports.webhooks.deliveries(hook, 50);
     expect(stored).toHaveLength(8);
     expect(stored.map((d) => [d.status, d.attempts])).toEqual(stored.map(() => ['DELIVERED', 1]));
+  });
+
+  it('a job that closes its gate gives up its key: the commit that opens the gate again never waits on the finished job\'s row', async () => {
+    const g = await game(quiet, 1);
+    const notifications = quiet.core.notifications;
+    const notify = `notify:${g.id}`;
+    const hook = `webhook:${g.webhookIds[0]}`;
+    // As graphile-worker does when it fetches a job: locked, one attempt counted.
+    const fetched = async (key: string) =>
+      (await quietPool.query(`UPDATE graphile_worker._private_jobs SET locked_at = now(), locked_by = 'test', attempts = attempts + 1 WHERE key = $1 RETURNING id`, [key])).rows[0].id as string;
+    const row = async (id: string) => (await quietPool.query(`SELECT key, attempts, max_attempts FROM graphile_worker._private_jobs WHERE id = $1`, [id])).rows[0];
+    await g.play();
+    const fanOut = await fetched(notify);
+    await notifications.fanOut(g.id, 0, '', true); // fans out, then closes the game's gate
+    const sender = await fetched(hook);
+    await notifications.webhookTask({ webhookId: g.webhookIds[0] }, async () => ({ ok: true })); // sends, then closes the webhook's gate
+    for (const id of [fanOut, sender]) {
+      const r = await row(id);
+      expect(r.key).toBeNull(); // given up: done, only waiting for graphile-worker's DELETE
+      expect(r.attempts).toBe(r.max_attempts); // and not run again if its process dies first
+    }
+    // graphile-worker's batched DELETE holds the finished jobs' rows: the next commit opens the gates again without waiting for it.
+    const client = new pg.Client({ connectionString: quietUrl });
+    await client.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query('SELECT 1 FROM graphile_worker._private_jobs WHERE id = ANY($1::bigint[]) FOR UPDATE', [[fanOut, sender]]);
+      const played = await Promise.race([g.play().then(() => 'played'), new Promise((r) => setTimeout(() => r('waited'), 3000))]);
+      expect(played).toBe('played');
+      await notifications.fanOut(g.id, 0, '', true);
+      const { rows } = await quietPool.query(`SELECT id::text, key FROM graphile_worker._private_jobs WHERE key = ANY($1::text[]) ORDER BY key`, [[notify, hook]]);
+      expect(rows.map((r) => r.key).sort()).toEqual([notify, hook].sort()); // new jobs, keyed by their gates
+      expect(rows.some((r) => r.id === fanOut || r.id === sender)).toBe(false);
+    } finally {
+      await client.query('COMMIT').catch(() => {});
+      await client.end();
+    }
   });
 
   it('takes the jobs of the release before: a notify job of one commit, a webhook job of one delivery', async () => {
