@@ -145,13 +145,11 @@ export interface WebhookStore {
   settleNotify(gameId: string): Promise<boolean>;
   /** Opens the webhook's sender gate with `job`, unless open (a retry's timer, a job of an older release). */
   wake(webhookId: string, job: JobSpec): Promise<void>;
-  /** The webhook's pending deliveries due now, in the order fanned out (at most `limit`). */
-  due(webhookId: string, limit: number): Promise<DeliveryRecord[]>;
   /**
    * A sender's next read, in one round trip: first `delivered` recorded (its successes not
    * recorded yet: DELIVERED, one attempt more; the webhook's failures in a row back to 0),
-   * then the webhook as it is now (null: gone) and its due deliveries as `due` reads them
-   * (`limit` 0: only the record).
+   * then the webhook as it is now (null: gone) and its pending deliveries due now, in the
+   * order fanned out, at most `limit` (0: only the record).
    */
   sending(webhookId: string, limit: number, delivered: string[]): Promise<{ webhook: WebhookRecord | null; due: DeliveryRecord[] }>;
   /** Cancels every pending delivery of the webhook (disabled or deleted); how many. */

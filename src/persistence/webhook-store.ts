@@ -85,9 +85,12 @@ const UNNOTIFIED_SQL = prepared(`SELECT m.through, o.game_id::text AS game_id, o
   LEFT JOIN outbox o ON o.game_id = $1::uuid AND o.id > COALESCE(m.through_id, 0) AND o.version > m.through AND o.version <= $3::int
   WHERE g.key = $2 AND g.open ORDER BY o.version, o.id`);
 
-/** The ends of a run (migration 20261225090000: the gate's row locked, then a look for work left), committed as ASYNC says. */
-const SETTLE_NOTIFY_SQL = prepared(`WITH s AS (${ASYNC}) SELECT close_notify_gate($1, $2::uuid) AS closed FROM s`);
-const SETTLE_WEBHOOK_SQL = prepared(`WITH s AS (${ASYNC}) SELECT close_webhook_gate($1, $2::uuid, $3, $4::json, $5, $6::int, $7::int, $8::text[]) AS state FROM s`);
+/**
+ * The ends of a run (migration 20261226090000: a sender's successes recorded, the gate's row
+ * locked, a look for work left, and once closed the job's key given up), committed as ASYNC says.
+ */
+const SETTLE_NOTIFY_SQL = prepared(`WITH s AS (${ASYNC}) SELECT settle_notify_gate($1, $2::uuid) AS closed FROM s`);
+const SETTLE_WEBHOOK_SQL = prepared(`WITH s AS (${ASYNC}) SELECT settle_webhook_gate($1, $2::uuid, $3, $4::json, $5, $6::int, $7::int, $8::text[]) AS state FROM s`);
 
 /**
  * Gates open for $1 seconds or more with no job of their key that may still run (every gated
@@ -97,23 +100,12 @@ const SETTLE_WEBHOOK_SQL = prepared(`WITH s AS (${ASYNC}) SELECT close_webhook_g
 const STUCK_GATES_SQL = `UPDATE job_gates g SET opened_at = now() WHERE g.open AND g.opened_at <= now() - make_interval(secs => $1::float8)
   AND NOT EXISTS (SELECT 1 FROM graphile_worker._private_jobs j WHERE j.key = g.key AND (j.attempts < j.max_attempts OR j.locked_at IS NOT NULL)) RETURNING g.key`;
 
-const DUE_SQL = prepared(`SELECT ${DELIVERY_COLUMNS} FROM deliveries
-  WHERE webhook_id = $1::uuid AND status = 'PENDING' AND (next_attempt_at IS NULL OR next_attempt_at <= now()) ORDER BY seq LIMIT $2::int`);
-
-/** A sender's successes ($3), as close_webhook_gate's p_delivered records them; committed as ASYNC says. */
-const DELIVERED_CTE = `s AS (${ASYNC}), r AS (
-  UPDATE deliveries SET status = 'DELIVERED', attempts = attempts + 1, updated_at = now(), next_attempt_at = NULL
-  WHERE id = ANY($3::text[]) AND webhook_id = $1::uuid RETURNING 1
-), f AS (
-  UPDATE webhooks SET failures = 0, failing_since = NULL WHERE id = $1::uuid AND failures <> 0 AND cardinality($3::text[]) > 0 RETURNING 1
-)`;
-
 /**
  * A sender's next read, in one statement: the successes of its run so far recorded ($3), then
  * the webhook as it is and its next due deliveries ($2 at most; those just recorded are not
  * due: this statement's snapshot still shows them pending). No row: the webhook is gone.
  */
-const SENDING_SQL = prepared(`WITH ${DELIVERED_CTE}
+const SENDING_SQL = prepared(`WITH s AS (${ASYNC}), r AS (SELECT record_delivered($1::uuid, $3::text[]))
 SELECT w.id::text AS w_id, w.player_id::text AS w_player_id, w.game_id::text AS w_game_id, w.url AS w_url, w.events AS w_events, w.secret AS w_secret,
   w.failures AS w_failures, w.disabled_at AS w_disabled_at, w.disabled_reason AS w_disabled_reason, w.created_at AS w_created_at, d.*
 FROM webhooks w LEFT JOIN LATERAL (
@@ -121,7 +113,7 @@ FROM webhooks w LEFT JOIN LATERAL (
   WHERE webhook_id = w.id AND status = 'PENDING' AND (next_attempt_at IS NULL OR next_attempt_at <= now()) AND NOT (id = ANY($3::text[]))
   ORDER BY seq LIMIT $2::int
 ) d ON true
-WHERE w.id = $1::uuid AND (SELECT count(*) FROM s) >= 0 AND (SELECT count(*) FROM r) >= 0 AND (SELECT count(*) FROM f) >= 0`);
+WHERE w.id = $1::uuid AND (SELECT count(*) FROM s) >= 0 AND (SELECT count(*) FROM r) >= 0`);
 
 /**
  * One attempt of a webhook delivery, in one statement: the delivery's status (and when a
@@ -291,10 +283,6 @@ export class WebhookStore implements WebhookPort {
       `SELECT (graphile_worker.add_job($2, $3::json, max_attempts => $4::int, job_key => $5, priority => $6::int)).id WHERE open_job_gate($1, NULL)`,
       [webhookGate(webhookId), j.task, JSON.stringify(j.payload), j.maxAttempts, j.key, j.priority],
     );
-  }
-
-  async due(webhookId: string, limit: number): Promise<DeliveryRecord[]> {
-    return (await this.query<DeliveryRow>(DUE_SQL, [webhookId, limit])).map(delivery);
   }
 
   async sending(webhookId: string, limit: number, delivered: string[]): Promise<{ webhook: WebhookRecord | null; due: DeliveryRecord[] }> {

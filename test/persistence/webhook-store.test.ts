@@ -61,11 +61,11 @@ describe('the webhook store', () => {
     expect(await store.enqueue([out[0]!, d4], jobs)).toEqual([d4.id]);
     expect(await pending()).toHaveLength(2);
     // Oldest first; while some are due the sender goes on.
-    expect((await store.due(hook.id, 10)).map((d) => d.id)).toEqual([out[0]!.id, out[1]!.id, d4.id]);
+    expect((await store.sending(hook.id, 10, [])).due.map((d) => d.id)).toEqual([out[0]!.id, out[1]!.id, d4.id]);
     expect(await store.settleWebhook(hook.id, noTimer)).toBe('due');
     // A failed one is due again later: the others go first, and with only it left the gate closes with a timer.
     await store.webhookAttempted(out[0]!.id, hook.id, false, { status: 'PENDING', error: 'answered 500', retryAfterSeconds: 60 });
-    expect((await store.due(hook.id, 10)).map((d) => d.id)).toEqual([out[1]!.id, d4.id]);
+    expect((await store.sending(hook.id, 10, [])).due.map((d) => d.id)).toEqual([out[1]!.id, d4.id]);
     for (const d of [out[1]!, d4]) await store.webhookAttempted(d.id, hook.id, true, { status: 'DELIVERED', error: null });
     expect(await store.settleWebhook(hook.id, { task: jobs.mail(out[0]!).task, payload: { webhookId: hook.id, wake: true }, key: `timer:${hook.id}` })).toBe('waiting');
     const timer = (await pending()).find((j) => j.key === `timer:${hook.id}`);
@@ -82,7 +82,7 @@ describe('the webhook store', () => {
     const hook = await aWebhook();
     const { jobs, pending, clear } = testJobs();
     await store.enqueue([delivery(hook, 1)], jobs);
-    await store.webhookAttempted((await store.due(hook.id, 1))[0]!.id, hook.id, true, { status: 'DELIVERED', error: null });
+    await store.webhookAttempted((await store.sending(hook.id, 1, [])).due[0]!.id, hook.id, true, { status: 'DELIVERED', error: null });
     const client = new pg.Client({ connectionString: databaseUrl() });
     await client.connect();
     try {
@@ -95,14 +95,14 @@ describe('the webhook store', () => {
       await client.query('COMMIT');
       // The sender's last look came after the lock: it sees the new one and goes on.
       expect(await settling).toBe('due');
-      for (const d of await store.due(hook.id, 10)) await store.webhookAttempted(d.id, hook.id, true, { status: 'DELIVERED', error: null });
+      for (const d of (await store.sending(hook.id, 10, [])).due) await store.webhookAttempted(d.id, hook.id, true, { status: 'DELIVERED', error: null });
       expect(await store.settleWebhook(hook.id, noTimer)).toBe('idle');
       await clear();
 
       // The other order: the sender holds the gate locked while a fan-out stores one; the fan-out waits, then opens the gate again with a new sender.
       await store.enqueue([delivery(hook, 3)], jobs);
       await clear();
-      for (const d of await store.due(hook.id, 10)) await store.webhookAttempted(d.id, hook.id, true, { status: 'DELIVERED', error: null });
+      for (const d of (await store.sending(hook.id, 10, [])).due) await store.webhookAttempted(d.id, hook.id, true, { status: 'DELIVERED', error: null });
       await client.query('BEGIN');
       await client.query('SELECT 1 FROM job_gates WHERE key = $1 FOR UPDATE', [webhookGate(hook.id)]);
       const d4 = delivery(hook, 4);

@@ -197,7 +197,7 @@ export class MemoryWebhooks implements WebhookStore {
     return [...this.d.deliveries.values()].filter((x) => x.webhookId === webhookId && x.status === 'PENDING');
   }
 
-  async due(webhookId: string, limit: number) {
+  private due(webhookId: string, limit: number) {
     const now = this.d.now().getTime();
     return this.pending(webhookId).filter((x) => (this.d.nextAttempt.get(x.id)?.getTime() ?? 0) <= now).slice(0, limit).map(copy);
   }
@@ -218,7 +218,7 @@ export class MemoryWebhooks implements WebhookStore {
   async sending(webhookId: string, limit: number, delivered: string[]) {
     this.recordDelivered(webhookId, delivered);
     const w = this.d.webhooks.get(webhookId);
-    return { webhook: w ? copy(w) : null, due: w ? await this.due(webhookId, limit) : [] };
+    return { webhook: w ? copy(w) : null, due: w ? this.due(webhookId, limit) : [] };
   }
 
   async cancelPending(webhookId: string, reason: string) {
