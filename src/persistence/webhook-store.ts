@@ -62,19 +62,26 @@ const ENQUEUE_SQL = prepared(`WITH s AS (${ASYNC}), d AS (
   RETURNING id, channel, webhook_id::text AS webhook_id
 ), mails AS (
   SELECT x FROM d, jsonb_array_elements($2::jsonb) AS x WHERE d.channel = 'MAIL' AND x->'payload'->>'id' = d.id
-), m AS (
-  -- One call for every mail (add_job per delivery cost about 0.45 ms each).
-  SELECT id FROM graphile_worker.add_jobs(ARRAY(
+), mail_specs AS MATERIALIZED (
+  SELECT ARRAY(
     SELECT ROW(x->>'task', (x->'payload')::json, x->>'queueName', (x->>'runAt')::timestamptz, (x->>'maxAttempts')::smallint, x->>'key', (x->>'priority')::smallint, NULL)::graphile_worker.job_spec
-    FROM mails))
+    FROM mails) AS specs
+), m AS (
+  -- One call for every mail (add_job per delivery cost about 0.45 ms each), and none without
+  -- one: add_jobs NOTIFYs even for no job, and every idle lane of every process then fetches.
+  SELECT j.id FROM mail_specs a, LATERAL graphile_worker.add_jobs(a.specs) j WHERE cardinality(a.specs) > 0
 ), woken AS (
   -- Each webhook given a delivery now, in the order of their ids (two fan-outs lock their gates alike).
   SELECT x FROM (SELECT DISTINCT webhook_id FROM d WHERE channel = 'WEBHOOK') w, jsonb_array_elements($3::jsonb) AS x
   WHERE x->>'webhookId' = w.webhook_id ORDER BY w.webhook_id
+), sender_specs AS MATERIALIZED (
+  -- The gates opened now (locked in the order of their webhooks' ids), each with its sender's job.
+  SELECT ARRAY(
+    SELECT ROW(x->'job'->>'task', (x->'job'->'payload')::json, NULL, NULL, (x->'job'->>'maxAttempts')::smallint, x->'job'->>'key', (x->'job'->>'priority')::smallint, NULL)::graphile_worker.job_spec
+    FROM woken WHERE open_job_gate(x->>'gate', NULL)) AS specs
 ), h AS (
-  SELECT (graphile_worker.add_job(x->'job'->>'task', (x->'job'->'payload')::json, max_attempts => (x->'job'->>'maxAttempts')::int,
-    job_key => x->'job'->>'key', priority => (x->'job'->>'priority')::int)).id
-  FROM woken WHERE open_job_gate(x->>'gate', NULL)
+  -- One add_jobs for them all (as add_job's 'replace' mode: add_job calls it), so one NOTIFY.
+  SELECT j.id FROM sender_specs a, LATERAL graphile_worker.add_jobs(a.specs) j WHERE cardinality(a.specs) > 0
 ), g AS (
   UPDATE job_gate_marks SET through = GREATEST(through, $5::int), through_id = GREATEST(through_id, $6::bigint) WHERE $4::text IS NOT NULL AND key = $4::text RETURNING 1
 )

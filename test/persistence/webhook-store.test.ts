@@ -78,6 +78,33 @@ describe('the webhook store', () => {
     await clear();
   });
 
+  it('wakes every sender of a fan-out with one NOTIFY, and sends none for mails it has not', async () => {
+    // Each jobs:insert NOTIFY makes an idle runner of every lane of every process fetch: an
+    // empty add_jobs (no mail) used to send one too, and each woken sender another.
+    const [a, b] = [await aWebhook(), await aWebhook()];
+    const { jobs, pending, clear } = testJobs();
+    const listener = new pg.Client({ connectionString: databaseUrl() });
+    await listener.connect();
+    const heard: string[] = [];
+    listener.on('notification', (n) => heard.push(n.payload ?? ''));
+    try {
+      await listener.query('LISTEN "jobs:insert"');
+      await store.enqueue([delivery(a, 1), delivery(b, 1), delivery(a, 2)], jobs);
+      // A statement after the commit: the notifications sent before it have reached the listener.
+      await listener.query('SELECT 1');
+      expect((await pending()).map((j) => j.payload)).toEqual([a, b].sort((x, y) => x.id.localeCompare(y.id)).map((h) => ({ webhookId: h.id })));
+      expect(heard.map((p) => JSON.parse(p).count)).toEqual([2]);
+      // Gates open, nothing to add: no NOTIFY at all.
+      heard.length = 0;
+      await store.enqueue([delivery(a, 3)], jobs);
+      await listener.query('SELECT 1');
+      expect(heard).toEqual([]);
+    } finally {
+      await listener.end();
+      await clear();
+    }
+  });
+
   it('a delivery stored while the sender settles is seen by it, or opens the gate again', async () => {
     const hook = await aWebhook();
     const { jobs, pending, clear } = testJobs();
