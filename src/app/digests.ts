@@ -8,7 +8,8 @@
  * plans one `digest` job per such player (digestPlanner, src/app/planners.ts) and the next
  * day's `digest_day`; each `digest` job writes its mail job in the statement that records
  * the player's day (DigestStore.record), so a day's digest goes out once, however many
- * processes plan or run it.
+ * processes plan or run it. The mail job names the player: it is sent only if they still
+ * want the digest when it runs, to their verified address then.
  *
  * Calendar. `me.calendarUrl` is `<PUBLIC_URL>/api/calendar/<token>.ics`, the token an HMAC
  * of the player's id and token generation (stored only as its sha256): the same URL each
@@ -184,7 +185,8 @@ export class Digests {
       references: entries.flatMap((e) => (e.messageId ? [e.messageId] : [])),
       headers: { 'List-Unsubscribe': `<${unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
     };
-    const job = { task: TASKS.mail, payload: { message }, maxAttempts: 10, priority: priorityOf(TASKS.mail) };
+    // The player and `digest`: the send checks them again (they may turn mail off before it runs).
+    const job = { task: TASKS.mail, payload: { message, playerId: player.id, digest: true }, maxAttempts: 10, priority: priorityOf(TASKS.mail) };
     return (await this.store.record(player.id, day, entries.length, job)) ? 'sent' : 'already sent';
   }
 

@@ -34,7 +34,7 @@ export interface MailPlayOptions {
   replyDomain: string | null;
   /** The key reply-address tokens are derived from. */
   secretKey: Buffer | null;
-  /** Mails a player may send in an hour (default 30); more are neither applied nor answered. */
+  /** Mails of a player admitted in an hour (default 30); more are neither applied nor answered, nor counted. */
   perHour?: number;
 }
 

@@ -492,5 +492,16 @@ export class Notifications {
     }
     return { delivery, to: player.email, mail: delivery.body as unknown as MailBody, unsubscribe: this.unsubscribeUrl(player) };
   }
+
+  /**
+   * @internal Where a `mail` job naming its player (the digest) goes now: their verified
+   * address, or null when they no longer want it (mail off, `digest` and the digest off, no
+   * verified address). Asked at send time, as `mailOf` is: the job was written earlier.
+   */
+  async mailAddressOf(playerId: string, digest: boolean): Promise<string | null> {
+    const player = await this.players.player(playerId);
+    if (!player?.email || !player.emailVerified || !player.notifyByEmail || (digest && !player.emailDigest)) return null;
+    return player.email;
+  }
 }
 

@@ -35,8 +35,9 @@ export interface MailStore {
   handled(id: string, playerId: string | null, outcome: string, jobs: JobSpec[]): Promise<boolean>;
   /**
    * Counts the message against its player's limit, atomically across processes: true (and
-   * the message is the player's from now on) when fewer than `perHour` of their mails
-   * received in the last hour were counted before; a message counted already is true again.
+   * the message is the player's and counted from now on) when fewer than `perHour` of their
+   * mails were admitted in the last hour; a message admitted already is true again. A refused
+   * one counts for nothing.
    */
   admit(id: string, playerId: string, perHour: number): Promise<boolean>;
   saveReplyAddress(tokenHash: string, address: ReplyAddressRecord): Promise<void>;

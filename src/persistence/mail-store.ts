@@ -56,15 +56,18 @@ export class MailStore implements MailPort {
    * The rate limit's count is the database's, so it holds across worker processes and
    * concurrent jobs: a transaction takes the player's advisory lock, then counts and claims
    * in a statement of its own (read committed: its snapshot sees every claim committed
-   * before the lock was granted).
+   * before the lock was granted). Only admitted mails count (`admitted_at`): a refused one
+   * is the player's too once handled, and counting it would keep a steady sender out for good.
    */
   async admit(id: string, playerId: string, perHour: number) {
     return this.prisma.$transaction(async (tx) => {
       await tx.$queryRawUnsafe(`SELECT pg_advisory_xact_lock(hashtextextended('mail-rate:' || $1, 0))::text`, playerId);
+      // statement_timestamp(): once the lock is held, not when the transaction began waiting for it.
       const rows = await tx.$queryRawUnsafe<{ id: string }[]>(
-        `UPDATE inbound_mails m SET player_id = $2::uuid
-         WHERE m.id = $1::uuid AND (m.player_id = $2::uuid OR (
-           SELECT count(*) FROM inbound_mails o WHERE o.player_id = $2::uuid AND o.id <> m.id AND o.received_at >= now() - interval '1 hour'
+        `UPDATE inbound_mails m SET player_id = $2::uuid, admitted_at = COALESCE(m.admitted_at, statement_timestamp())
+         WHERE m.id = $1::uuid AND ((m.player_id = $2::uuid AND m.admitted_at IS NOT NULL) OR (
+           SELECT count(*) FROM inbound_mails o
+           WHERE o.player_id = $2::uuid AND o.id <> m.id AND o.admitted_at >= statement_timestamp() - interval '1 hour'
          ) < $3::int)
          RETURNING m.id::text AS id`,
         id, playerId, perHour,

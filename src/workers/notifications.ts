@@ -6,7 +6,8 @@
  *   webhook          a webhook's sender: its deliveries' POSTs one at a time, signed as Standard
  *                    Webhooks do; a failed one is tried again after e^attempts s (the same
  *                    webhook-id) until a 2xx or the last attempt (src/app/notifications.ts)
- *   mail             one mail over SMTP (nodemailer)
+ *   mail             one mail over SMTP (nodemailer); one naming its player (the digest) only
+ *                    if they still want it when it runs
  * Each attempt of a webhook has 5 seconds, for everything (connecting, sending, the
  * answer's status line and headers, at most 16 KiB); the attempt's outcome is its status,
  * known before any of the body. Connections are kept alive between a target's POSTs (a new
@@ -139,7 +140,14 @@ export function defineNotificationTasks(queue: TaskRegistry, notifications: Noti
     if (!transport || !mailer) return;
     const message = p.message as { to: string; subject: string; text: string; html?: string; replyTo?: string; messageId?: string; inReplyTo?: string; references?: string[]; headers?: Record<string, string> } | undefined;
     if (message) {
-      await transport.sendMail({ from: mailer.from, ...message, headers: { ...message.headers, ...AUTO } });
+      // A job naming its player (the digest) goes out only if they still want it, to their
+      // address now; one with the message alone (answers, jobs queued before) as written.
+      const to = typeof p.playerId === 'string' ? await notifications.mailAddressOf(p.playerId, p.digest === true) : message.to;
+      if (!to) {
+        log(`mail to player ${p.playerId} dropped: they no longer want it`);
+        return;
+      }
+      await transport.sendMail({ from: mailer.from, ...message, to, headers: { ...message.headers, ...AUTO } });
       return;
     }
     const found = await notifications.mailOf(String(p.id));

@@ -114,5 +114,24 @@ describe('a mail of orders, handled once', () => {
     expect(await core.mail.handle(b)).toMatch(/^refused: /);
     expect(await core.mail.handle(c)).toBe('ignored: rate limited');
   });
+
+  it('counts only admitted mails: an hour after them the player is admitted again, however many were refused since', async () => {
+    const { core, ports, send } = await setup(2);
+    const start = Date.now();
+    const at = (minutes: number) => (ports.data.now = () => new Date(start + minutes * 60_000));
+    const handleAll = async (n: number) => {
+      const ids = [];
+      for (let i = 0; i < n; i++) ids.push(await send('no order'));
+      const outcomes = [];
+      for (const id of ids) outcomes.push((await core.mail.handle(id)).replace(/^refused: .*/, 'admitted'));
+      return outcomes;
+    };
+    at(0);
+    expect(await handleAll(2)).toEqual(['admitted', 'admitted']);
+    at(30);
+    expect(await handleAll(3)).toEqual(['ignored: rate limited', 'ignored: rate limited', 'ignored: rate limited']);
+    at(61);
+    expect(await handleAll(3)).toEqual(['admitted', 'admitted', 'ignored: rate limited']);
+  });
 });
 

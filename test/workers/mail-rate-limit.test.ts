@@ -99,4 +99,44 @@ describe('play by mail under workers', () => {
     const { rows } = await workers[0]!.database.pool.query(`SELECT outcome FROM inbound_mails WHERE id = $1::uuid`, [more.json().id]);
     expect(rows[0].outcome).toBe('ignored: rate limited');
   }, 120_000);
+
+  it('counts only admitted mails: once they are an hour old the player is admitted again, however many were refused since', async () => {
+    const carol = await person('Carol');
+    const dan = await person('Dan');
+    const created = await server.gql(`mutation($i: CreateGameInput!) { createGame(input: $i) { game { id } inviteCode } }`, {
+      i: { type: 'raid-on-wuchao', seats: [{ seat: 'cao', me: true }, { seat: 'yuan', open: true }] },
+    }, carol.token);
+    const id = created.data.createGame.game.id as string;
+    await server.gql(`mutation($id: ID!, $code: String) { joinGame(gameId: $id, inviteCode: $code) { game { status } } }`, { id, code: created.data.createGame.inviteCode }, dan.token);
+    const turn = await until(() => toOf(dan.email).find((m) => m.replyTo), 20_000, "Dan's your-turn mail");
+    const replyTo = turn.replyTo!.value[0]!.address!;
+    const { pool } = workers[0]!.database;
+    /** `n` replies at once (no order in them), handled: their ids by outcome. */
+    const burst = async (n: number) => {
+      const posted = await Promise.all(Array.from({ length: n }, () => server.app.inject({
+        method: 'POST', url: '/api/mail/inbound', headers: { 'content-type': 'message/rfc822', authorization: `Bearer ${SECRET}` },
+        payload: `From: ${dan.email}\r\nTo: ${replyTo}\r\nSubject: Re: x\r\nMessage-ID: <again-${randomUUID()}@example.org>\r\n\r\nnot an order\r\n`,
+      })));
+      const stored = posted.map((p) => p.json().id as string);
+      const rows = await until(async () => {
+        const { rows } = await pool.query(`SELECT id::text, outcome FROM inbound_mails WHERE id = ANY($1::uuid[]) AND handled_at IS NOT NULL`, [stored]);
+        return rows.length === n && (rows as { id: string; outcome: string }[]);
+      }, 30_000, 'the replies handled');
+      return { admitted: rows.filter((r) => r.outcome.startsWith('refused: ')).map((r) => r.id), limited: rows.filter((r) => r.outcome === 'ignored: rate limited').map((r) => r.id) };
+    };
+
+    // As many refused as admitted: counted, the refused ones alone would fill the next hour.
+    const first = await burst(2 * PER_HOUR);
+    expect(first.admitted).toHaveLength(PER_HOUR);
+    expect(first.limited).toHaveLength(PER_HOUR);
+    // An hour on (rows moved back rather than a wait): the admitted ones are 61 minutes old,
+    // the refused ones, sent in the meantime, 30.
+    await pool.query(`UPDATE inbound_mails SET received_at = received_at - interval '61 minutes', admitted_at = admitted_at - interval '61 minutes' WHERE id = ANY($1::uuid[])`, [first.admitted]);
+    await pool.query(`UPDATE inbound_mails SET received_at = received_at - interval '30 minutes' WHERE id = ANY($1::uuid[])`, [first.limited]);
+
+    // Admitted again, up to the limit: the refused mails did not count.
+    const second = await burst(PER_HOUR + 1);
+    expect(second.admitted).toHaveLength(PER_HOUR);
+    expect(second.limited).toHaveLength(1);
+  }, 120_000);
 });

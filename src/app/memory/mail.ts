@@ -3,7 +3,7 @@ import type { InboundRecord, JobSpec, MailStore, ReplyAddressRecord } from '../p
 import { copy, type MemoryData } from './data.ts';
 
 export class MemoryMail implements MailStore {
-  private readonly inbox = new Map<string, InboundRecord & { playerId: string | null; outcome: string | null }>();
+  private readonly inbox = new Map<string, InboundRecord & { playerId: string | null; outcome: string | null; admittedAt: Date | null }>();
   private readonly addresses = new Map<string, ReplyAddressRecord>();
 
   constructor(private readonly d: MemoryData) {}
@@ -11,7 +11,7 @@ export class MemoryMail implements MailStore {
   async receive(input: { id: string; messageId: string | null; raw: Buffer; envelope: InboundRecord['envelope'] }, job: JobSpec) {
     const known = input.messageId === null ? undefined : [...this.inbox.values()].find((m) => m.messageId === input.messageId);
     if (known) return { id: known.id, duplicate: true };
-    this.inbox.set(input.id, { ...copy(input), raw: Buffer.from(input.raw), receivedAt: this.d.now(), handledAt: null, playerId: null, outcome: null });
+    this.inbox.set(input.id, { ...copy(input), raw: Buffer.from(input.raw), receivedAt: this.d.now(), handledAt: null, playerId: null, outcome: null, admittedAt: null });
     this.d.addJob({ ...job, payload: { ...job.payload, id: input.id } });
     return { id: input.id, duplicate: false };
   }
@@ -32,11 +32,12 @@ export class MemoryMail implements MailStore {
   async admit(id: string, playerId: string, perHour: number) {
     const m = this.inbox.get(id);
     if (!m) return false;
-    if (m.playerId === playerId) return true;
-    const since = this.d.now().getTime() - 3600_000;
-    const counted = [...this.inbox.values()].filter((x) => x.id !== id && x.playerId === playerId && x.receivedAt.getTime() >= since).length;
+    if (m.playerId === playerId && m.admittedAt) return true;
+    // Only admitted mails count, as on PostgreSQL.
+    const now = this.d.now();
+    const counted = [...this.inbox.values()].filter((x) => x.id !== id && x.playerId === playerId && x.admittedAt && x.admittedAt.getTime() >= now.getTime() - 3600_000).length;
     if (counted >= perHour) return false;
-    m.playerId = playerId;
+    Object.assign(m, { playerId, admittedAt: now });
     return true;
   }
 

@@ -1,0 +1,119 @@
+/**
+ * A queued digest asks its player again when it is sent: the `digest` job writes the mail
+ * job at once, and a player may turn mail off before a worker sends it. Real parts: the
+ * server (no workers) on the tests' PostgreSQL, a worker service started only when the test
+ * says, smtp-server receiving the mail. Ada unsubscribes by the digest's own link, Cy turns
+ * the digest off, Fay changes her address (unverified): none gets the digest; Dee, who
+ * changed nothing, does, and so does a mail job of the older shape (its message alone).
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { games as hostedGames } from '../../src/domain/games.ts';
+import { openDatabase, type Database } from '../../src/persistence/database.ts';
+import { openService, type Service, type ServiceOptions } from '../../src/server.ts';
+import { TASKS } from '../../src/app/tasks.ts';
+import { startMailBox, until, type MailBox } from '../support/receivers.ts';
+import { databaseUrl, startTestServer, type TestServer } from '../support/server.ts';
+
+const PUBLIC_URL = 'http://wargames.test';
+let server: TestServer;
+let box: MailBox;
+let shared: Pick<ServiceOptions, 'digests' | 'mailer' | 'notifications' | 'playByMail'>;
+
+beforeAll(async () => {
+  box = await startMailBox();
+  shared = {
+    digests: false,
+    mailer: { smtpUrl: box.url, from: 'Wargames <games@wargames.test>' },
+    notifications: { publicUrl: PUBLIC_URL, allowPrivate: true, secretKey: Buffer.alloc(32, 9) },
+    playByMail: { replyDomain: 'unsubscribe.wargames.test', perHour: 1000 },
+  };
+  server = await startTestServer({ rateLimit: 100_000, ...shared });
+});
+afterAll(async () => {
+  await server?.close();
+  await box?.close();
+});
+
+/** A worker service on the tests' database, until the returned close. */
+async function startWorkers(): Promise<() => Promise<void>> {
+  const database: Database = await openDatabase(databaseUrl());
+  const service: Service = await openService({ ...shared, database, games: hostedGames, http: false, workers: { pollInterval: 100 } });
+  return async () => {
+    await service.close();
+    await database.close();
+  };
+}
+
+const toOf = (address: string) => box.mails.filter((m) => (Array.isArray(m.to) ? m.to : [m.to]).some((t) => t?.value.some((v) => v.address === address)));
+const digestsOf = (address: string) => toOf(address).filter((m) => m.subject?.startsWith('Your games, '));
+
+interface Person { id: string; email: string; token: string }
+
+async function person(name: string, digest: boolean): Promise<Person> {
+  const email = `${name.toLowerCase()}-${randomUUID().slice(0, 8)}@example.org`;
+  const r = await server.gql(`mutation($n: String!, $e: String!) { registerPlayer(input: { name: $n, email: $e }) { player { id } token } }`, { n: name, e: email });
+  const token = r.data.registerPlayer.token as string;
+  const mail = await until(() => toOf(email)[0], 20_000, 'the verification mail');
+  const code = /^Code: (\d{6})$/m.exec(mail.text ?? '')![1]!;
+  await server.gql(`mutation($c: String!) { verifyEmail(code: $c) { emailVerified } }`, { c: code }, token);
+  const updated = await server.gql(`mutation($d: Boolean!) { updatePlayer(input: { notifyByEmail: true, emailDigest: $d }) { notifyByEmail emailDigest emailVerified } }`, { d: digest }, token);
+  expect(updated.data.updatePlayer).toEqual({ notifyByEmail: true, emailDigest: digest, emailVerified: true });
+  return { id: r.data.registerPlayer.player.id, email, token };
+}
+
+/** A Raid on Wuchao `host` creates; `joiner` takes Yuan, who sets up first (the game awaits them). */
+async function raid(host: Person, joiner: Person): Promise<void> {
+  const created = await server.gql(`mutation($i: CreateGameInput!) { createGame(input: $i) { game { id } inviteCode } }`, {
+    i: { type: 'raid-on-wuchao', seats: [{ seat: 'cao', me: true }, { seat: 'yuan', open: true }] },
+  }, host.token);
+  const joined = await server.gql(`mutation($id: ID!, $code: String) { joinGame(gameId: $id, inviteCode: $code) { game { awaiting { seat } } } }`, { id: created.data.createGame.game.id, code: created.data.createGame.inviteCode }, joiner.token);
+  expect(joined.data.joinGame.game.awaiting.map((p: { seat: string }) => p.seat)).toContain('yuan');
+}
+
+describe('a digest queued before the player turned mail off', () => {
+  it('is not sent to a player who unsubscribed, turned the digest off or lost the verified address; is sent to one who did not', async () => {
+    let stopWorkers = await startWorkers();
+    const bob = await person('Bob', false);
+    const [ada, cy, dee, fay] = [await person('Ada', true), await person('Cy', true), await person('Dee', true), await person('Fay', true)];
+    for (const p of [ada, cy, dee, fay]) await raid(bob, p);
+    await stopWorkers();
+
+    // The day's digests: each recorded with its mail job, which no worker runs yet.
+    const day = new Date().toISOString().slice(0, 10);
+    for (const p of [ada, cy, dee, fay]) expect(await server.core.digests.digest(p.id, day)).toBe('sent');
+    const mailJobs = await server.queue.pending(TASKS.mail);
+    const jobOf = (p: Person) => mailJobs.find((j) => (j.payload as { message?: { to?: string } }).message?.to === p.email)!;
+    for (const p of [ada, cy, dee, fay]) expect(jobOf(p).payload).toMatchObject({ playerId: p.id, digest: true });
+    // A job of the release before: the message alone, sent as written.
+    const older = `older-${randomUUID().slice(0, 8)}@example.org`;
+    await server.queue.add(TASKS.mail, { message: { to: older, subject: 'A mail job of the older shape', text: 'Still sent.\n' } });
+
+    // Ada follows the digest's own unsubscribe link (the one its List-Unsubscribe carries).
+    const link = /^<(.+)>$/.exec((jobOf(ada).payload as { message: { headers: Record<string, string> } }).message.headers['List-Unsubscribe']!)![1]!;
+    const unsubscribed = await fetch(link.replace(PUBLIC_URL, server.url));
+    expect(unsubscribed.status).toBe(200);
+    expect((await server.gql(`{ me { notifyByEmail } }`, {}, ada.token)).data.me.notifyByEmail).toBe(false);
+    // Cy keeps mail on but turns the digest off; Fay's address changes (unverified until its code).
+    expect((await server.gql(`mutation { updatePlayer(input: { emailDigest: false }) { emailDigest notifyByEmail } }`, {}, cy.token)).data.updatePlayer).toEqual({ emailDigest: false, notifyByEmail: true });
+    const fayNew = `fay-new-${randomUUID().slice(0, 8)}@example.org`;
+    expect((await server.gql(`mutation($e: String) { updatePlayer(input: { email: $e }) { email emailVerified } }`, { e: fayNew }, fay.token)).data.updatePlayer).toEqual({ email: fayNew, emailVerified: false });
+
+    stopWorkers = await startWorkers();
+    try {
+      await until(() => digestsOf(dee.email)[0], 20_000, "Dee's digest");
+      await until(() => toOf(older)[0], 20_000, 'the older-shaped mail');
+      // Every digest job has run (a job that ran is gone from the queue), sent or dropped.
+      const ids = [ada, cy, dee, fay].map((p) => jobOf(p).id);
+      await until(async () => !(await server.queue.pending(TASKS.mail)).some((j) => ids.includes(j.id)), 20_000, 'the digest jobs run');
+      await new Promise((r) => setTimeout(r, 500)); // a mail sent would have time to land
+    } finally {
+      await stopWorkers();
+    }
+    expect(digestsOf(dee.email)).toHaveLength(1);
+    expect(digestsOf(ada.email)).toHaveLength(0);
+    expect(digestsOf(cy.email)).toHaveLength(0);
+    expect(digestsOf(fay.email)).toHaveLength(0);
+    expect(digestsOf(fayNew)).toHaveLength(0);
+  });
+});
