@@ -2,7 +2,7 @@
  * Who is asking. Every way a command arrives resolves to one of these before the
  * application runs it; the api layer only finds the bearer token in the request.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { SeatEntry } from './ports.ts';
 import { AppError } from './errors.ts';
 
@@ -93,5 +93,6 @@ export function tokenFingerprint(tokenHash: string): string {
 
 /** Tokens are stored only as hashes. */
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  // crypto.hash: one call, no Hash object (every authenticated request hashes its token).
+  return hash('sha256', token, 'hex');
 }

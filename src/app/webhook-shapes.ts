@@ -2,7 +2,7 @@
  * What notifications look like from outside: the webhook events, a webhook and a delivery
  * as the API shows them, a webhook body, and how a delivery is signed (Standard Webhooks).
  */
-import { createHash, createHmac } from 'node:crypto';
+import { createHmac, hash } from 'node:crypto';
 import type { DeliveryRecord, OutboxEntry, WebhookRecord } from './ports.ts';
 
 export const WEBHOOK_EVENTS = ['YOUR_TURN', 'GAME_STARTED', 'GAME_OVER', 'EVENT_APPENDED', 'DEADLINE_SOON', 'SEAT_HANDED_TO_BOT', 'MESSAGE'] as const;
@@ -73,7 +73,7 @@ export function webhookOut(w: WebhookRecord): WebhookOut {
   return { id: w.id, url: w.url, events: w.events as WebhookEvent[], gameId: w.gameId, enabled: w.disabledAt === null, disabledReason: w.disabledReason, createdAt: w.createdAt.toISOString() };
 }
 
-export const deliveryId = (...parts: (string | number)[]) => `msg_${createHash('sha256').update(parts.join(':')).digest('base64url').slice(0, 27)}`;
+export const deliveryId = (...parts: (string | number)[]) => `msg_${hash('sha256', parts.join(':'), 'base64url').slice(0, 27)}`;
 
 /** Standard Webhooks: base64 HMAC-SHA256 of `id.timestamp.body` with the secret's bytes. */
 export function signWebhook(secret: string, id: string, timestamp: number, body: string): string {
