@@ -419,7 +419,7 @@ export class Notifications {
           }
           // A failure counts in a row after the successes before it: those are recorded first.
           if (delivered.length > 0) await this.store.sending(webhookId, 0, delivered.splice(0));
-          if ((disabled = await this.webhookAttempted(delivery, webhook, outcome))) break; // the rest are cancelled by the next read
+          if ((disabled = await this.webhookFailed(delivery, webhook, outcome))) break; // the rest are cancelled by the next read
         }
         if (sent >= SENDER_RUN_DELIVERIES || Date.now() - started >= SENDER_RUN_MS) {
           // A busy webhook lets the others through: its next run is a new job (the gate stays open).
@@ -451,12 +451,11 @@ export class Notifications {
     });
   }
 
-  /** @internal One attempt's outcome (the last allowed: FAILED, else due again later); true if the webhook was disabled by it. */
-  async webhookAttempted(delivery: DeliveryRecord, webhook: WebhookRecord, outcome: { ok: boolean; error?: string }): Promise<boolean> {
-    if (outcome.ok) {
-      await this.store.webhookAttempted(delivery.id, webhook.id, true, { status: 'DELIVERED', error: null });
-      return false;
-    }
+  /**
+   * @internal A failed attempt (the last allowed: FAILED, else due again later); true if the
+   * webhook was disabled by it. Successes are recorded together (WebhookStore.sending).
+   */
+  private async webhookFailed(delivery: DeliveryRecord, webhook: WebhookRecord, outcome: { error?: string }): Promise<boolean> {
     const attempts = delivery.attempts + 1;
     const last = attempts >= this.webhookAttempts;
     const error = outcome.error ?? 'failed';
