@@ -69,6 +69,12 @@ export interface LaneOptions {
   concurrency?: number;
   heartbeatMs?: number;
   deadAfterMs?: number;
+  /**
+   * Jobs fetched (and locked) by one statement, handed to the lane's runners as they free up
+   * (graphile-worker's localQueue; 0 or 1: each runner fetches its own). Fewer fetches, but a
+   * job may wait in one process's local queue while another process's runners are idle.
+   */
+  localQueue?: number;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -124,7 +130,13 @@ class Lane {
       pollInterval: this.pollInterval,
       noHandleSignals: true,
       logger: quietLogger(this.log),
-      preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
+      preset: {
+        worker: {
+          completeJobBatchDelay: 0, failJobBatchDelay: 0,
+          // A job left in the local queue goes back to the table after a minute (graphile's default is five).
+          ...(this.spec.localQueue > 1 ? { localQueue: { size: this.spec.localQueue, ttl: 60_000 } } : {}),
+        },
+      },
     });
     const started = runner;
     this.runner = started;
@@ -251,6 +263,7 @@ export class Queue implements JobQueue, TaskRegistry {
         concurrency: spec.concurrency ?? this.options.concurrency ?? 4,
         heartbeatMs: spec.heartbeatMs ?? this.options.heartbeatMs ?? 10_000,
         deadAfterMs: spec.deadAfterMs ?? this.options.deadAfterMs ?? 60_000,
+        localQueue: spec.localQueue ?? 0,
       };
       this.lanes.push(new Lane(full, taskList, this.pool, this.options.pollInterval ?? 2_000, this.log));
     }
