@@ -49,6 +49,21 @@ export function deadlineWith(from: Date, seconds: number, absences: readonly { f
   return new Date(deadline);
 }
 
+/**
+ * When a seat's "deadline soon" warning is due, for `seconds` of time counted from `from`:
+ * when a quarter of the time is left, or, if absences begin after that and before the
+ * deadline, when the last of them ends (the player is back, facing the deadline they moved;
+ * a warning given before they left named the earlier one). The same rule as the database's
+ * `absence_warning`.
+ */
+export function warningWith(from: Date, seconds: number, absences: readonly { from: Date; until: Date }[]): Date {
+  const soon = deadlineWith(from, seconds * 0.75, absences).getTime();
+  const deadline = deadlineWith(from, seconds, absences).getTime();
+  let at = soon;
+  for (const a of absences) if (a.from.getTime() >= soon && a.from.getTime() < deadline) at = Math.max(at, a.until.getTime());
+  return new Date(at);
+}
+
 /** The end of the absence under way at `now` (absences that follow without a gap count as one), or null. */
 export function absentUntil(absences: readonly { from: Date; until: Date }[], now: Date): Date | null {
   const sorted = [...absences].sort((a, b) => a.from.getTime() - b.from.getTime());

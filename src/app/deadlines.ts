@@ -18,7 +18,7 @@ import { SYSTEM_ACTOR } from './actors.ts';
 import type { Commands } from './commands.ts';
 import { AppError } from './errors.ts';
 import type { Handover } from './handover.ts';
-import { deadlineKey, deadlineSoonKey } from './planners.ts';
+import { DEADLINE_SOON_ATTEMPTS, deadlineKey, deadlineSoonKey } from './planners.ts';
 import type { ClockStore, JobQueue } from './ports.ts';
 import type { Reads } from './reads.ts';
 import { priorityOf, TASKS } from './tasks.ts';
@@ -138,7 +138,12 @@ export class Deadlines {
     throw new Error(`game ${job.gameId} moved on ${ATTEMPTS} times while ${job.seat}'s deadline was acted on; retrying`);
   }
 
-  /** The job `deadline_soon`: a quarter of the seat's time is left. */
+  /**
+   * The job `deadline_soon`: a quarter of the seat's time is left, or the player is back from
+   * an absence that moved the deadline after the warning was given (the AbsenceStore adds the
+   * job again then). The hook gets the deadline as it is now: the notifications warn once per
+   * deadline.
+   */
   async deadlineSoon(job: DeadlineJob): Promise<'notified' | 'stale' | 'moved'> {
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       const now = await this.standing(job);
@@ -146,8 +151,8 @@ export class Deadlines {
       if (now.moved) continue;
       if (now.passed) return 'stale'; // too late to warn: the time-out follows
       if (now.soon && now.soonPassed === false) {
-        // Early (an absence): the warning moves to when a quarter of the time is left.
-        await this.jobs.add(TASKS.deadlineSoon, { gameId: job.gameId, seat: job.seat, version: job.version }, { key: deadlineSoonKey(job.gameId, job.seat), runAt: now.soon, maxAttempts: 5, priority: priorityOf(TASKS.deadlineSoon) });
+        // Early (an absence): the warning moves to when it is due (warningWith, src/app/absence.ts).
+        await this.jobs.add(TASKS.deadlineSoon, { gameId: job.gameId, seat: job.seat, version: job.version }, { key: deadlineSoonKey(job.gameId, job.seat), runAt: now.soon, maxAttempts: DEADLINE_SOON_ATTEMPTS, priority: priorityOf(TASKS.deadlineSoon) });
         this.stats.moved++;
         return 'moved';
       }

@@ -131,13 +131,14 @@ export class Messages {
 
   /**
    * The subscription: every message the actor may read stored after it subscribed, each
-   * once and in order. Who the actor is is fixed when it subscribes; what they may read is
-   * asked of the store on every read.
+   * once and in order. Who the actor is is fixed when it subscribes; the seats they hold are
+   * not: each read takes them from the game's record now (as `list` does), so a seat lost
+   * after subscribing stops its private messages and one gained starts them. The record is
+   * the cached one when the row's revision is unchanged (one ask per wake-up, not per message).
    */
   async feed(actor: Actor, gameId: string): Promise<AsyncIterableIterator<MessageOut>> {
     const game = await this.reads.record(gameId);
-    const seats = readerSeats(actor, game);
-    const feed = new MessageFeed(game.id, this.wakeUps, (after) => this.store.readable(game.id, seats, after, PAGE_MAX));
+    const feed = new MessageFeed(game.id, this.wakeUps, async (after) => this.store.readable(game.id, readerSeats(actor, await this.reads.record(game.id)), after, PAGE_MAX));
     // Start after the last message stored now (the position only: it shows nothing).
     await feed.start(() => this.store.lastSeq(game.id));
     return feed;

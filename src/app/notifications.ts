@@ -280,14 +280,19 @@ export class Notifications {
 
   /**
    * DEADLINE_SOON for a game's seat (the clocks call this when a quarter of the time is
-   * left): a webhook POST to its listeners and a mail to its player, once per game, seat and
-   * version. Adds one job; the deliveries are written by it.
+   * left, and again when an absence moved the deadline after that): a webhook POST to its
+   * listeners and a mail to its player, once per game, seat, version and deadline. Adds one
+   * job; the deliveries are written by it.
    */
   async deadlineSoon(gameId: string, seat: string, info: { version: number; deadline: Date }): Promise<void> {
-    await this.jobs.add(TASKS.deadlineNotice, { gameId, seat, version: info.version, deadline: info.deadline.toISOString() }, { key: `deadline-soon:${gameId}:${seat}:${info.version}`, priority: priorityOf(TASKS.deadlineNotice) });
+    await this.jobs.add(TASKS.deadlineNotice, { gameId, seat, version: info.version, deadline: info.deadline.toISOString() }, { key: `deadline-soon:${gameId}:${seat}:${info.version}:${info.deadline.getTime()}`, priority: priorityOf(TASKS.deadlineNotice) });
   }
 
-  /** @internal The `notify-deadline` task. */
+  /**
+   * @internal The `notify-deadline` task. The deliveries' ids name the deadline: a warning
+   * for a deadline an absence moved is another delivery, one for the same deadline (a rerun,
+   * the job added again) is none.
+   */
   async fanOutDeadline(gameId: string, seat: string, version: number, deadline: Date): Promise<string[]> {
     const game = await this.games.game(gameId);
     if (!game) return [];
@@ -299,7 +304,7 @@ export class Notifications {
       for (const w of await this.store.listening(gameId, game.playerIds)) {
         if (!w.events.includes('DEADLINE_SOON') || w.playerId !== playerId) continue;
         const body: WebhookBody = { type: 'DEADLINE_SOON', gameId, version, seat, game: { id: game.id, type: game.type, status: game.status, version }, at };
-        out.push({ id: deliveryId(w.id, gameId, seat, version, 'DEADLINE_SOON'), channel: 'WEBHOOK', webhookId: w.id, playerId, gameId, event: 'DEADLINE_SOON', seat, version, body: body as never });
+        out.push({ id: deliveryId(w.id, gameId, seat, version, deadline.getTime(), 'DEADLINE_SOON'), channel: 'WEBHOOK', webhookId: w.id, playerId, gameId, event: 'DEADLINE_SOON', seat, version, body: body as never });
       }
     }
     if (this.options.mail && this.unsubscribeKey && playerId) {
@@ -308,7 +313,7 @@ export class Notifications {
         const status = await (await this.reads.read(gameId, { kind: 'player', playerId })).progress();
         const prompts = status.awaiting.filter((p) => p.seat === seat).map((p) => p.prompt);
         const body = await this.withOrders(deadlineMail(this.links(game, player), this.name(game), seat, prompts, deadline), game, playerId, seat, version);
-        out.push(this.mailDelivery(deliveryId('mail', playerId, gameId, seat, version, 'DEADLINE_SOON'), playerId, game, 'DEADLINE_SOON', seat, version, body));
+        out.push(this.mailDelivery(deliveryId('mail', playerId, gameId, seat, version, deadline.getTime(), 'DEADLINE_SOON'), playerId, game, 'DEADLINE_SOON', seat, version, body));
       }
     }
     return this.enqueue(out);

@@ -18,6 +18,8 @@ import { priorityOf, TASKS } from './tasks.ts';
 
 export const deadlineKey = (gameId: string, seat: string) => `deadline:${gameId}:${seat}`;
 export const deadlineSoonKey = (gameId: string, seat: string) => `deadline-soon:${gameId}:${seat}`;
+/** Attempts of a `deadline_soon` job (planned, moved by itself or by an absence). */
+export const DEADLINE_SOON_ATTEMPTS = 5;
 
 /** One move job a game (keyed: a pending one is replaced, a running one lets a new one follow). */
 export const botPlanner: JobPlanner = ({ game, summary, version }) => {
@@ -47,7 +49,7 @@ export const clockPlanner: JobPlanner = ({ game, outbox, summary, version }) => 
     const payload = { gameId: game.id, seat: o.seat, version };
     jobs.push(
       { task: TASKS.deadlinePassed, payload, key: deadlineKey(game.id, o.seat), runAfterSeconds: perMove, priority: priorityOf(TASKS.deadlinePassed) },
-      { task: TASKS.deadlineSoon, payload, key: deadlineSoonKey(game.id, o.seat), runAfterSeconds: perMove * 0.75, maxAttempts: 5, priority: priorityOf(TASKS.deadlineSoon) },
+      { task: TASKS.deadlineSoon, payload, key: deadlineSoonKey(game.id, o.seat), runAfterSeconds: perMove * 0.75, maxAttempts: DEADLINE_SOON_ATTEMPTS, priority: priorityOf(TASKS.deadlineSoon) },
     );
   }
   return jobs;

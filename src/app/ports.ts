@@ -260,7 +260,7 @@ export interface SeatDeadline {
 export interface ClockStore {
   /** The deadlines of the seats the game awaits, as of `version`. */
   deadlines(gameId: string, version: number): Promise<SeatDeadline[]>;
-  /** One seat's deadline now, whether it has passed by the store's clock, and the game's version then; `soon`: when a quarter of its time is left (and whether that has passed). */
+  /** One seat's deadline now, whether it has passed by the store's clock, and the game's version then; `soon`: when its warning is due (`warningWith`: a quarter of its time left, or the return from an absence begun after that), and whether that has passed. */
   deadline(gameId: string, seat: string): Promise<(SeatDeadline & { passed: boolean; gameVersion: number; soon?: Date; soonPassed?: boolean }) | null>;
 }
 

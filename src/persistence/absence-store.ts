@@ -3,13 +3,17 @@
  * one transaction holding that player's row lock, so two processes never store
  * overlapping absences or more than the allowance between them; the rules are the core's
  * (the `check` passed in), read at the database's clock. The same transaction moves the
- * waiting deadline jobs of the player's awaited seats (graphile_worker.reschedule_jobs on
- * the jobs keyed `deadline:<game>:<seat>` and `deadline-soon:<game>:<seat>`, the clock
- * planner's keys) to the times absence_deadline now derives: the job exists as before, only
- * its run_at follows the absence. A job being run at that moment is left alone; it reads
- * the deadline again and moves itself if it is early (src/app/deadlines.ts).
+ * waiting deadline jobs of the player's awaited seats (the clock planner's keys
+ * `deadline:<game>:<seat>`, graphile_worker.reschedule_jobs, and `deadline-soon:<game>:<seat>`,
+ * add_job with its key) to the times absence_deadline and absence_warning now derive: a
+ * pending job exists as before, only its run_at follows the absence; a warning already given
+ * is planned again for the player's return when an absence begun after it moved the
+ * deadline. A job being run at that moment is left alone; it reads the deadline again and
+ * moves itself if it is early (src/app/deadlines.ts).
  */
 import { randomUUID } from 'node:crypto';
+import { DEADLINE_SOON_ATTEMPTS } from '../app/planners.ts';
+import { priorityOf, TASKS } from '../app/tasks.ts';
 import { prepared } from './statements.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import type { AbsenceRecord, AbsenceStore as AbsencePort } from '../app/ports.ts';
@@ -18,25 +22,39 @@ type Tx = Pick<PrismaClient, '$queryRawUnsafe' | '$executeRawUnsafe'>;
 type Row = { id: string; player_id: string; starts_at: Date; ends_at: Date };
 const record = (r: Row): AbsenceRecord => ({ id: r.id, playerId: r.player_id, from: r.starts_at, until: r.ends_at });
 
-/** Moves the pending deadline jobs of the player's awaited seats to their derived times. */
+/**
+ * Moves the pending deadline jobs of the player's awaited seats to their derived times. The
+ * warning's job is added again when it already ran and is due again now or later
+ * (absence_warning: the player is back from an absence begun after the warning, with the
+ * deadline it moved); a job being run is left to finish, and the new one takes the key.
+ */
 const MOVE_JOBS_SQL = `
 WITH seats AS (
-  SELECT g.id AS game_id, s.seat, g.clock_per_move, o.created_at
+  SELECT g.id AS game_id, s.seat, g.clock_per_move, o.created_at, o.version
   FROM games g
   CROSS JOIN LATERAL unnest(g.awaiting) AS s(seat)
   CROSS JOIN LATERAL (
-    SELECT created_at FROM outbox WHERE game_id = g.id AND kind = 'SEAT_AWAITED' AND seat = s.seat ORDER BY id DESC LIMIT 1
+    SELECT created_at, version FROM outbox WHERE game_id = g.id AND kind = 'SEAT_AWAITED' AND seat = s.seat ORDER BY id DESC LIMIT 1
   ) o
   WHERE $1::uuid = ANY(g.player_ids) AND g.clock_per_move IS NOT NULL AND seat_player(g.seats, s.seat) = $1::uuid
-), moves AS (
-  SELECT 'deadline:' || game_id || ':' || seat AS key, absence_deadline($1::uuid, created_at, clock_per_move) AS run_at FROM seats
-  UNION ALL
-  SELECT 'deadline-soon:' || game_id || ':' || seat, absence_deadline($1::uuid, created_at, clock_per_move * 0.75) FROM seats
+), moved AS (
+  SELECT count(r.id)::int AS n FROM seats
+  CROSS JOIN LATERAL graphile_worker.reschedule_jobs(
+    ARRAY(SELECT j.id FROM graphile_worker._private_jobs j WHERE j.key = 'deadline:' || seats.game_id || ':' || seats.seat AND j.locked_at IS NULL),
+    run_at => absence_deadline($1::uuid, seats.created_at, seats.clock_per_move)
+  ) r
+), warnings AS (
+  SELECT w.*, 'deadline-soon:' || w.game_id || ':' || w.seat AS key FROM (
+    SELECT seats.*, absence_warning($1::uuid, seats.created_at, seats.clock_per_move) AS run_at FROM seats
+  ) w
+), warned AS (
+  SELECT count((graphile_worker.add_job($2::text, json_build_object('gameId', w.game_id, 'seat', w.seat, 'version', w.version),
+    run_at => w.run_at, max_attempts => $3::int, job_key => w.key, priority => $4::int)).id)::int AS n
+  FROM warnings w
+  WHERE w.run_at >= now()::timestamptz(3)
+    OR EXISTS (SELECT 1 FROM graphile_worker._private_jobs j WHERE j.key = w.key AND j.locked_at IS NULL)
 )
-SELECT count(r.id)::int AS moved FROM moves m
-CROSS JOIN LATERAL graphile_worker.reschedule_jobs(
-  ARRAY(SELECT j.id FROM graphile_worker._private_jobs j WHERE j.key = m.key AND j.locked_at IS NULL), run_at => m.run_at
-) r`;
+SELECT moved.n + warned.n AS moved FROM moved, warned`;
 
 export class AbsenceStore implements AbsencePort {
   constructor(private readonly prisma: PrismaClient) {}
@@ -57,7 +75,7 @@ export class AbsenceStore implements AbsencePort {
       const rows = await tx.$queryRawUnsafe<{ now: Date }[]>('SELECT now() AS now FROM players WHERE id = $1::uuid FOR UPDATE', playerId);
       if (!rows[0]) throw new Error(`no player ${playerId}`);
       const out = await work(tx, rows[0].now);
-      await tx.$queryRawUnsafe(MOVE_JOBS_SQL, playerId);
+      await tx.$queryRawUnsafe(MOVE_JOBS_SQL, playerId, TASKS.deadlineSoon, DEADLINE_SOON_ATTEMPTS, priorityOf(TASKS.deadlineSoon));
       return out;
     });
   }

@@ -4,19 +4,24 @@
  * seat's deadline job waits stops the clock (the deadline moves, the job with it, nothing
  * fires at the old time), Seat.absentUntil says until when, a cancel resumes the clock with
  * the time left when the absence began, and the time-out then comes exactly once. A seat
- * awaited during an absence starts its full time at the end. REST and GraphQL agree and
- * refuse with the reason.
+ * awaited during an absence starts its full time at the end. A player warned of a deadline
+ * before going away is warned again on the return, for the deadline the absence moved (a real
+ * webhook receiver). REST and GraphQL agree and refuse with the reason.
  */
+import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startReceiver, until as waitUntil, type Receiver } from '../support/receivers.ts';
 import { databaseUrl, startTestServer, type TestServer } from '../support/server.ts';
 
 let a: TestServer;
 let b: TestServer;
 let db: pg.Client;
-const opts = { rateLimit: 100_000, registrationsPerMinute: 10_000, workers: { pollInterval: 200 } };
+let receiver: Receiver;
+const opts = { rateLimit: 100_000, registrationsPerMinute: 10_000, workers: { pollInterval: 200 }, notifications: { allowPrivate: true } };
 
 beforeAll(async () => {
+  receiver = await startReceiver();
   [a, b] = await Promise.all([startTestServer(opts), startTestServer(opts)]);
   db = new pg.Client({ connectionString: databaseUrl() });
   await db.connect();
@@ -24,6 +29,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await db?.end();
   await Promise.all([a?.close(), b?.close()]);
+  await receiver?.close();
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -144,6 +150,47 @@ describe('absence on two processes, in real time', () => {
     });
     expect(timedOut(over)).toHaveLength(1);
     expect(ms(timedOut(over)[0].at)).toBeGreaterThanOrEqual(ms(until) + 2_000);
+  });
+
+  it('warns again when the player is back from an absence begun after the warning, for the deadline it moved, and once per deadline', async () => {
+    const ada = await player(a, 'Ada');
+    const path = `/deadline-soon-${randomUUID()}`;
+    const hook = await a.gql(`mutation($i: CreateWebhookInput!) { createWebhook(input: $i) { secret } }`, { i: { url: `${receiver.url}${path}`, events: ['DEADLINE_SOON'] } }, ada);
+    expect(hook.errors).toBeUndefined();
+    receiver.secrets.set(path, hook.data.createWebhook.secret);
+    const warnings = () => receiver.received.filter((r) => r.path === path && r.status === 200);
+    const g = await game(a, ada, 12);
+    expect((await b.gql(`mutation($id: ID!) { submitCommand(gameId: $id, command: { type: "guess", number: 1 }) { game { version } } }`, { id: g.id }, g.east)).errors).toBeUndefined();
+    const d0 = ms(g.northDeadline);
+
+    // The warning when a quarter of the time is left (9 s in).
+    const [first] = await waitUntil(() => warnings().length > 0 && warnings(), 20_000, 'the first warning');
+    expect(first!.verified).toBe(true);
+    expect(first!.body).toMatchObject({ type: 'DEADLINE_SOON', gameId: g.id, seat: 'north' });
+    // Away for a minute (on the second process), back a second later (on the first).
+    const set = await b.rest('POST', '/api/me/absences', { from: new Date().toISOString(), until: new Date(Date.now() + 60_000).toISOString() }, ada);
+    expect(set.status).toBe(201);
+    const left = d0 - ms(set.body.from);
+    expect(left).toBeGreaterThan(500);
+    await sleep(1_000);
+    expect(warnings()).toHaveLength(1); // none while away
+    expect((await a.gql(`mutation($id: ID!) { cancelAbsence(id: $id) }`, { id: set.body.id }, ada)).data.cancelAbsence).toBe(true);
+    const [ended] = (await a.gql(ABSENCES, {}, ada)).data.me.absences;
+    const deadline = ms((await north(b, g.id)).deadline);
+    expect(deadline - ms(ended.until)).toBe(left);
+
+    // Warned again on the return, before the deadline it moved: another delivery of the same decision.
+    const second = await waitUntil(() => warnings()[1], 10_000, 'the warning after the return');
+    expect(second.verified).toBe(true);
+    expect(second.id).not.toBe(first!.id);
+    expect(second.body).toMatchObject({ type: 'DEADLINE_SOON', gameId: g.id, seat: 'north', version: first!.body.version });
+    expect(ms(second.body.at)).toBeGreaterThanOrEqual(ms(ended.until));
+    expect(ms(second.body.at)).toBeLessThan(deadline);
+    // An absence after the deadline moves nothing: no third warning, before or at the time-out.
+    expect((await a.rest('POST', '/api/me/absences', { from: new Date(Date.now() + 3_600_000).toISOString(), until: new Date(Date.now() + 7_200_000).toISOString() }, ada)).status).toBe(201);
+    await waitFor('the time-out', 15_000, async () => (await state(a, g.id)).status === 'FINISHED');
+    await sleep(1_000);
+    expect(warnings()).toHaveLength(2);
   });
 
   it("says a seat's absentUntil in a command's answer and in every read, the absences read with the game on both processes", async () => {

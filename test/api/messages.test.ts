@@ -163,6 +163,64 @@ describe('messages between players', () => {
     expect((await a.gql(READ, { id }, ada.token)).data.game.version).toBe(version);
   });
 
+  it("reads a subscriber's seats when each message is pushed: a seat left after subscribing stops its private messages, one taken again starts them", async () => {
+    const named = async (name: string) => {
+      const r = await a.gql(`mutation($n: String!) { registerPlayer(input: { name: $n }) { token } }`, { n: name });
+      expect(r.errors).toBeUndefined();
+      return r.data.registerPlayer.token as string;
+    };
+    const [ada, bo] = await Promise.all([named('Ada'), named('Bo')]);
+    // Ada holds red, Bo joins blue, green is a seat token; yellow stays open, so the game stays in the lobby.
+    const created = await a.gql(`mutation($i: CreateGameInput!) { createGame(input: $i) { game { id } seatTokens { seat token } inviteCode } }`, {
+      i: { type: 'chinese-warlords', options: { turnLimit: 10 }, seats: [{ seat: 'red', me: true }, { seat: 'blue', open: true }, { seat: 'green', name: 'Green' }, { seat: 'yellow', open: true }] },
+    }, ada);
+    expect(created.errors).toBeUndefined();
+    const id = created.data.createGame.game.id as string;
+    const green = created.data.createGame.seatTokens.find((t: { seat: string }) => t.seat === 'green').token as string;
+    const code = created.data.createGame.inviteCode as string;
+    const join = () => a.gql(`mutation($id: ID!, $c: String) { joinGame(gameId: $id, seat: "blue", inviteCode: $c) { game { version } } }`, { id, c: code }, bo);
+    expect((await join()).errors).toBeUndefined();
+
+    // Both subscribe on the other process while Bo holds blue.
+    const clients = [wsClient(b, ada), wsClient(b, bo)];
+    const [adaLive, boLive] = clients.map((c) => subscribe(c, id)) as [ReturnType<typeof subscribe>, ReturnType<typeof subscribe>];
+    const warm: string[] = [];
+    await until(async () => {
+      const w = await a.gql(SEND, { id, t: `warm-up ${warm.length}` }, green);
+      expect(w.errors).toBeUndefined();
+      warm.push(w.data.sendMessage.id);
+      await sleep(200);
+      return adaLive.got.length > 0 && boLive.got.length > 0;
+    }, 20_000, 'the subscriptions');
+    const last = warm[warm.length - 1]!;
+    await until(() => [adaLive, boLive].every((l) => l.got.some((m) => m.id === last)), 10_000, 'the last warm-up');
+    for (const l of [adaLive, boLive]) l.got.splice(0, l.got.findIndex((m) => m.id === last) + 1);
+
+    // Bo leaves blue (on the first process); then green writes to red and blue, then to everyone.
+    expect((await a.gql(`mutation($id: ID!) { leaveGame(gameId: $id) { version } }`, { id }, bo)).errors).toBeUndefined();
+    const secret = await a.gql(SEND, { id, t: 'secret-for-red-and-blue', to: ['red', 'blue'] }, green);
+    expect(secret.errors).toBeUndefined();
+    const after = await a.gql(SEND, { id, t: 'to everyone' }, green);
+    expect(after.errors).toBeUndefined();
+    const [p, h] = [secret.data.sendMessage.id, after.data.sendMessage.id] as string[];
+    await until(() => adaLive.got.some((m) => m.id === h) && boLive.got.some((m) => m.id === h), 10_000, 'the public message');
+    await sleep(500); // room for one too many
+    expect(adaLive.got.map((m) => m.id)).toEqual([p, h]);
+    expect(boLive.got.map((m) => m.id)).toEqual([h]);
+    // As Game.messages says to Bo now.
+    expect((await a.gql(READ, { id }, bo)).data.game.messages.map((m: { id: string }) => m.id)).not.toContain(p);
+
+    // Bo takes blue again: what is written to blue from now on reaches him.
+    expect((await join()).errors).toBeUndefined();
+    const again = await a.gql(SEND, { id, t: 'for blue', to: ['blue'] }, green);
+    expect(again.errors).toBeUndefined();
+    await until(() => boLive.got.some((m) => m.id === again.data.sendMessage.id), 10_000, 'the message to blue');
+    expect(boLive.got.map((m) => m.id)).toEqual([h, again.data.sendMessage.id]);
+    expect(adaLive.got.map((m) => m.id)).toEqual([p, h]);
+    for (const l of [adaLive, boLive]) l.stop();
+    await Promise.all(clients.map((c) => c.dispose()));
+  });
+
   it('refuses too long a message, spectators, strangers; counts 20 a minute per sender on every process together', async () => {
     const r = await a.rest('POST', '/api/games', { type: 'guessing-game', options: { target: 1000 }, seats: [{ seat: 'north', name: 'N' }, { seat: 'east', name: 'E' }] });
     const id = r.body.game.id as string;

@@ -2,7 +2,8 @@
  * Absence on the memory ports (no HTTP, no database): the rules of a request, the clocks of
  * an absent player's seats standing still (the deadline derived without the absent time),
  * the waiting deadline jobs moved with an absence and with its cancellation, a job that
- * runs early moving itself, and Seat.absentUntil. The same through PostgreSQL and two
+ * runs early moving itself, the warning given again on the return from an absence that
+ * moved the deadline after it, and Seat.absentUntil. The same through PostgreSQL and two
  * processes in real time: test/api/absence.test.ts.
  */
 import { describe, expect, it } from 'vitest';
@@ -105,6 +106,46 @@ describe('absence on the memory ports', () => {
     const read = await s.core.reads.read(game.id, { kind: 'spectator' });
     expect(read.result).toEqual({ winners: ['east'], reason: 'time out' });
     expect(s.core.deadlines.stats.timedOut).toBe(1);
+  });
+
+  it('warns again on the return from an absence begun after the warning, with the deadline it moved; once per deadline', async () => {
+    const notices: { seat: string; version: number; deadline: Date }[] = [];
+    const s = setup({ deadlineSoon: async ({ seat, version, deadline }) => void notices.push({ seat, version, deadline }) });
+    const player = await s.player('Ada');
+    const { game } = await s.core.lobby.create(player, { type: 'guessing-game', options: { target: 100 }, seats: [{ seat: 'north', me: true }, { seat: 'east', name: 'E' }], clock: { perMove: 60 } });
+    // East acts at once: only north's clock runs (awaited since version 1).
+    await s.core.commands.execute({ kind: 'seat', gameId: game.id, seat: 'east' }, game.id, { type: 'guess', number: 1 });
+    s.later(45);
+    await s.run();
+    expect(notices).toEqual([{ seat: 'north', version: 1, deadline: at(60) }]);
+
+    // Away from 50 to 100 with 10 seconds left: the deadline is 110, and the warning is due again at the return.
+    s.later(5);
+    await s.core.absences.set(player, { from: iso(50), until: iso(100) });
+    expect(s.runAt(TASKS.deadlineSoon)).toEqual([100]);
+    s.later(49);
+    await s.run();
+    expect(notices).toHaveLength(1);
+    s.later(1);
+    await s.run();
+    expect(notices.at(-1)).toEqual({ seat: 'north', version: 1, deadline: at(110) });
+
+    // Away again from 101, back early at 103: warned at once for the deadline of 112.
+    await s.core.absences.set(player, { from: iso(101), until: iso(200) });
+    expect(s.runAt(TASKS.deadlineSoon)).toEqual([200]);
+    s.later(3);
+    await s.core.absences.cancel(player, (await s.core.absences.list(player)).at(-1)!.id);
+    expect(s.runAt(TASKS.deadlineSoon)).toEqual([103]);
+    await s.run();
+    expect(notices.map((n) => (n.deadline.getTime() - T0) / 1000)).toEqual([60, 110, 112]);
+    // An absence after the deadline moves nothing: no warning planned again.
+    s.later(1);
+    await s.core.absences.set(player, { from: iso(1000), until: iso(2000) });
+    expect(s.runAt(TASKS.deadlineSoon)).toEqual([]);
+    s.later(8);
+    await s.run();
+    expect((await s.core.reads.read(game.id, { kind: 'spectator' })).result?.reason).toBe('time out');
+    expect(notices).toHaveLength(3);
   });
 
   it("reads Seat.absentUntil with the game: a read and a command's answer ask the absence store no more", async () => {

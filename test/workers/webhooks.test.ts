@@ -123,8 +123,9 @@ describe('webhooks', () => {
     await webhook(server, ada.token, path, ['DEADLINE_SOON']);
     await webhook(server, bob.token, bobPath, ['DEADLINE_SOON']);
     const id = await game(server, ada, bob);
-    await server.core.notifications.deadlineSoon(id, 'north', { version: 1, deadline: new Date(Date.now() + 3600_000) });
-    await server.core.notifications.deadlineSoon(id, 'north', { version: 1, deadline: new Date(Date.now() + 3600_000) }); // once per seat and version
+    const deadline = new Date(Date.now() + 3600_000);
+    await server.core.notifications.deadlineSoon(id, 'north', { version: 1, deadline });
+    await server.core.notifications.deadlineSoon(id, 'north', { version: 1, deadline }); // once per seat, version and deadline
     const got = await until(() => receiver.received.find((r) => r.path === path), 20_000, 'deadline soon');
     expect(got.verified).toBe(true);
     expect(got.body).toMatchObject({ type: 'DEADLINE_SOON', gameId: id, seat: 'north', version: 1 });

@@ -1,6 +1,7 @@
 /** Absences in memory (see src/app/memory/index.ts): the AbsenceStore's contract, jobs moved with the absence. */
-import { absentUntil, deadlineWith } from '../absence.ts';
-import { deadlineKey, deadlineSoonKey } from '../planners.ts';
+import { absentUntil, deadlineWith, warningWith } from '../absence.ts';
+import { DEADLINE_SOON_ATTEMPTS, deadlineKey, deadlineSoonKey } from '../planners.ts';
+import { priorityOf, TASKS } from '../tasks.ts';
 import type { AbsenceRecord, AbsenceStore } from '../ports.ts';
 import { copy, type MemoryData } from './data.ts';
 
@@ -40,7 +41,7 @@ export class MemoryAbsences implements AbsenceStore {
     return out;
   }
 
-  /** The pending deadline jobs of the player's awaited seats, moved to their derived times. */
+  /** The pending deadline jobs of the player's awaited seats, moved to their derived times; a warning given already, added again when due again (as on PostgreSQL). */
   private moveJobs(playerId: string): void {
     const away = this.d.absencesOf(playerId);
     for (const game of this.d.games.values()) {
@@ -49,9 +50,12 @@ export class MemoryAbsences implements AbsenceStore {
         if (!game.seats.some((s) => s.seat === seat && s.kind === 'player' && s.playerId === playerId)) continue;
         const row = (this.d.outbox.get(game.id) ?? []).filter((o) => o.kind === 'SEAT_AWAITED' && o.seat === seat).at(-1);
         if (!row) continue;
-        for (const [key, seconds] of [[deadlineKey(game.id, seat), game.clockPerMove], [deadlineSoonKey(game.id, seat), game.clockPerMove * 0.75]] as const) {
-          const job = this.d.jobs.find((j) => j.key === key);
-          if (job) job.runAt = deadlineWith(row.createdAt, seconds, away);
+        const deadline = this.d.jobs.find((j) => j.key === deadlineKey(game.id, seat));
+        if (deadline) deadline.runAt = deadlineWith(row.createdAt, game.clockPerMove, away);
+        const key = deadlineSoonKey(game.id, seat);
+        const warning = warningWith(row.createdAt, game.clockPerMove, away);
+        if (this.d.jobs.some((j) => j.key === key) || warning.getTime() >= this.d.now().getTime()) {
+          this.d.addJob({ task: TASKS.deadlineSoon, payload: { gameId: game.id, seat, version: row.version }, key, runAt: warning, maxAttempts: DEADLINE_SOON_ATTEMPTS, priority: priorityOf(TASKS.deadlineSoon) });
         }
       }
     }

@@ -1,6 +1,6 @@
 /** The game, lobby and clock stores in memory (see src/app/memory/index.ts). */
 import type { AppendInput, AppendOutcome, Away, ClockStore, CommandRecord, Cursor, GameFilter, GameRecord, GameStore, LobbyStore, NewGame, SeatChange, SeatDeadline, StoredEvent } from '../ports.ts';
-import { absentUntil, deadlineWith } from '../absence.ts';
+import { absentUntil, deadlineWith, warningWith } from '../absence.ts';
 import { before, copy, newest, type MemoryData } from './data.ts';
 
 export class MemoryGames implements GameStore {
@@ -187,7 +187,7 @@ export class MemoryClocks implements ClockStore {
       const row = outbox.filter((o) => o.kind === 'SEAT_AWAITED' && o.seat === seat && o.version <= version).at(-1);
       if (!row) return [];
       const away = this.d.absencesOf(game.seats.find((s) => s.seat === seat && s.kind === 'player')?.playerId);
-      return [{ seat, version: row.version, deadline: deadlineWith(row.createdAt, perMove, away), soon: deadlineWith(row.createdAt, perMove * 0.75, away), gameVersion: game.version }];
+      return [{ seat, version: row.version, deadline: deadlineWith(row.createdAt, perMove, away), soon: warningWith(row.createdAt, perMove, away), gameVersion: game.version }];
     });
   }
 
