@@ -15,7 +15,7 @@ export type { SeatDeadline } from '../app/ports.ts';
  * The latest SEAT_AWAITED row of each seat the game awaits (at or before a version); the
  * deadline counts none of the holding player's absences (absence_deadline, migration
  * 20261214090000_absence). With `warning`, also when the seat's "deadline soon" warning is
- * due (absence_warning, migration 20261227090000_deadline_warning_after_absence): only the
+ * due (absence_warning, migration 20261227090001_deadline_warning_after_absence): only the
  * deadline jobs ask, not the reads.
  */
 const deadlinesSql = (warning: boolean) => `
