@@ -50,8 +50,8 @@ export interface Config {
   queueClockDeadAfterMs: number;
   /** The delivery lane's runners: how many webhooks (and mails) are served at once by this process. */
   queueDeliveryConcurrency: number;
-  /** Jobs a lane's runner fetches at once (the play and delivery lanes; 0: one a runner). */
-  queueLocalQueue: number;
+  /** Delivery jobs the delivery lane fetches (and locks) at once; unset: its runners and one more; 0 or 1: one a runner. */
+  queueDeliveryLocalQueue: number | undefined;
   /** The service's public base URL, for links it sends out (mail, webhooks). */
   publicUrl: string | undefined;
   smtpUrl: string | undefined;
@@ -100,7 +100,7 @@ const schema = {
     QUEUE_CLOCK_HEARTBEAT_MS: { type: 'integer', minimum: 100, maximum: 600_000, default: 1_000 },
     QUEUE_CLOCK_DEAD_AFTER_MS: { type: 'integer', minimum: 1_000, maximum: 86_400_000, default: 5_000 },
     QUEUE_DELIVERY_CONCURRENCY: { type: 'integer', minimum: 1, maximum: 64, default: 8 },
-    QUEUE_LOCAL_QUEUE: { type: 'integer', minimum: 0, maximum: 65, default: 0 },
+    QUEUE_DELIVERY_LOCAL_QUEUE: { type: 'integer', minimum: 0, maximum: 1000 },
     PUBLIC_URL: { type: 'string', format: 'uri', pattern: '^https?://' },
     SMTP_URL: { type: 'string', format: 'uri', pattern: '^smtps?://' },
     // An address, or a display name and an address in angle brackets.
@@ -224,7 +224,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     queueClockHeartbeatMs: raw.QUEUE_CLOCK_HEARTBEAT_MS as number,
     queueClockDeadAfterMs: raw.QUEUE_CLOCK_DEAD_AFTER_MS as number,
     queueDeliveryConcurrency: raw.QUEUE_DELIVERY_CONCURRENCY as number,
-    queueLocalQueue: raw.QUEUE_LOCAL_QUEUE as number,
+    queueDeliveryLocalQueue: raw.QUEUE_DELIVERY_LOCAL_QUEUE as number | undefined,
     publicUrl: raw.PUBLIC_URL as string | undefined,
     smtpUrl: raw.SMTP_URL as string | undefined,
     mailFrom: raw.MAIL_FROM as string | undefined,

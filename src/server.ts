@@ -58,13 +58,15 @@ export interface Service {
  * process that died runs elsewhere within seconds), one for bot moves, inbound mail and
  * fan-outs (and any other task), one for deliveries (webhook POSTs and mail).
  */
-export function queueLanes(opts: { clockHeartbeatMs?: number; clockDeadAfterMs?: number; deliveryConcurrency?: number; localQueue?: number } = {}): LaneOptions[] {
+export function queueLanes(opts: { clockHeartbeatMs?: number; clockDeadAfterMs?: number; deliveryConcurrency?: number; deliveryLocalQueue?: number } = {}): LaneOptions[] {
   const deliveries = opts.deliveryConcurrency ?? 8;
   return [
     { name: 'clock', tasks: tasksOf(['clock']), concurrency: 2, heartbeatMs: opts.clockHeartbeatMs ?? 1_000, deadAfterMs: opts.clockDeadAfterMs ?? 5_000 },
-    { name: 'play', concurrency: 2, localQueue: opts.localQueue === undefined ? 0 : Math.min(opts.localQueue, 3) },
+    { name: 'play', concurrency: 2 },
     // A webhook's sender waits on its POST most of the time: the runners are how many webhooks are served at once.
-    { name: 'delivery', tasks: tasksOf(['delivery']), concurrency: deliveries, localQueue: opts.localQueue === undefined ? 0 : Math.min(opts.localQueue, deliveries + 1) },
+    // Their jobs fetched together (one more than the runners, as graphile-worker advises): under load a
+    // freed runner takes its next job without a fetch (delivery p50 about a fifth lower in the bench).
+    { name: 'delivery', tasks: tasksOf(['delivery']), concurrency: deliveries, localQueue: opts.deliveryLocalQueue ?? deliveries + 1 },
   ];
 }
 
@@ -203,7 +205,7 @@ export async function startService(loadGames: () => Promise<GameModule[]>, role:
       },
       mailer: config.smtpUrl ? { smtpUrl: config.smtpUrl, from: config.mailFrom ?? 'Wargame service <no-reply@localhost>' } : null,
       http: http && { loggerInstance: log, graphiql: config.graphiql, rateLimit: config.rateLimitMax, trustProxy: config.trustProxy, maxEventLoopDelay: config.maxEventLoopDelay, mailInboundSecret: config.mailInboundSecret ?? null },
-      workers: (!http || config.workers) && { pollInterval: config.queuePollMs, heartbeatMs: config.queueHeartbeatMs, deadAfterMs: config.queueDeadAfterMs, lanes: queueLanes({ clockHeartbeatMs: config.queueClockHeartbeatMs, clockDeadAfterMs: config.queueClockDeadAfterMs, deliveryConcurrency: config.queueDeliveryConcurrency, localQueue: config.queueLocalQueue }) },
+      workers: (!http || config.workers) && { pollInterval: config.queuePollMs, heartbeatMs: config.queueHeartbeatMs, deadAfterMs: config.queueDeadAfterMs, lanes: queueLanes({ clockHeartbeatMs: config.queueClockHeartbeatMs, clockDeadAfterMs: config.queueClockDeadAfterMs, deliveryConcurrency: config.queueDeliveryConcurrency, deliveryLocalQueue: config.queueDeliveryLocalQueue }) },
       playByMail: { replyDomain: config.mailReplyDomain ?? 'localhost' },
       digestTime: config.digestTime,
       smtpInbound: http && config.mailInboundPort !== undefined ? { port: config.mailInboundPort, host: config.mailInboundHost } : null,
