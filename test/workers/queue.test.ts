@@ -130,3 +130,43 @@ describe('runners for some tasks only', () => {
     expect(took.slice(ranBefore)).toEqual(['deliveries-runner']);
   });
 });
+
+describe('a lane with a local queue', () => {
+  it('is the delivery lane\'s by default: its runners and one more, or as QUEUE_DELIVERY_LOCAL_QUEUE says', async () => {
+    const { queueLanes } = await import('../../src/server.ts');
+    const delivery = (o?: Parameters<typeof queueLanes>[0]) => queueLanes(o).find((l) => l.name === 'delivery')!.localQueue;
+    expect(delivery()).toBe(9);
+    expect(delivery({ deliveryConcurrency: 4 })).toBe(5);
+    expect(delivery({ deliveryLocalQueue: 0 })).toBe(0);
+    expect(queueLanes().filter((l) => l.localQueue).map((l) => l.name)).toEqual(['delivery']);
+  });
+
+  it('fetches and locks several jobs at once, hands them to its runner in turn, and runs each once', async () => {
+    // One runner, held by its first job: with a local queue of 4 the lane has locked the next
+    // ones too (one statement); without, only the running one is locked.
+    const locked = async (t: string) =>
+      Number((await db.pool.query(`SELECT count(*) FILTER (WHERE j.locked_at IS NOT NULL) AS n FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id WHERE t.identifier = $1`, [t])).rows[0].n);
+    for (const size of [4, 0]) {
+      const t = `local-${size}-${randomUUID().slice(0, 8)}`;
+      const done: number[] = [];
+      let release!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      const q = new Queue({ connectionString: databaseUrl(), pollInterval: 200, lanes: [{ name: 'delivery', tasks: [t], concurrency: 1, localQueue: size }] });
+      q.define(t, async (payload) => {
+        if (payload.n === 0) await held;
+        done.push(Number(payload.n));
+      });
+      queues.push(q);
+      // Added before the runner starts, so its first fetch sees them all.
+      for (let n = 0; n < 4; n++) await q.add(t, { n }, { runAt: new Date(Date.now() - (4 - n) * 1000) });
+      await q.start();
+      for (const end = Date.now() + 10_000; (await locked(t)) === 0 && Date.now() < end; ) await sleep(50);
+      await sleep(300);
+      expect(await locked(t)).toBe(size > 1 ? 4 : 1);
+      release();
+      await until(() => done.length === 4);
+      expect(done.sort()).toEqual([0, 1, 2, 3]);
+      await q.stop();
+    }
+  });
+});
