@@ -185,8 +185,9 @@ export class Digests {
       references: entries.flatMap((e) => (e.messageId ? [e.messageId] : [])),
       headers: { 'List-Unsubscribe': `<${unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
     };
-    // The player and `digest`: the send checks them again (they may turn mail off before it runs).
-    const job = { task: TASKS.mail, payload: { message, playerId: player.id, digest: true }, maxAttempts: 10, priority: priorityOf(TASKS.mail) };
+    // The player and `digest`: the send checks them again (they may turn mail off before it
+    // runs), and puts their link then for this one (used meanwhile, it would answer 404).
+    const job = { task: TASKS.mail, payload: { message, playerId: player.id, digest: true, unsubscribe }, maxAttempts: 10, priority: priorityOf(TASKS.mail) };
     return (await this.store.record(player.id, day, entries.length, job)) ? 'sent' : 'already sent';
   }
 

@@ -498,14 +498,21 @@ export class Notifications {
   }
 
   /**
-   * @internal Where a `mail` job naming its player (the digest) goes now: their verified
-   * address, or null when they no longer want it (mail off, `digest` and the digest off, no
-   * verified address). Asked at send time, as `mailOf` is: the job was written earlier.
+   * @internal A `mail` job naming its player (the digest) as it goes out now: to their
+   * verified address then, and with their unsubscribe link then in place of `link`, the one it
+   * was written with (used since, it would answer 404); null when they no longer want it (mail
+   * off, `digest` and the digest off, no verified address). Asked at send time, as `mailOf` is.
    */
-  async mailAddressOf(playerId: string, digest: boolean): Promise<string | null> {
+  async mailNow<M extends { to: string; text: string; html?: string; headers?: Record<string, string> }>(playerId: string, digest: boolean, message: M, link?: string): Promise<M | null> {
     const player = await this.players.player(playerId);
     if (!player?.email || !player.emailVerified || !player.notifyByEmail || (digest && !player.emailDigest)) return null;
-    return player.email;
+    const now = this.unsubscribeKey ? this.unsubscribeUrl(player) : null;
+    const swap = (s: string) => (link && now && link !== now ? s.replaceAll(link, now).replaceAll(escapeHtml(link), escapeHtml(now)) : s);
+    return {
+      ...message, to: player.email, text: swap(message.text),
+      ...(message.html === undefined ? {} : { html: swap(message.html) }),
+      ...(message.headers === undefined ? {} : { headers: Object.fromEntries(Object.entries(message.headers).map(([k, v]) => [k, swap(v)])) }),
+    };
   }
 }
 

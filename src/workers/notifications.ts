@@ -141,13 +141,14 @@ export function defineNotificationTasks(queue: TaskRegistry, notifications: Noti
     const message = p.message as { to: string; subject: string; text: string; html?: string; replyTo?: string; messageId?: string; inReplyTo?: string; references?: string[]; headers?: Record<string, string> } | undefined;
     if (message) {
       // A job naming its player (the digest) goes out only if they still want it, to their
-      // address now; one with the message alone (answers, jobs queued before) as written.
-      const to = typeof p.playerId === 'string' ? await notifications.mailAddressOf(p.playerId, p.digest === true) : message.to;
-      if (!to) {
+      // address and with their unsubscribe link now; one with the message alone (answers,
+      // jobs queued before) as written.
+      const now = typeof p.playerId === 'string' ? await notifications.mailNow(p.playerId, p.digest === true, message, typeof p.unsubscribe === 'string' ? p.unsubscribe : undefined) : message;
+      if (!now) {
         log(`mail to player ${p.playerId} dropped: they no longer want it`);
         return;
       }
-      await transport.sendMail({ from: mailer.from, ...message, to, headers: { ...message.headers, ...AUTO } });
+      await transport.sendMail({ from: mailer.from, ...now, headers: { ...now.headers, ...AUTO } });
       return;
     }
     const found = await notifications.mailOf(String(p.id));

@@ -4,7 +4,8 @@
  * server (no workers) on the tests' PostgreSQL, a worker service started only when the test
  * says, smtp-server receiving the mail. Ada unsubscribes by the digest's own link, Cy turns
  * the digest off, Fay changes her address (unverified): none gets the digest; Dee, who
- * changed nothing, does, and so does a mail job of the older shape (its message alone).
+ * changed nothing, does, and so does a mail job of the older shape (its message alone); Eve,
+ * who unsubscribed and turned mail on again, gets it with her link now (the old one is spent).
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -75,24 +76,28 @@ describe('a digest queued before the player turned mail off', () => {
   it('is not sent to a player who unsubscribed, turned the digest off or lost the verified address; is sent to one who did not', async () => {
     let stopWorkers = await startWorkers();
     const bob = await person('Bob', false);
-    const [ada, cy, dee, fay] = [await person('Ada', true), await person('Cy', true), await person('Dee', true), await person('Fay', true)];
-    for (const p of [ada, cy, dee, fay]) await raid(bob, p);
+    const [ada, cy, dee, fay, eve] = [await person('Ada', true), await person('Cy', true), await person('Dee', true), await person('Fay', true), await person('Eve', true)];
+    for (const p of [ada, cy, dee, fay, eve]) await raid(bob, p);
     await stopWorkers();
 
     // The day's digests: each recorded with its mail job, which no worker runs yet.
     const day = new Date().toISOString().slice(0, 10);
-    for (const p of [ada, cy, dee, fay]) expect(await server.core.digests.digest(p.id, day)).toBe('sent');
+    for (const p of [ada, cy, dee, fay, eve]) expect(await server.core.digests.digest(p.id, day)).toBe('sent');
     const mailJobs = await server.queue.pending(TASKS.mail);
     const jobOf = (p: Person) => mailJobs.find((j) => (j.payload as { message?: { to?: string } }).message?.to === p.email)!;
-    for (const p of [ada, cy, dee, fay]) expect(jobOf(p).payload).toMatchObject({ playerId: p.id, digest: true });
+    for (const p of [ada, cy, dee, fay, eve]) expect(jobOf(p).payload).toMatchObject({ playerId: p.id, digest: true });
     // A job of the release before: the message alone, sent as written.
     const older = `older-${randomUUID().slice(0, 8)}@example.org`;
     await server.queue.add(TASKS.mail, { message: { to: older, subject: 'A mail job of the older shape', text: 'Still sent.\n' } });
 
     // Ada follows the digest's own unsubscribe link (the one its List-Unsubscribe carries).
-    const link = /^<(.+)>$/.exec((jobOf(ada).payload as { message: { headers: Record<string, string> } }).message.headers['List-Unsubscribe']!)![1]!;
-    const unsubscribed = await fetch(link.replace(PUBLIC_URL, server.url));
+    const linkOf = (p: Person) => /^<(.+)>$/.exec((jobOf(p).payload as { message: { headers: Record<string, string> } }).message.headers['List-Unsubscribe']!)![1]!;
+    const unsubscribed = await fetch(linkOf(ada).replace(PUBLIC_URL, server.url));
     expect(unsubscribed.status).toBe(200);
+    // Eve does too, then turns mail on again: her digest goes out, with her link now (the old one is spent).
+    const eveOld = linkOf(eve);
+    expect((await fetch(eveOld.replace(PUBLIC_URL, server.url))).status).toBe(200);
+    expect((await server.gql(`mutation { updatePlayer(input: { notifyByEmail: true }) { notifyByEmail } }`, {}, eve.token)).data.updatePlayer.notifyByEmail).toBe(true);
     expect((await server.gql(`{ me { notifyByEmail } }`, {}, ada.token)).data.me.notifyByEmail).toBe(false);
     // Cy keeps mail on but turns the digest off; Fay's address changes (unverified until its code).
     expect((await server.gql(`mutation { updatePlayer(input: { emailDigest: false }) { emailDigest notifyByEmail } }`, {}, cy.token)).data.updatePlayer).toEqual({ emailDigest: false, notifyByEmail: true });
@@ -102,9 +107,10 @@ describe('a digest queued before the player turned mail off', () => {
     stopWorkers = await startWorkers();
     try {
       await until(() => digestsOf(dee.email)[0], 20_000, "Dee's digest");
+      await until(() => digestsOf(eve.email)[0], 20_000, "Eve's digest");
       await until(() => toOf(older)[0], 20_000, 'the older-shaped mail');
       // Every digest job has run (a job that ran is gone from the queue), sent or dropped.
-      const ids = [ada, cy, dee, fay].map((p) => jobOf(p).id);
+      const ids = [ada, cy, dee, fay, eve].map((p) => jobOf(p).id);
       await until(async () => !(await server.queue.pending(TASKS.mail)).some((j) => ids.includes(j.id)), 20_000, 'the digest jobs run');
       await new Promise((r) => setTimeout(r, 500)); // a mail sent would have time to land
     } finally {
@@ -115,5 +121,15 @@ describe('a digest queued before the player turned mail off', () => {
     expect(digestsOf(cy.email)).toHaveLength(0);
     expect(digestsOf(fay.email)).toHaveLength(0);
     expect(digestsOf(fayNew)).toHaveLength(0);
+    // Eve's digest carries her link now, in its text, its HTML and its List-Unsubscribe, and it works.
+    const [eveDigest] = digestsOf(eve.email);
+    const eveNow = /^Turn mail off: (\S+)$/m.exec(eveDigest!.text ?? '')?.[1] ?? '';
+    expect(eveNow).toMatch(/^http:\/\/wargames\.test\/unsubscribe\?/);
+    expect(eveNow).not.toBe(eveOld);
+    expect((eveDigest!.headers.get('list') as { unsubscribe?: { url?: string } })?.unsubscribe?.url).toBe(eveNow);
+    expect(eveDigest!.text).not.toContain(eveOld);
+    expect(String(eveDigest!.html)).not.toContain(eveOld.replaceAll('&', '&amp;'));
+    expect((await fetch(eveOld.replace(PUBLIC_URL, server.url))).status).toBe(404);
+    expect((await fetch(eveNow.replace(PUBLIC_URL, server.url))).status).toBe(200);
   });
 });
