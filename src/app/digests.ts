@@ -26,7 +26,7 @@ import type { MailPlay } from './mail-play.ts';
 import { escapeHtml } from './mails.ts';
 import type { Notifications } from './notifications.ts';
 import { digestDayKey, digestPlanner } from './planners.ts';
-import { playerOf } from './players.ts';
+import { playerOf, wantsMail } from './players.ts';
 import type { ClockStore, DigestStore, GameRecord, JobQueue, PlayerStore } from './ports.ts';
 import type { Page, Reads } from './reads.ts';
 import { priorityOf, TASKS } from './tasks.ts';
@@ -172,7 +172,7 @@ export class Digests {
   async digest(playerId: string, day: string): Promise<'sent' | 'already sent' | 'not wanted' | 'nothing waits'> {
     if (!DAY.test(day)) throw new Error(`digest: "${day}" is not a day`);
     const player = await this.players.player(playerId);
-    if (!this.options.mail || !player?.email || !player.emailVerified || !player.notifyByEmail || !player.emailDigest) return 'not wanted';
+    if (!this.options.mail || !wantsMail(player, true)) return 'not wanted';
     const entries = await this.entries(playerId);
     if (entries.length === 0) return 'nothing waits';
     const unsubscribe = this.notifications.unsubscribeUrl(player);

@@ -13,7 +13,7 @@ import type { GameRegistry } from '../domain/kernel/index.ts';
 import type { Actor } from './actors.ts';
 import type { MailPlay } from './mail-play.ts';
 import { AppError } from './errors.ts';
-import { playerOf, type VerificationMail } from './players.ts';
+import { playerOf, wantsMail, type VerificationMail } from './players.ts';
 import { notifyGate, webhookGate } from './planners.ts';
 import type { DeliveryRecord, GameRecord, GameStore, JobQueue, JobSpec, MessageRecord, NewDelivery, PlayerRecord, PlayerStore, StoredOutboxEntry, WebhookRecord, WebhookStore } from './ports.ts';
 import type { Reads } from './reads.ts';
@@ -239,7 +239,7 @@ export class Notifications {
     const seatsOf = (playerId: string) => game.seats.filter((s) => s.kind === 'player' && s.playerId === playerId).map((s) => s.seat);
     const out: NewDelivery[] = [];
     const hooks = this.options.secretKey ? await this.store.listening(gameId, game.playerIds) : [];
-    const wantMail = this.options.mail && this.unsubscribeKey ? (await this.players.players(game.playerIds)).filter((p) => p.email && p.emailVerified && p.notifyByEmail) : [];
+    const wantMail = this.options.mail && this.unsubscribeKey ? (await this.players.players(game.playerIds)).filter((p) => wantsMail(p)) : [];
     for (const { version, status, rows } of commits) {
       const at = rows[0]!.createdAt.toISOString();
       const summary = { id: game.id, type: game.type, status, version };
@@ -309,7 +309,7 @@ export class Notifications {
     }
     if (this.options.mail && this.unsubscribeKey && playerId) {
       const player = await this.players.player(playerId);
-      if (player?.email && player.emailVerified && player.notifyByEmail) {
+      if (wantsMail(player)) {
         const status = await (await this.reads.read(gameId, { kind: 'player', playerId })).progress();
         const prompts = status.awaiting.filter((p) => p.seat === seat).map((p) => p.prompt);
         const body = await this.withOrders(deadlineMail(this.links(game, player), this.name(game), seat, prompts, deadline), game, playerId, seat, version);
@@ -337,7 +337,7 @@ export class Notifications {
     }
     if (this.options.mail && this.unsubscribeKey) {
       for (const player of await this.players.players(recipients)) {
-        if (!player.email || !player.emailVerified || !player.notifyByEmail) continue;
+        if (!wantsMail(player)) continue;
         out.push(this.mailDelivery(deliveryId('mail', player.id, message.id, 'MESSAGE'), player.id, game, 'MESSAGE', message.from, game.version, messageMail(this.links(game, player), this.name(game), message)));
       }
     }
@@ -408,6 +408,10 @@ export class Notifications {
     // run (one statement a batch, not one a delivery). A crash before sends them again, with
     // the same webhook-id: at least once, as always.
     let delivered: string[] = [];
+    // Before a failure (it counts in a row after them) and before yielding: record them alone.
+    const record = async () => {
+      if (delivered.length > 0) await this.store.sending(webhookId, 0, delivered.splice(0));
+    };
     for (;;) {
       const { webhook, due: batch } = await this.store.sending(webhookId, SENDER_BATCH, delivered.splice(0));
       if (!webhook || webhook.disabledAt) {
@@ -422,13 +426,12 @@ export class Notifications {
             delivered.push(delivery.id);
             continue;
           }
-          // A failure counts in a row after the successes before it: those are recorded first.
-          if (delivered.length > 0) await this.store.sending(webhookId, 0, delivered.splice(0));
+          await record();
           if ((disabled = await this.webhookFailed(delivery, webhook, outcome))) break; // the rest are cancelled by the next read
         }
         if (sent >= SENDER_RUN_DELIVERIES || Date.now() - started >= SENDER_RUN_MS) {
           // A busy webhook lets the others through: its next run is a new job (the gate stays open).
-          if (delivered.length > 0) await this.store.sending(webhookId, 0, delivered.splice(0));
+          await record();
           await this.jobs.add(TASKS.webhook, { webhookId }, { key: webhookGate(webhookId), maxAttempts: GATED_ATTEMPTS, priority: priorityOf(TASKS.webhook) });
           return;
         }
@@ -490,7 +493,7 @@ export class Notifications {
     const delivery = await this.store.delivery(id);
     if (!delivery || delivery.status !== 'PENDING' || !delivery.playerId) return null;
     const player = await this.players.player(delivery.playerId);
-    if (!player?.email || !player.emailVerified || !player.notifyByEmail) {
+    if (!wantsMail(player)) {
       await this.store.attempted(id, { status: 'CANCELLED', error: 'the player no longer wants mail (or has no verified address)', attempt: false });
       return null;
     }
@@ -505,7 +508,7 @@ export class Notifications {
    */
   async mailNow<M extends { to: string; text: string; html?: string; headers?: Record<string, string> }>(playerId: string, digest: boolean, message: M, link?: string): Promise<M | null> {
     const player = await this.players.player(playerId);
-    if (!player?.email || !player.emailVerified || !player.notifyByEmail || (digest && !player.emailDigest)) return null;
+    if (!wantsMail(player, digest)) return null;
     const now = this.unsubscribeKey ? this.unsubscribeUrl(player) : null;
     const swap = (s: string) => (link && now && link !== now ? s.replaceAll(link, now).replaceAll(escapeHtml(link), escapeHtml(now)) : s);
     return {

@@ -69,6 +69,11 @@ function newCode(playerId: string) {
   return { code, stored: { emailCodeHash: codeHash(playerId, code), emailCodeExpires: new Date(Date.now() + CODE_LIFETIME_MS), emailCodeAttempts: 0 } };
 }
 
+/** The player wants mail (`digest`: the daily digest too) and has a verified address to get it at. */
+export function wantsMail<P extends PlayerRecord>(player: P | null | undefined, digest = false): player is P & { email: string } {
+  return Boolean(player?.email && player.emailVerified && player.notifyByEmail && (!digest || player.emailDigest));
+}
+
 /** The player `actor` is, or an error for anyone else. */
 export async function playerOf(store: PlayerStore, actor: Actor): Promise<PlayerRecord> {
   if (actor.kind !== 'player') throw new AppError('UNAUTHENTICATED', 'This needs a player token (registerPlayer returns one): Authorization: Bearer <player token>');

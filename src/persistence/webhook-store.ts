@@ -62,30 +62,24 @@ const ENQUEUE_SQL = prepared(`WITH s AS (${ASYNC}), d AS (
   RETURNING id, channel, webhook_id::text AS webhook_id
 ), mails AS (
   SELECT x FROM d, jsonb_array_elements($2::jsonb) AS x WHERE d.channel = 'MAIL' AND x->'payload'->>'id' = d.id
-), mail_specs AS MATERIALIZED (
-  SELECT ARRAY(
-    SELECT ROW(x->>'task', (x->'payload')::json, x->>'queueName', (x->>'runAt')::timestamptz, (x->>'maxAttempts')::smallint, x->>'key', (x->>'priority')::smallint, NULL)::graphile_worker.job_spec
-    FROM mails) AS specs
-), m AS (
-  -- One call for every mail (add_job per delivery cost about 0.45 ms each), and none without
-  -- one: add_jobs NOTIFYs even for no job, and every idle lane of every process then fetches.
-  SELECT j.id FROM mail_specs a, LATERAL graphile_worker.add_jobs(a.specs) j WHERE cardinality(a.specs) > 0
 ), woken AS (
   -- Each webhook given a delivery now, in the order of their ids (two fan-outs lock their gates alike).
   SELECT x FROM (SELECT DISTINCT webhook_id FROM d WHERE channel = 'WEBHOOK') w, jsonb_array_elements($3::jsonb) AS x
   WHERE x->>'webhookId' = w.webhook_id ORDER BY w.webhook_id
-), sender_specs AS MATERIALIZED (
-  -- The gates opened now (locked in the order of their webhooks' ids), each with its sender's job.
+), specs AS MATERIALIZED (
+  -- A job each new mail, then a sender each webhook whose gate this opens (the gates locked in that order).
   SELECT ARRAY(
-    SELECT ROW(x->'job'->>'task', (x->'job'->'payload')::json, NULL, NULL, (x->'job'->>'maxAttempts')::smallint, x->'job'->>'key', (x->'job'->>'priority')::smallint, NULL)::graphile_worker.job_spec
-    FROM woken WHERE open_job_gate(x->>'gate', NULL)) AS specs
-), h AS (
-  -- One add_jobs for them all (as add_job's 'replace' mode: add_job calls it), so one NOTIFY.
-  SELECT j.id FROM sender_specs a, LATERAL graphile_worker.add_jobs(a.specs) j WHERE cardinality(a.specs) > 0
+    SELECT ROW(j->>'task', (j->'payload')::json, j->>'queueName', (j->>'runAt')::timestamptz, (j->>'maxAttempts')::smallint, j->>'key', (j->>'priority')::smallint, NULL)::graphile_worker.job_spec
+    FROM (SELECT x AS j FROM mails UNION ALL SELECT x->'job' FROM woken WHERE open_job_gate(x->>'gate', NULL)) t) AS specs
+), added AS (
+  -- Them all in one add_jobs (add_job calls it too, so keys replace alike): one NOTIFY, and none
+  -- without a job (add_jobs NOTIFYs even for none, and every idle lane of every process then
+  -- fetches). One add_job a delivery cost about 0.45 ms each.
+  SELECT j.id FROM specs a, LATERAL graphile_worker.add_jobs(a.specs) j WHERE cardinality(a.specs) > 0
 ), g AS (
   UPDATE job_gate_marks SET through = GREATEST(through, $5::int), through_id = GREATEST(through_id, $6::bigint) WHERE $4::text IS NOT NULL AND key = $4::text RETURNING 1
 )
-SELECT id FROM d WHERE (SELECT count(*) FROM m) >= 0 AND (SELECT count(*) FROM h) >= 0 AND (SELECT count(*) FROM g) >= 0 AND (SELECT count(*) FROM s) >= 0`);
+SELECT id FROM d WHERE (SELECT count(*) FROM added) >= 0 AND (SELECT count(*) FROM g) >= 0 AND (SELECT count(*) FROM s) >= 0`);
 
 const UNNOTIFIED_SQL = prepared(`SELECT m.through, o.game_id::text AS game_id, o.id::text AS id, o.version, o.kind, o.seat, o.data, o.created_at
   FROM job_gates g JOIN job_gate_marks m ON m.key = g.key
@@ -113,8 +107,7 @@ const STUCK_GATES_SQL = `UPDATE job_gates g SET opened_at = now() WHERE g.open A
  * due: this statement's snapshot still shows them pending). No row: the webhook is gone.
  */
 const SENDING_SQL = prepared(`WITH s AS (${ASYNC}), r AS (SELECT record_delivered($1::uuid, $3::text[]))
-SELECT w.id::text AS w_id, w.player_id::text AS w_player_id, w.game_id::text AS w_game_id, w.url AS w_url, w.events AS w_events, w.secret AS w_secret,
-  w.failures AS w_failures, w.disabled_at AS w_disabled_at, w.disabled_reason AS w_disabled_reason, w.created_at AS w_created_at, d.*
+SELECT ${COLUMNS.split(', ').map((c) => `w.${c} AS w_${c.replace('::text', '')}`).join(', ')}, d.*
 FROM webhooks w LEFT JOIN LATERAL (
   SELECT ${DELIVERY_COLUMNS} FROM deliveries
   WHERE webhook_id = w.id AND status = 'PENDING' AND (next_attempt_at IS NULL OR next_attempt_at <= now()) AND NOT (id = ANY($3::text[]))
