@@ -225,3 +225,21 @@ describe('the shared settle loop', () => {
     expect(done.events).toHaveLength(3);
   });
 });
+
+describe("the game's own status", () => {
+  it('is worked out once per state, however often a command and its answer ask it', () => {
+    const asked: unknown[] = [];
+    const counted = { ...guessingGame, status: (g: GuessState) => (asked.push(g), guessingGame.status(g)) };
+    const s = startGame(counted, input, 'seed').state;
+    const outcome = step(counted, s, { type: 'guess', number: 3 }, { kind: 'seat', seat: 'north' }, { seed: 'seed' });
+    if (!outcome.ok) throw new Error(outcome.reason);
+    // The answer's status and redaction, and a later read of the same state, ask again.
+    matchStatus(counted, outcome.state);
+    visibleTo(counted, outcome.state, 'north');
+    matchLegalCommands(counted, outcome.state, 'east');
+    expect(asked.length).toBe(new Set(asked).size);
+    expect(asked).toContain(s.game);
+    expect(asked).toContain(outcome.state.game);
+    expect(asked.length).toBeGreaterThan(0);
+  });
+});

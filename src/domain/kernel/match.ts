@@ -124,9 +124,23 @@ export function timeOutCommand(players: readonly string[], passed: Iterable<stri
   return seats.length === 1 ? { type: 'timeOut', seat: seats[0]! } : { type: 'timeOut', seats };
 }
 
+/**
+ * The game's own status (module.status), worked out once per state: states are never changed
+ * once made (evolve returns a new one), so a command's decision, its consequences, the answer's
+ * redaction and the next read of the same state ask it of this memo, not of the rules again.
+ */
+const statuses = new WeakMap<object, Status>();
+
+export function gameStatus<S>(module: GameModule<S>, game: S): Status {
+  if (typeof game !== 'object' || game === null) return module.status(game);
+  let status = statuses.get(game);
+  if (!status) statuses.set(game, (status = module.status(game)));
+  return status;
+}
+
 /** Players still in the game: neither resigned, timed out nor put out by the rules. */
 export function activePlayers<S>(module: GameModule<S>, state: MatchState<S>): string[] {
-  return activeOf(state, module.status(state.game));
+  return activeOf(state, gameStatus(module, state.game));
 }
 
 /** The players not out, by the match (resigned, timed out) or by the game's own status `inner` (module.status of state.game, worked out once by the caller). */
@@ -136,7 +150,7 @@ function activeOf(state: MatchState<unknown>, inner: Status): string[] {
 }
 
 export function matchStatus<S>(module: GameModule<S>, state: MatchState<S>): Status {
-  return matchStatusOf(module, state, module.status(state.game));
+  return matchStatusOf(module, state, gameStatus(module, state.game));
 }
 
 function matchStatusOf<S>(module: GameModule<S>, state: MatchState<S>, inner: Status): Status {
@@ -166,7 +180,7 @@ function awaitedSeats(status: Status): string[] {
  */
 export function decideMatch<S>(module: GameModule<S>, state: MatchState<S>, command: Command, who: Actor, random: Random): Decision {
   // The game's own status, once: the match's status and who is still in are both read from it.
-  const inner = module.status(state.game);
+  const inner = gameStatus(module, state.game);
   const status = matchStatusOf(module, state, inner);
   const active = activeOf(state, inner);
   if (who.kind === 'system') {

@@ -5,7 +5,7 @@
  * `visibleTo` is the one rule for what a viewer may see.
  */
 import { botCommand, botSeed, type BotKind } from './bots.ts';
-import { activePlayers, evolveMatch, decideMatch, initialMatch, isMatchEvent, matchLegalCommands, matchStatus, moduleView, seatName, type Actor, type GameEnded, type MatchState, type Recorded } from './match.ts';
+import { activePlayers, evolveMatch, decideMatch, gameStatus, initialMatch, isMatchEvent, matchLegalCommands, matchStatus, moduleView, seatName, type Actor, type GameEnded, type MatchState, type Recorded } from './match.ts';
 import { SeededRandom, type Roll } from './random.ts';
 import { SETTLE_LIMIT, SettleError } from './recorder.ts';
 import type { Command, GameEvent, GameModule, Json, Random, Refusal, SetupInput, Status, Viewer } from './types.ts';
@@ -94,7 +94,7 @@ function consequences<S>(module: GameModule<S>, rec: MatchRecorder<S>, decided: 
  */
 function close<S>(module: GameModule<S>, rec: MatchRecorder<S>) {
   if (rec.state.result) return;
-  const ended = module.status(rec.state.game).result;
+  const ended = gameStatus(module, rec.state.game).result;
   if (ended) rec.emit({ type: 'GameEnded', winners: [...ended.winners], reason: ended.reason } satisfies GameEnded);
 }
 
