@@ -14,6 +14,8 @@ export interface MailBody {
   replyTo?: string;
   /** Play by mail: ours, naming the game, seat and version its numbered orders are of. */
   messageId?: string;
+  /** The unsubscribe link it was written with: the player's link when it is sent takes its place (Notifications.mailOf). */
+  unsubscribe?: string;
 }
 
 /** The links a mail carries. */
@@ -33,7 +35,7 @@ function mail(links: MailLinks, subject: string, lines: string[]): MailBody {
   const { game: link, unsubscribe } = links;
   const text = `${lines.join('\n')}\n\nOpen the game: ${link}\n\n--\nYou get this mail because you asked for mail about your games. Stop it: ${unsubscribe}\n`;
   const html = `<!doctype html><html><body>${lines.map((l) => `<p>${escapeHtml(l)}</p>`).join('')}<p><a href="${escapeHtml(link)}">Open the game</a></p><hr><p style="font-size:small">You get this mail because you asked for mail about your games. <a href="${escapeHtml(unsubscribe)}">Unsubscribe</a></p></body></html>`;
-  return { subject, text, html };
+  return { subject, text, html, unsubscribe };
 }
 
 export function yourTurnMail(links: MailLinks, name: string, seat: string, prompts: string[]): MailBody {

@@ -497,7 +497,10 @@ export class Notifications {
       await this.store.attempted(id, { status: 'CANCELLED', error: 'the player no longer wants mail (or has no verified address)', attempt: false });
       return null;
     }
-    return { delivery, to: player.email, mail: delivery.body as unknown as MailBody, unsubscribe: this.unsubscribeUrl(player) };
+    const unsubscribe = this.unsubscribeUrl(player);
+    const written = delivery.body as unknown as MailBody;
+    // Written at the fan-out: a link spent since (unsubscribed, then mail on again) answers 404, so the one now takes its place.
+    return { delivery, to: player.email, mail: { ...written, ...withLink(written, written.unsubscribe, unsubscribe) }, unsubscribe };
   }
 
   /**
@@ -509,13 +512,16 @@ export class Notifications {
   async mailNow<M extends { to: string; text: string; html?: string; headers?: Record<string, string> }>(playerId: string, digest: boolean, message: M, link?: string): Promise<M | null> {
     const player = await this.players.player(playerId);
     if (!wantsMail(player, digest)) return null;
-    const now = this.unsubscribeKey ? this.unsubscribeUrl(player) : null;
-    const swap = (s: string) => (link && now && link !== now ? s.replaceAll(link, now).replaceAll(escapeHtml(link), escapeHtml(now)) : s);
-    return {
-      ...message, to: player.email, text: swap(message.text),
-      ...(message.html === undefined ? {} : { html: swap(message.html) }),
-      ...(message.headers === undefined ? {} : { headers: Object.fromEntries(Object.entries(message.headers).map(([k, v]) => [k, swap(v)])) }),
-    };
+    return { ...message, to: player.email, ...withLink(message, link, this.unsubscribeKey ? this.unsubscribeUrl(player) : undefined) };
   }
 }
 
+/** A mail's text, HTML and headers with the unsubscribe link `was` (as written) replaced by `now` (as it is when sent), in plain and in HTML-escaped form. */
+function withLink<M extends { text: string; html?: string; headers?: Record<string, string> }>(message: M, was: string | undefined, now: string | undefined): Pick<M, 'text' | 'html' | 'headers'> {
+  const swap = (s: string) => (was && now && was !== now ? s.replaceAll(was, now).replaceAll(escapeHtml(was), escapeHtml(now)) : s);
+  return {
+    text: swap(message.text),
+    ...(message.html === undefined ? {} : { html: swap(message.html) }),
+    ...(message.headers === undefined ? {} : { headers: Object.fromEntries(Object.entries(message.headers).map(([k, v]) => [k, swap(v)])) }),
+  } as Pick<M, 'text' | 'html' | 'headers'>;
+}

@@ -13,6 +13,7 @@ import { games as hostedGames } from '../../src/domain/games.ts';
 import { openDatabase, type Database } from '../../src/persistence/database.ts';
 import { openService, type Service, type ServiceOptions } from '../../src/server.ts';
 import { TASKS } from '../../src/app/tasks.ts';
+import { escapeHtml } from '../../src/app/mails.ts';
 import { startMailBox, until, type MailBox } from '../support/receivers.ts';
 import { databaseUrl, startTestServer, type TestServer } from '../support/server.ts';
 
@@ -128,8 +129,46 @@ describe('a digest queued before the player turned mail off', () => {
     expect(eveNow).not.toBe(eveOld);
     expect((eveDigest!.headers.get('list') as { unsubscribe?: { url?: string } })?.unsubscribe?.url).toBe(eveNow);
     expect(eveDigest!.text).not.toContain(eveOld);
-    expect(String(eveDigest!.html)).not.toContain(eveOld.replaceAll('&', '&amp;'));
+    expect(String(eveDigest!.html)).not.toContain(escapeHtml(eveOld));
+    expect(String(eveDigest!.html)).toContain(escapeHtml(eveNow));
     expect((await fetch(eveOld.replace(PUBLIC_URL, server.url))).status).toBe(404);
     expect((await fetch(eveNow.replace(PUBLIC_URL, server.url))).status).toBe(200);
+  });
+});
+
+// The same for the mails a fan-out writes (your turn, game over, deadline, messages): each
+// delivery's mail is written at the fan-out and sent by its own job, seconds or, with workers
+// busy or down, much later.
+describe('a your-turn mail written before the player unsubscribed and turned mail on again', () => {
+  it('goes out with their unsubscribe link now, which works; the spent one is nowhere in it', async () => {
+    const stopWorkers = await startWorkers();
+    const [bob, gil] = [await person('Bob', false), await person('Gil', false)];
+    await stopWorkers();
+    // Gil joins Bob's Raid and is awaited: the game's fan-out (run here, as a worker would) writes the mail and its job.
+    await raid(bob, gil);
+    const [game] = (await server.gql(`{ me { games(first: 1) { nodes { id version status } } } }`, {}, gil.token)).data.me.games.nodes;
+    const ids = await server.core.notifications.fanOut(game.id, game.version, game.status, true);
+    const written = (await Promise.all(ids.map((id) => server.core.notifications.mailOf(id)))).find((m) => m?.to === gil.email && m.delivery.event === 'YOUR_TURN')!;
+    const old = /Stop it: (\S+)$/m.exec(written.mail.text)![1]!;
+    expect(written.mail.unsubscribe).toBe(old);
+
+    expect((await fetch(old.replace(PUBLIC_URL, server.url))).status).toBe(200);
+    expect((await server.gql(`mutation { updatePlayer(input: { notifyByEmail: true }) { notifyByEmail } }`, {}, gil.token)).data.updatePlayer.notifyByEmail).toBe(true);
+
+    const again = await startWorkers();
+    let sent;
+    try {
+      sent = await until(() => toOf(gil.email).find((m) => m.subject?.startsWith('Your turn: ')), 20_000, "Gil's your-turn mail");
+    } finally {
+      await again();
+    }
+    const now = /Stop it: (\S+)$/m.exec(sent.text ?? '')?.[1] ?? '';
+    expect(now).toMatch(/^http:\/\/wargames\.test\/unsubscribe\?/);
+    expect(now).not.toBe(old);
+    expect((sent.headers.get('list') as { unsubscribe?: { url?: string } })?.unsubscribe?.url).toBe(now);
+    expect(sent.text).not.toContain(old);
+    expect(String(sent.html)).not.toContain(escapeHtml(old));
+    expect(String(sent.html)).toContain(escapeHtml(now));
+    expect((await fetch(now.replace(PUBLIC_URL, server.url))).status).toBe(200);
   });
 });
