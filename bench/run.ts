@@ -194,7 +194,7 @@ async function main() {
       if (!havePg15) throw new Error('BENCH_PG=system needs PostgreSQL 15 in /usr/lib/postgresql/15/bin (or PG15_BIN)');
       // As test/scaling/parts.ts starts them, but durable like the embedded one: fsync on,
       // shared_buffers at PostgreSQL's default.
-      cluster = await primaryCluster(['fsync = on', 'shared_buffers = 128MB', ...(process.env.BENCH_STATEMENTS === '1' ? ['shared_preload_libraries = pg_stat_statements'] : [])]);
+      cluster = await primaryCluster(['fsync = on', 'shared_buffers = 128MB', ...(['1', 'all'].includes(process.env.BENCH_STATEMENTS ?? '') ? ['shared_preload_libraries = pg_stat_statements', `pg_stat_statements.track = ${process.env.BENCH_STATEMENTS === 'all' ? 'all' : 'top'}`] : [])]);
       log(`system PostgreSQL 15: a throw-away cluster on port ${cluster.port}`);
       url = cluster.url;
     } else if (!url) {
@@ -231,8 +231,8 @@ async function main() {
     if (config.only === 'webhooks') {
       const { rows } = await database.pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
       onlyCluster(rows[0]!.pid);
-      // BENCH_STATEMENTS=1 (with BENCH_PG=system): pg_stat_statements of the 2-webhook run.
-      const statements = process.env.BENCH_STATEMENTS === '1';
+      // BENCH_STATEMENTS=1 or all (with BENCH_PG=system): pg_stat_statements of the 2-webhook run (all: nested statements too).
+      const statements = ['1', 'all'].includes(process.env.BENCH_STATEMENTS ?? '');
       if (statements) await database.pool.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
       server = await startServer(url, config.processes[0]!);
       log(`server: ${config.processes[0]} process(es) at ${server.url}; warm-up: ${config.warmupCommands} REST commands in 32 games (not counted)`);
@@ -250,7 +250,7 @@ async function main() {
         // Where PostgreSQL's time went in the 2-webhook run: the statements by total execution time.
         const { rows } = await database.pool.query(
           `SELECT calls, round(total_exec_time::numeric, 1) AS total_ms, round((total_exec_time / calls)::numeric, 3) AS mean_ms, left(regexp_replace(query, '\\s+', ' ', 'g'), 110) AS query
-           FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 15`,
+           FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT ${process.env.BENCH_STATEMENTS === 'all' ? 40 : 15}`,
         );
         console.log('');
         console.log(`statements of the 2-webhook run (pg_stat_statements), by total execution time; ${webhooks[1]!.commands} commands`);
