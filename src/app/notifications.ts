@@ -467,7 +467,7 @@ export class Notifications {
     const attempts = delivery.attempts + 1;
     const last = attempts >= this.webhookAttempts;
     const error = outcome.error ?? 'failed';
-    const run = await this.store.webhookAttempted(delivery.id, webhook.id, false, { status: last ? 'FAILED' : 'PENDING', error, ...(last ? {} : { retryAfterSeconds: Math.exp(Math.min(10, attempts)) }) });
+    const run = await this.store.webhookFailed(delivery.id, webhook.id, { status: last ? 'FAILED' : 'PENDING', error, ...(last ? {} : { retryAfterSeconds: Math.exp(Math.min(10, attempts)) }) });
     const limit = this.options.webhookDisableAfter ?? { failures: 10, ms: 600_000 };
     const reason = last
       ? `disabled after delivery ${delivery.id} failed ${attempts} times (last: ${error}); create it again to resume`

@@ -171,10 +171,11 @@ export interface WebhookStore {
   healGates(seconds: number, job: (key: string) => JobSpec | null): Promise<string[]>;
   attempted(id: string, outcome: { status: DeliveryRecord['status']; error?: string | null; attempt?: boolean }): Promise<void>;
   /**
-   * The webhook's failures in a row after this attempt, and how long ago the first of them was
-   * (ms). `retryAfterSeconds`: a PENDING delivery's next attempt is due that long from now.
+   * A failed attempt: the webhook's failures in a row after it, and how long ago the first of
+   * them was (ms). `retryAfterSeconds`: a PENDING delivery's next attempt is due that long from
+   * now. Successes are recorded together, by `sending` and `settleWebhook`.
    */
-  webhookAttempted(deliveryId: string, webhookId: string, ok: boolean, outcome: { status: DeliveryRecord['status']; error?: string | null; retryAfterSeconds?: number }): Promise<{ failures: number; failingForMs: number }>;
+  webhookFailed(deliveryId: string, webhookId: string, outcome: { status: DeliveryRecord['status']; error?: string | null; retryAfterSeconds?: number }): Promise<{ failures: number; failingForMs: number }>;
   /** True if this call disabled it (false: it already was, or is gone). */
   disable(id: string, reason: string): Promise<boolean>;
 }

@@ -122,15 +122,14 @@ WHERE w.id = $1::uuid AND (SELECT count(*) FROM s) >= 0 AND (SELECT count(*) FRO
  * transaction's synchronous_commit off, see ASYNC): a record lost to a crash of the database
  * only has the delivery made again, with its same webhook-id (at least once, as always).
  */
-const ATTEMPTED_SQL = prepared(`WITH s AS (${ASYNC}), w AS (
-  UPDATE webhooks SET failures = CASE WHEN $2::boolean THEN 0 ELSE failures + 1 END,
-    failing_since = CASE WHEN $2::boolean THEN NULL ELSE COALESCE(failing_since, now()) END
-  WHERE id = $1::uuid AND NOT ($2::boolean AND failures = 0)
+const FAILED_SQL = prepared(`WITH s AS (${ASYNC}), w AS (
+  UPDATE webhooks SET failures = failures + 1, failing_since = COALESCE(failing_since, now())
+  WHERE id = $1::uuid
   RETURNING failures, failing_since
 ), d AS (
-  UPDATE deliveries SET status = $4, attempts = attempts + 1, last_error = COALESCE($5, last_error), updated_at = now(),
-    next_attempt_at = CASE WHEN $6::float8 IS NULL THEN NULL ELSE now() + make_interval(secs => $6::float8) END
-  WHERE id = $3
+  UPDATE deliveries SET status = $3, attempts = attempts + 1, last_error = COALESCE($4, last_error), updated_at = now(),
+    next_attempt_at = CASE WHEN $5::float8 IS NULL THEN NULL ELSE now() + make_interval(secs => $5::float8) END
+  WHERE id = $2
   RETURNING 1
 )
 SELECT (SELECT failures FROM w) AS failures,
@@ -316,11 +315,11 @@ export class WebhookStore implements WebhookPort {
   }
 
   /**
-   * One attempt of a webhook delivery, in one statement: the delivery's status and the
-   * webhook's count of failures in a row (not written when a success leaves it at 0).
+   * A failed attempt of a webhook delivery, in one statement: the delivery's status and the
+   * webhook's count of failures in a row. (Successes are recorded together: `sending`, `settleWebhook`.)
    */
-  async webhookAttempted(deliveryId: string, webhookId: string, ok: boolean, outcome: { status: DeliveryRecord['status']; error?: string | null; retryAfterSeconds?: number }): Promise<{ failures: number; failingForMs: number }> {
-    const rows = await this.query<{ failures: number | null; failing_for_ms: number | null }>(ATTEMPTED_SQL, [webhookId, ok, deliveryId, outcome.status, outcome.error ?? null, outcome.retryAfterSeconds ?? null]);
+  async webhookFailed(deliveryId: string, webhookId: string, outcome: { status: DeliveryRecord['status']; error?: string | null; retryAfterSeconds?: number }): Promise<{ failures: number; failingForMs: number }> {
+    const rows = await this.query<{ failures: number | null; failing_for_ms: number | null }>(FAILED_SQL, [webhookId, deliveryId, outcome.status, outcome.error ?? null, outcome.retryAfterSeconds ?? null]);
     return { failures: rows[0]?.failures ?? 0, failingForMs: rows[0]?.failing_for_ms ?? 0 };
   }
 

@@ -64,9 +64,9 @@ describe('the webhook store', () => {
     expect((await store.sending(hook.id, 10, [])).due.map((d) => d.id)).toEqual([out[0]!.id, out[1]!.id, d4.id]);
     expect(await store.settleWebhook(hook.id, noTimer)).toBe('due');
     // A failed one is due again later: the others go first, and with only it left the gate closes with a timer.
-    await store.webhookAttempted(out[0]!.id, hook.id, false, { status: 'PENDING', error: 'answered 500', retryAfterSeconds: 60 });
+    await store.webhookFailed(out[0]!.id, hook.id, { status: 'PENDING', error: 'answered 500', retryAfterSeconds: 60 });
     expect((await store.sending(hook.id, 10, [])).due.map((d) => d.id)).toEqual([out[1]!.id, d4.id]);
-    for (const d of [out[1]!, d4]) await store.webhookAttempted(d.id, hook.id, true, { status: 'DELIVERED', error: null });
+    await store.sending(hook.id, 0, [out[1]!.id, d4.id]);
     expect(await store.settleWebhook(hook.id, { task: jobs.mail(out[0]!).task, payload: { webhookId: hook.id, wake: true }, key: `timer:${hook.id}` })).toBe('waiting');
     const timer = (await pending()).find((j) => j.key === `timer:${hook.id}`);
     expect(timer?.payload).toEqual({ webhookId: hook.id, wake: true });
@@ -109,7 +109,7 @@ describe('the webhook store', () => {
     const hook = await aWebhook();
     const { jobs, pending, clear } = testJobs();
     await store.enqueue([delivery(hook, 1)], jobs);
-    await store.webhookAttempted((await store.sending(hook.id, 1, [])).due[0]!.id, hook.id, true, { status: 'DELIVERED', error: null });
+    await store.sending(hook.id, 0, [(await store.sending(hook.id, 1, [])).due[0]!.id]);
     const client = new pg.Client({ connectionString: databaseUrl() });
     await client.connect();
     try {
@@ -122,14 +122,14 @@ describe('the webhook store', () => {
       await client.query('COMMIT');
       // The sender's last look came after the lock: it sees the new one and goes on.
       expect(await settling).toBe('due');
-      for (const d of (await store.sending(hook.id, 10, [])).due) await store.webhookAttempted(d.id, hook.id, true, { status: 'DELIVERED', error: null });
+      await store.sending(hook.id, 0, (await store.sending(hook.id, 10, [])).due.map((d) => d.id));
       expect(await store.settleWebhook(hook.id, noTimer)).toBe('idle');
       await clear();
 
       // The other order: the sender holds the gate locked while a fan-out stores one; the fan-out waits, then opens the gate again with a new sender.
       await store.enqueue([delivery(hook, 3)], jobs);
       await clear();
-      for (const d of (await store.sending(hook.id, 10, [])).due) await store.webhookAttempted(d.id, hook.id, true, { status: 'DELIVERED', error: null });
+      await store.sending(hook.id, 0, (await store.sending(hook.id, 10, [])).due.map((d) => d.id));
       await client.query('BEGIN');
       await client.query('SELECT 1 FROM job_gates WHERE key = $1 FOR UPDATE', [webhookGate(hook.id)]);
       const d4 = delivery(hook, 4);
@@ -146,19 +146,19 @@ describe('the webhook store', () => {
     }
   });
 
-  it('records an attempt: the delivery\'s status and error, and the webhook\'s failures in a row, reset by a success', async () => {
+  it('records a failed attempt: the delivery\'s status and error, and the webhook\'s failures in a row, reset by a success', async () => {
     const hook = await aWebhook();
     const { jobs, clear } = testJobs();
     const d = delivery(hook, 1);
     await store.enqueue([d], jobs);
-    await store.webhookAttempted(d.id, hook.id, false, { status: 'PENDING', error: 'answered 500' });
-    await store.webhookAttempted(d.id, hook.id, false, { status: 'PENDING', error: 'answered 502' });
+    await store.webhookFailed(d.id, hook.id, { status: 'PENDING', error: 'answered 500' });
+    await store.webhookFailed(d.id, hook.id, { status: 'PENDING', error: 'answered 502' });
     expect((await store.get(hook.id))?.failures).toBe(2);
     expect(await store.delivery(d.id)).toMatchObject({ status: 'PENDING', attempts: 2, lastError: 'answered 502' });
-    await store.webhookAttempted(d.id, hook.id, true, { status: 'DELIVERED', error: null });
+    await store.sending(hook.id, 0, [d.id]);
     expect((await store.get(hook.id))?.failures).toBe(0);
     expect(await store.delivery(d.id)).toMatchObject({ status: 'DELIVERED', attempts: 3, lastError: 'answered 502' });
-    await store.webhookAttempted(d.id, hook.id, true, { status: 'DELIVERED', error: null });
+    await store.sending(hook.id, 0, [d.id]);
     expect((await store.get(hook.id))?.failures).toBe(0);
     await clear();
   });
@@ -167,7 +167,7 @@ describe('the webhook store', () => {
     const { jobs, clear } = testJobs();
     const out = [delivery(hook, 1), delivery(hook, 2), delivery(hook, 3)];
     await store.enqueue(out, jobs);
-    await store.webhookAttempted(out[0]!.id, hook.id, false, { status: 'PENDING', error: 'answered 500' });
+    await store.webhookFailed(out[0]!.id, hook.id, { status: 'PENDING', error: 'answered 500' });
     expect((await store.get(hook.id))?.failures).toBe(1);
     // The read: the webhook with its first due ones.
     const read = await store.sending(hook.id, 2, []);

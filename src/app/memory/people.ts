@@ -260,12 +260,12 @@ export class MemoryWebhooks implements WebhookStore {
     Object.assign(x, { status: outcome.status, attempts: x.attempts + (outcome.attempt === false ? 0 : 1), lastError: outcome.error ?? x.lastError, updatedAt: this.d.now() });
   }
 
-  async webhookAttempted(deliveryId: string, webhookId: string, ok: boolean, outcome: { status: DeliveryRecord['status']; error?: string | null; retryAfterSeconds?: number }) {
+  async webhookFailed(deliveryId: string, webhookId: string, outcome: { status: DeliveryRecord['status']; error?: string | null; retryAfterSeconds?: number }) {
     const w = this.d.webhooks.get(webhookId);
     const now = this.d.now();
     if (w) {
-      w.failures = ok ? 0 : w.failures + 1;
-      this.failingSince.set(webhookId, ok ? null : (this.failingSince.get(webhookId) ?? now));
+      w.failures += 1;
+      this.failingSince.set(webhookId, this.failingSince.get(webhookId) ?? now);
     }
     await this.attempted(deliveryId, { status: outcome.status, error: outcome.error, attempt: true });
     if (outcome.retryAfterSeconds === undefined) this.d.nextAttempt.delete(deliveryId);
