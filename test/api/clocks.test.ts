@@ -11,6 +11,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_PER_MOVE } from '../../src/app/clock.ts';
 import { DeadlineNotYet } from '../../src/app/deadlines.ts';
+import { ownDatabase } from '../support/own-database.ts';
 import { databaseUrl, startTestServer, type TestServer } from '../support/server.ts';
 
 let a: TestServer;
@@ -320,18 +321,10 @@ describe('clocks', () => {
   });
 });
 
-/** A database of its own (migrated), so that no other test file's server runs its jobs. */
-async function ownDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `clocks_${process.pid}_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
-  await db.query(`CREATE DATABASE ${name}`);
-  const url = new URL(databaseUrl());
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: async () => void (await db.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)) };
-}
-
+// On a database of their own (test/support/own-database.ts), so that no other test file's server runs their jobs.
 describe('clocks on a database of their own', () => {
   it('warns once when a quarter of the time is left, through the deadline-soon hook, and not for a seat that acted', async () => {
-    const own = await ownDatabase();
+    const own = await ownDatabase('clocks');
     let servers: TestServer[] = [];
     try {
       // The runners look for due jobs every half second (default 2 s), so that the warning, a
@@ -353,7 +346,7 @@ describe('clocks on a database of their own', () => {
   });
 
   it('times out a seat whose deadline passed while every server process was stopped, once one starts again', async () => {
-    const own = await ownDatabase();
+    const own = await ownDatabase('clocks');
     const url = own.url;
     let servers: TestServer[] = [];
     try {

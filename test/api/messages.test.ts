@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import type { Client } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { wsClient } from '../support/client.ts';
+import { ownDatabase, type OwnDatabase } from '../support/own-database.ts';
 import { startMailBox, startReceiver, until, type MailBox, type Receiver } from '../support/receivers.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
@@ -17,15 +18,17 @@ let a: TestServer;
 let b: TestServer;
 let receiver: Receiver;
 let smtp: MailBox;
+let db: OwnDatabase;
 
 beforeAll(async () => {
-  [receiver, smtp] = await Promise.all([startReceiver(), startMailBox()]);
-  const opts = { rateLimit: 100_000, registrationsPerMinute: 10_000, workers: { pollInterval: 200 }, notifications: { allowPrivate: true }, mailer: { smtpUrl: smtp.url, from: 'Wargames <games@wargames.test>' } };
+  [receiver, smtp, db] = await Promise.all([startReceiver(), startMailBox(), ownDatabase('messages')]);
+  const opts = { databaseUrl: db.url, rateLimit: 100_000, registrationsPerMinute: 10_000, workers: { pollInterval: 200 }, notifications: { allowPrivate: true }, mailer: { smtpUrl: smtp.url, from: 'Wargames <games@wargames.test>' } };
   [a, b] = await Promise.all([startTestServer(opts), startTestServer(opts)]);
 });
 afterAll(async () => {
   await Promise.all([a?.close(), b?.close()]);
   await Promise.all([receiver?.close(), smtp?.close()]);
+  await db?.drop();
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ownDatabase, type OwnDatabase } from '../support/own-database.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
 const run = promisify(execFile);
@@ -36,6 +37,7 @@ const freePort = () => new Promise<number>((resolve) => {
 let server: TestServer;
 let dir: string;
 let catcher: ReturnType<typeof spawn>;
+let db: OwnDatabase;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'readme-mail-'));
@@ -50,8 +52,9 @@ beforeAll(async () => {
   });
   // Terminal 1's service: SMTP_URL to the catcher, MAIL_FROM's domain for the reply addresses, a listener.
   expect(terminal1[1]).toBe("SMTP_URL=smtp://127.0.0.1:1025 MAIL_FROM='Wargames <games@play.localhost>' MAIL_INBOUND_PORT=2525 npm start");
+  db = await ownDatabase('readme_mail');
   server = await startTestServer({
-    rateLimit: 100_000, workers: { pollInterval: 100 },
+    databaseUrl: db.url, rateLimit: 100_000, workers: { pollInterval: 100 },
     mailer: { smtpUrl: `smtp://127.0.0.1:${port}`, from: 'Wargames <games@play.localhost>' },
     playByMail: { replyDomain: 'play.localhost' },
     smtpInbound: { port: 0 },
@@ -60,6 +63,7 @@ beforeAll(async () => {
 afterAll(async () => {
   catcher?.kill();
   await server?.close();
+  await db?.drop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 

@@ -8,26 +8,29 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ownDatabase, type OwnDatabase } from '../support/own-database.ts';
 import { startMailBox, startReceiver, until, type MailBox, type Receiver } from '../support/receivers.ts';
-import { databaseUrl, startTestServer, type TestServer } from '../support/server.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
 
 let a: TestServer;
 let b: TestServer;
 let receiver: Receiver;
 let smtp: MailBox;
 let db: pg.Client;
+let own: OwnDatabase;
 
 beforeAll(async () => {
-  [receiver, smtp] = await Promise.all([startReceiver(), startMailBox()]);
-  const opts = { rateLimit: 100_000, registrationsPerMinute: 10_000, workers: { pollInterval: 200 }, notifications: { allowPrivate: true }, mailer: { smtpUrl: smtp.url, from: 'Wargames <games@wargames.test>' } };
+  [receiver, smtp, own] = await Promise.all([startReceiver(), startMailBox(), ownDatabase('timeout_bot')]);
+  const opts = { databaseUrl: own.url, rateLimit: 100_000, registrationsPerMinute: 10_000, workers: { pollInterval: 200 }, notifications: { allowPrivate: true }, mailer: { smtpUrl: smtp.url, from: 'Wargames <games@wargames.test>' } };
   [a, b] = await Promise.all([startTestServer(opts), startTestServer(opts)]);
-  db = new pg.Client({ connectionString: databaseUrl() });
+  db = new pg.Client({ connectionString: own.url });
   await db.connect();
 });
 afterAll(async () => {
   await db?.end();
   await Promise.all([a?.close(), b?.close()]);
   await Promise.all([receiver?.close(), smtp?.close()]);
+  await own?.drop();
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -5,6 +5,7 @@ import { EventStore } from '../../src/persistence/event-store.ts';
 import { BatchedRevisions } from '../../src/persistence/revisions.ts';
 import { statementName } from '../../src/persistence/statements.ts';
 import { listMigrations, migrate } from '../../src/persistence/migrate.ts';
+import { ownDatabase } from '../support/own-database.ts';
 import { databaseUrl } from '../support/server.ts';
 
 let db: Database;
@@ -196,11 +197,8 @@ describe('named statements', () => {
   it('name the append and the game read, and survive a column added to games while they are cached', async () => {
     expect(statementName({ sql: 'SELECT 1' })).toBeUndefined();
     // A database of its own: the ALTER TABLE below must not lock another test file's games.
-    const name = `named_${process.pid}_${Date.now()}`;
-    await db.pool.query(`CREATE DATABASE ${name}`);
-    const url = new URL(databaseUrl());
-    url.pathname = `/${name}`;
-    const own = await openDatabase(url.toString(), () => {}, undefined, { poolSize: 1 });
+    const named = await ownDatabase('named');
+    const own = await openDatabase(named.url, () => {}, undefined, { poolSize: 1 });
     try {
       const s = new EventStore(own.prisma);
       const id = randomUUID();
@@ -221,7 +219,7 @@ describe('named statements', () => {
       expect(await s.game(id)).toMatchObject({ version: 9 });
     } finally {
       await own.close();
-      await db.pool.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await named.drop();
     }
   });
 });

@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { ownDatabase, type OwnDatabase } from '../support/own-database.ts';
 import { startMailBox, type MailBox } from '../support/receivers.ts';
 import { findChromium } from './browser.ts';
 import { openHarness, type Harness } from './harness.ts';
@@ -70,13 +71,15 @@ describe.skipIf(!chromium)('honest settings: mail off', () => {
 describe.skipIf(!chromium)('honest settings: mail on', () => {
   let t: Harness;
   let box: MailBox;
+  let db: OwnDatabase;
   beforeAll(async () => {
-    box = await startMailBox();
-    t = await openHarness({ rateLimit: 100_000, registrationsPerMinute: 10_000, workers: { pollInterval: 200 }, mailer: { smtpUrl: box.url, from: 'Wargames <games@wargames.test>' } });
+    [box, db] = await Promise.all([startMailBox(), ownDatabase('settings')]);
+    t = await openHarness({ databaseUrl: db.url, rateLimit: 100_000, registrationsPerMinute: 10_000, workers: { pollInterval: 200 }, mailer: { smtpUrl: box.url, from: 'Wargames <games@wargames.test>' } });
   });
   afterAll(async () => {
     await t?.close();
     await box?.close();
+    await db?.drop();
   });
 
   it('shows no mail-off note, and the code mailed verifies the email', async () => {

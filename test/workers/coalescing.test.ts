@@ -13,6 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeliveryRecord } from '../../src/app/ports.ts';
 import { TASKS } from '../../src/app/tasks.ts';
+import { ownDatabase, type OwnDatabase } from '../support/own-database.ts';
 import { until } from '../support/receivers.ts';
 import pg from 'pg';
 import { databaseUrl, startTestServer, type TestServer } from '../support/server.ts';
@@ -47,20 +48,18 @@ let receiver: Awaited<ReturnType<typeof slowReceiver>>;
 let pool: pg.Pool;
 let quietPool: pg.Pool;
 /** The quiet server's own database. */
+let quietDb: OwnDatabase;
 let quietUrl: string;
 beforeAll(async () => {
   receiver = await slowReceiver(20);
   pool = new pg.Pool({ connectionString: databaseUrl(), max: 2 });
   // The tasks run by hand on a database of their own: no runner of another server takes their jobs.
-  const own = `coalescing_${randomUUID().slice(0, 8)}`;
-  await pool.query(`CREATE DATABASE ${own}`);
-  const url = new URL(databaseUrl());
-  url.pathname = `/${own}`;
-  quietUrl = url.toString();
+  quietDb = await ownDatabase('coalescing');
+  quietUrl = quietDb.url;
   quietPool = new pg.Pool({ connectionString: quietUrl, max: 2 });
   [server, quiet] = await Promise.all([
     startTestServer({ rateLimit: 100_000, registrationsPerMinute: 10_000, notifications: { allowPrivate: true, secretKey: key }, workers: { pollInterval: 200 } }),
-    startTestServer({ databaseUrl: url.toString(), rateLimit: 100_000, registrationsPerMinute: 10_000, notifications: { allowPrivate: true, secretKey: key }, workers: false }),
+    startTestServer({ databaseUrl: quietUrl, rateLimit: 100_000, registrationsPerMinute: 10_000, notifications: { allowPrivate: true, secretKey: key }, workers: false }),
   ]);
 });
 afterAll(async () => {
@@ -68,6 +67,7 @@ afterAll(async () => {
   await receiver?.close();
   await pool?.end();
   await quietPool?.end();
+  await quietDb?.drop();
 });
 
 /** A player's game (north) against a seat token (east), with `hooks` webhooks on EVENT_APPENDED. */

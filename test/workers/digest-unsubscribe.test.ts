@@ -14,32 +14,35 @@ import { openDatabase, type Database } from '../../src/persistence/database.ts';
 import { openService, type Service, type ServiceOptions } from '../../src/server.ts';
 import { TASKS } from '../../src/app/tasks.ts';
 import { escapeHtml } from '../../src/app/mails.ts';
+import { ownDatabase, type OwnDatabase } from '../support/own-database.ts';
 import { startMailBox, until, type MailBox } from '../support/receivers.ts';
-import { databaseUrl, startTestServer, type TestServer } from '../support/server.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
 
 const PUBLIC_URL = 'http://wargames.test';
 let server: TestServer;
 let box: MailBox;
 let shared: Pick<ServiceOptions, 'digests' | 'mailer' | 'notifications' | 'playByMail'>;
+let db: OwnDatabase;
 
 beforeAll(async () => {
-  box = await startMailBox();
+  [box, db] = await Promise.all([startMailBox(), ownDatabase('digest_unsubscribe')]);
   shared = {
     digests: false,
     mailer: { smtpUrl: box.url, from: 'Wargames <games@wargames.test>' },
     notifications: { publicUrl: PUBLIC_URL, allowPrivate: true, secretKey: Buffer.alloc(32, 9) },
     playByMail: { replyDomain: 'unsubscribe.wargames.test', perHour: 1000 },
   };
-  server = await startTestServer({ rateLimit: 100_000, ...shared });
+  server = await startTestServer({ databaseUrl: db.url, rateLimit: 100_000, ...shared });
 });
 afterAll(async () => {
   await server?.close();
   await box?.close();
+  await db?.drop();
 });
 
-/** A worker service on the tests' database, until the returned close. */
+/** A worker service on the server's database, until the returned close. */
 async function startWorkers(): Promise<() => Promise<void>> {
-  const database: Database = await openDatabase(databaseUrl());
+  const database: Database = await openDatabase(db.url);
   const service: Service = await openService({ ...shared, database, games: hostedGames, http: false, workers: { pollInterval: 100 } });
   return async () => {
     await service.close();

@@ -10,20 +10,22 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dayAfter, nextDigest } from '../../src/app/digests.ts';
+import { ownDatabase, type OwnDatabase } from '../support/own-database.ts';
 import { startMailBox, until, type MailBox } from '../support/receivers.ts';
-import { databaseUrl, startTestServer, type TestServer, type TestServerOptions } from '../support/server.ts';
+import { startTestServer, type TestServer, type TestServerOptions } from '../support/server.ts';
 
 const DOMAIN = 'digest.wargames.test';
 let a: TestServer;
 let b: TestServer;
 let box: MailBox;
 let smtp: Transporter;
+let db: OwnDatabase;
 
 beforeAll(async () => {
-  box = await startMailBox();
+  [box, db] = await Promise.all([startMailBox(), ownDatabase('digest')]);
   // One key for both processes, as a deployment's WEBHOOK_SECRET_KEY: the same reply addresses and links.
   const options: TestServerOptions = {
-    rateLimit: 100_000, workers: { pollInterval: 100 }, digests: false,
+    databaseUrl: db.url, rateLimit: 100_000, workers: { pollInterval: 100 }, digests: false,
     mailer: { smtpUrl: box.url, from: 'Wargames <games@wargames.test>' },
     notifications: { publicUrl: 'http://wargames.test', allowPrivate: true, secretKey: Buffer.alloc(32, 7) },
     playByMail: { replyDomain: DOMAIN, perHour: 1000 },
@@ -37,6 +39,7 @@ afterAll(async () => {
   await a?.close();
   await b?.close();
   await box?.close();
+  await db?.drop();
 });
 
 const toOf = (address: string) => box.mails.filter((m) => (Array.isArray(m.to) ? m.to : [m.to]).some((t) => t?.value.some((v) => v.address === address)));
@@ -166,10 +169,10 @@ describe('the daily digest', () => {
     expect(dayAfter('2026-12-31', '23:30')).toEqual({ day: '2027-01-01', runAt: new Date('2027-01-01T23:30:00Z') });
 
     // At start each process adds the next digest_day unless one is there: the one pending stays.
-    const db = new pg.Client({ connectionString: databaseUrl() });
-    await db.connect();
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
     try {
-      const pending = async () => (await db.query<{ run_at: Date; payload: { day: string } }>(`SELECT run_at, payload FROM graphile_worker._private_jobs WHERE key = 'digest-day'`)).rows;
+      const pending = async () => (await client.query<{ run_at: Date; payload: { day: string } }>(`SELECT run_at, payload FROM graphile_worker._private_jobs WHERE key = 'digest-day'`)).rows;
       await a.core.digests.schedule();
       const before = await pending();
       expect(before).toHaveLength(1);
@@ -177,7 +180,7 @@ describe('the daily digest', () => {
       await b.core.digests.schedule(new Date('2030-06-01T12:00:00Z'));
       expect(await pending()).toEqual(before);
     } finally {
-      await db.end();
+      await client.end();
     }
   });
 });

@@ -9,16 +9,18 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ownDatabase, type OwnDatabase } from '../support/own-database.ts';
 import { startMailBox, startReceiver, until, type MailBox, type Receiver } from '../support/receivers.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
 let server: TestServer;
 let receiver: Receiver;
 let box: MailBox;
+let db: OwnDatabase;
 beforeAll(async () => {
-  receiver = await startReceiver();
-  box = await startMailBox();
+  [receiver, box, db] = await Promise.all([startReceiver(), startMailBox(), ownDatabase('isolation')]);
   server = await startTestServer({
+    databaseUrl: db.url,
     rateLimit: 100_000,
     registrationsPerMinute: 10_000,
     mailer: { smtpUrl: box.url, from: 'Wargames <games@wargames.test>' },
@@ -30,6 +32,7 @@ afterAll(async () => {
   await server?.close();
   await receiver?.close();
   await box?.close();
+  await db?.drop();
 });
 
 const to = (address: string) => box.mails.filter((m) => (Array.isArray(m.to) ? m.to : [m.to]).some((t) => t?.value.some((v) => v.address === address)));

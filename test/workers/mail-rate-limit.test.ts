@@ -10,8 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { games as hostedGames } from '../../src/domain/games.ts';
 import { openDatabase, type Database } from '../../src/persistence/database.ts';
 import { openService, type Service } from '../../src/server.ts';
+import { ownDatabase, type OwnDatabase } from '../support/own-database.ts';
 import { startMailBox, until, type MailBox } from '../support/receivers.ts';
-import { databaseUrl, startTestServer, type TestServer } from '../support/server.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
 
 const SECRET = 'inbound-secret-for-rate-limit-0123456789';
 const DOMAIN = 'limit.wargames.test';
@@ -19,17 +20,18 @@ const PER_HOUR = 3;
 let server: TestServer;
 let box: MailBox;
 const workers: { service: Service; database: Database }[] = [];
+let db: OwnDatabase;
 
 beforeAll(async () => {
-  box = await startMailBox();
+  [box, db] = await Promise.all([startMailBox(), ownDatabase('mail_rate_limit')]);
   const shared = {
     mailer: { smtpUrl: box.url, from: 'Wargames <games@wargames.test>' },
     notifications: { publicUrl: 'http://wargames.test', allowPrivate: true },
     playByMail: { replyDomain: DOMAIN, perHour: PER_HOUR },
   };
-  server = await startTestServer({ rateLimit: 100_000, registrationsPerMinute: 10_000, ...shared, mailInboundSecret: SECRET });
+  server = await startTestServer({ databaseUrl: db.url, rateLimit: 100_000, registrationsPerMinute: 10_000, ...shared, mailInboundSecret: SECRET });
   for (let i = 0; i < 2; i++) {
-    const database = await openDatabase(databaseUrl());
+    const database = await openDatabase(db.url);
     workers.push({ database, service: await openService({ ...shared, database, games: hostedGames, http: false, workers: { pollInterval: 100, concurrency: 4 } }) });
   }
 });
@@ -40,6 +42,7 @@ afterAll(async () => {
   }
   await server?.close();
   await box?.close();
+  await db?.drop();
 });
 
 const toOf = (address: string) => box.mails.filter((m) => (Array.isArray(m.to) ? m.to : [m.to]).some((t) => t?.value.some((v) => v.address === address)));

@@ -6,16 +6,18 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ownDatabase, type OwnDatabase } from '../support/own-database.ts';
 import { startMailBox, until, type MailBox } from '../support/receivers.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
 const PUBLIC_URL = 'http://wargames.test';
 let server: TestServer;
 let box: MailBox;
+let db: OwnDatabase;
 beforeAll(async () => {
-  box = await startMailBox();
+  [box, db] = await Promise.all([startMailBox(), ownDatabase('mail')]);
   server = await startTestServer({
-    rateLimit: 100_000, registrationsPerMinute: 10_000, workers: { pollInterval: 200 },
+    databaseUrl: db.url, rateLimit: 100_000, registrationsPerMinute: 10_000, workers: { pollInterval: 200 },
     mailer: { smtpUrl: box.url, from: 'Wargames <games@wargames.test>' },
     notifications: { publicUrl: PUBLIC_URL, allowPrivate: true },
   });
@@ -23,6 +25,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
   await box?.close();
+  await db?.drop();
 });
 
 const to = (address: string) => box.mails.filter((m) => (Array.isArray(m.to) ? m.to : [m.to]).some((t) => t?.value.some((v) => v.address === address)));

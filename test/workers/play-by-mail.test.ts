@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { ParsedMail } from 'mailparser';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ownDatabase, type OwnDatabase } from '../support/own-database.ts';
 import { startMailBox, until, type MailBox } from '../support/receivers.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
@@ -16,11 +17,12 @@ const DOMAIN = 'play.wargames.test';
 let server: TestServer;
 let box: MailBox;
 let smtp: Transporter;
+let db: OwnDatabase;
 
 beforeAll(async () => {
-  box = await startMailBox();
+  [box, db] = await Promise.all([startMailBox(), ownDatabase('play_by_mail')]);
   server = await startTestServer({
-    rateLimit: 100_000, registrationsPerMinute: 10_000, workers: { pollInterval: 100 },
+    databaseUrl: db.url, rateLimit: 100_000, registrationsPerMinute: 10_000, workers: { pollInterval: 100 },
     mailer: { smtpUrl: box.url, from: 'Wargames <games@wargames.test>' },
     notifications: { publicUrl: 'http://wargames.test', allowPrivate: true },
     playByMail: { replyDomain: DOMAIN, perHour: 1000 },
@@ -33,6 +35,7 @@ afterAll(async () => {
   smtp?.close();
   await server?.close();
   await box?.close();
+  await db?.drop();
 });
 
 const header = (m: ParsedMail, name: string) => m.headerLines.find((h) => h.key === name)?.line.slice(name.length + 1).trim();

@@ -9,16 +9,18 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MATCH_COMMANDS } from '../../src/domain/kernel/index.ts';
 import { SUBMIT } from '../support/client.ts';
+import { ownDatabase, type OwnDatabase } from '../support/own-database.ts';
 import { startMailBox, startReceiver, until, type MailBox, type Receiver } from '../support/receivers.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
 let server: TestServer;
 let box: MailBox;
 let receiver: Receiver;
+let db: OwnDatabase;
 beforeAll(async () => {
-  [box, receiver] = await Promise.all([startMailBox(), startReceiver()]);
+  [box, receiver, db] = await Promise.all([startMailBox(), startReceiver(), ownDatabase('visibility')]);
   server = await startTestServer({
-    rateLimit: 1_000_000, registrationsPerMinute: 10_000, workers: { pollInterval: 200, concurrency: 4 },
+    databaseUrl: db.url, rateLimit: 1_000_000, registrationsPerMinute: 10_000, workers: { pollInterval: 200, concurrency: 4 },
     mailer: { smtpUrl: box.url, from: 'Wargame service <no-reply@localhost>' },
     notifications: { publicUrl: 'http://wargames.test', allowPrivate: true },
   });
@@ -26,6 +28,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
   await Promise.all([box?.close(), receiver?.close()]);
+  await db?.drop();
 });
 
 const ARMIES = ['azuthkan', 'celestine'] as const;
