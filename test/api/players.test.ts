@@ -41,7 +41,7 @@ describe('players', () => {
     const { player, token } = await register(a, '  Ada  ', 'ada@example.org');
     expect(player).toMatchObject({ name: 'Ada', email: 'ada@example.org', emailVerified: false, notifyByEmail: false });
     expect(token).toMatch(/^wgp_[A-Za-z0-9_-]{43}$/);
-    const stored = await db.query('SELECT token_hash FROM player_tokens WHERE player_id = $1', [player.id]);
+    const stored = await db.query('SELECT * FROM player_tokens WHERE player_id = $1', [player.id]);
     expect(stored.rows).toHaveLength(1);
     expect(stored.rows[0].token_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(stored.rows)).not.toContain(token);

@@ -144,7 +144,7 @@ describe('loadConfig', () => {
 });
 
 describe('npm start with a bad environment', () => {
-  function start(env: Record<string, string>): Promise<{ code: number | null; stderr: string; ms: number }> {
+  function start(env: Record<string, string>): Promise<{ code: number | null; stderr: string; stdout: string; ms: number }> {
     const began = Date.now();
     return new Promise((resolve, reject) => {
       const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
@@ -153,12 +153,14 @@ describe('npm start with a bad environment', () => {
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let stderr = '';
+      let stdout = '';
       child.stderr.on('data', (chunk) => (stderr += chunk));
+      child.stdout.on('data', (chunk) => (stdout += chunk));
       const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
       child.on('error', reject);
       child.on('exit', (code) => {
         clearTimeout(timer);
-        resolve({ code, stderr, ms: Date.now() - began });
+        resolve({ code, stderr, stdout, ms: Date.now() - began });
       });
     });
   }
@@ -169,10 +171,11 @@ describe('npm start with a bad environment', () => {
     ['RATE_LIMIT_MAX', 'abc'],
     ['DATABASE_URL', 'not-a-url'],
   ])('%s=%s exits non-zero at once, before any database starts, naming the variable', async (variable, value) => {
-    const { code, stderr, ms } = await start({ [variable]: value });
+    const { code, stderr, stdout, ms } = await start({ [variable]: value });
     expect(code).toBe(1);
     expect(stderr).toMatch(new RegExp(`Invalid configuration: ${variable} `));
-    expect(stderr).not.toContain('embedded PostgreSQL');
+    // The database's start is logged (pino) to stdout, not stderr.
+    expect(stdout + stderr).not.toContain('embedded PostgreSQL');
     // Loading tsx and the config module only, no database: well under the 7 s it took before.
     expect(ms).toBeLessThan(10_000);
   });

@@ -2,6 +2,7 @@
  * The bots' choice, pure: uniform among the seat's own commands, from a seed of the bot's
  * own; never a resignation or a draw offer; a draw offer waiting for its answer is declined.
  */
+import { createHash, createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { BOT_KINDS, botCommand, botMove, botSeed, replay, start, step, uniformIndex, type MatchState } from '../../src/domain/kernel/index.ts';
 import { guessingGame } from '../support/guessing-game.ts';
@@ -55,8 +56,10 @@ describe('bots', () => {
     const a = botSeed('secret-seed-1', 4, 'north');
     expect(botSeed('secret-seed-1', 4, 'north')).toBe(a);
     expect(new Set([a, botSeed('secret-seed-2', 4, 'north'), botSeed('secret-seed-1', 5, 'north'), botSeed('secret-seed-1', 4, 'east')]).size).toBe(4);
-    // What anyone could compute from the public game id, version and seat is not it.
-    for (const guess of ['g1:4:north', 'secret-seed-1:4:north', '4:north']) expect(a).not.toBe(guess);
+    // What anyone could compute from the public game id, version and seat is not it: hashed as the seed is
+    // (a hex digest, which the plain strings never equal), with no key or a public one.
+    const digests = (s: string) => [createHash('sha256').update(s).digest('hex'), ...['', 'g1'].map((key) => createHmac('sha256', key).update(s).digest('hex'))];
+    for (const guess of ['g1:4:north', 'bot:4:north', '4:north'].flatMap(digests)) expect(a).not.toBe(guess);
     // Different secret seeds give different secret numbers for the same public position.
     const numbers = new Set(Array.from({ length: 40 }, (_, i) => JSON.stringify(botCommand('random', moves, botSeed(`seed-${i}`, 4, 'north')))));
     expect(numbers.size).toBeGreaterThan(1);

@@ -121,6 +121,9 @@ describe('the daily digest', () => {
     expect(header(digest, 'list-unsubscribe')).toMatch(/^<http:\/\/wargames\.test\/unsubscribe\?player=/);
     expect(digest.html).toContain(`href="http://wargames.test/games/${first}"`);
     expect(digest.html).not.toContain('<script');
+    // Escaped: no text here carries markup, so the check above sees none either way; the orders' quotes show it is.
+    expect(digest.html).toContain('A line &#34;end&#34; stops the reading');
+    expect(digest.html).not.toContain('"end"');
     const games = parts(digest);
     expect(games.map((g) => g.url).sort()).toEqual([`http://wargames.test/games/${first}`, `http://wargames.test/games/${second}`].sort());
     const addresses = games.map((g) => g.replyTo);

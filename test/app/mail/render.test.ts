@@ -96,8 +96,10 @@ describe('Warchon mail keeps hidden things hidden', () => {
         ['azuthkan', 'celestine'],
         ['celestine', 'azuthkan'],
       ] as const) {
-        // What the other army has that this one may not know: unplaced units, units not revealed.
-        const secret = [...state.unplaced[other], ...Object.values(state.units).filter((u) => u.army === other && !u.revealed && !u.destroyed).map((u) => u.key)];
+        // What the other army has that this one may not know: unplaced units, units not revealed,
+        // by key and as the mail would label a known one ("Deathknoll Ogres (azuthkan-2)").
+        const hidden = Object.values(state.units).filter((u) => u.army === other && !u.revealed && !u.destroyed);
+        const secret = [...state.unplaced[other], ...hidden.map((u) => u.key), ...hidden.map((u) => `${state.types[u.type]!.name} (${u.id})`)];
         for (const key of secret) for (const text of texts[army]!) expect(text, `${army}'s mail names ${other}'s ${key}`).not.toContain(key);
         checked += secret.length;
       }
@@ -108,5 +110,6 @@ describe('Warchon mail keeps hidden things hidden', () => {
     const own = (g.state.game as WarchonState).units;
     const mine = Object.values(own).find((u) => u.army === 'celestine')!;
     expect(texts.celestine!.join('\n')).toContain(mine.key);
+    expect(texts.celestine!.join('\n')).toContain(`${(g.state.game as WarchonState).types[mine.type]!.name} (${mine.id})`);
   });
 });
