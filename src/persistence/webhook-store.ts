@@ -117,11 +117,11 @@ FROM webhooks w LEFT JOIN LATERAL (
 WHERE w.id = $1::uuid AND (SELECT count(*) FROM s) >= 0 AND (SELECT count(*) FROM r) >= 0`);
 
 /**
- * One attempt of a webhook delivery, in one statement: the delivery's status (and when a
- * PENDING one is due again, $6 seconds on) and the webhook's count of failures in a row (not
- * written when a success leaves it at 0). Committed without waiting for the WAL flush (this
- * transaction's synchronous_commit off, see ASYNC): a record lost to a crash of the database
- * only has the delivery made again, with its same webhook-id (at least once, as always).
+ * A failed attempt of a webhook delivery, in one statement: the delivery's status (and when a
+ * PENDING one is due again, $5 seconds on) and the webhook's count of failures in a row.
+ * Committed without waiting for the WAL flush (this transaction's synchronous_commit off, see
+ * ASYNC): a record lost to a crash of the database only has the delivery made again, with its
+ * same webhook-id (at least once, as always).
  */
 const FAILED_SQL = prepared(`WITH s AS (${ASYNC}), w AS (
   UPDATE webhooks SET failures = failures + 1, failing_since = COALESCE(failing_since, now())
