@@ -11,25 +11,28 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ownDatabase, type OwnDatabase } from '../support/own-database.ts';
 import { startReceiver, until as waitUntil, type Receiver } from '../support/receivers.ts';
-import { databaseUrl, startTestServer, type TestServer } from '../support/server.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
 
 let a: TestServer;
 let b: TestServer;
 let db: pg.Client;
 let receiver: Receiver;
+let own: OwnDatabase;
 const opts = { rateLimit: 100_000, registrationsPerMinute: 10_000, workers: { pollInterval: 200 }, notifications: { allowPrivate: true } };
 
 beforeAll(async () => {
-  receiver = await startReceiver();
-  [a, b] = await Promise.all([startTestServer(opts), startTestServer(opts)]);
-  db = new pg.Client({ connectionString: databaseUrl() });
+  [receiver, own] = await Promise.all([startReceiver(), ownDatabase('absence')]);
+  [a, b] = await Promise.all([startTestServer({ ...opts, databaseUrl: own.url }), startTestServer({ ...opts, databaseUrl: own.url })]);
+  db = new pg.Client({ connectionString: own.url });
   await db.connect();
 });
 afterAll(async () => {
   await db?.end();
   await Promise.all([a?.close(), b?.close()]);
   await receiver?.close();
+  await own?.drop();
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

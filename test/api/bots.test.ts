@@ -8,20 +8,24 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MATCH_COMMANDS } from '../../src/domain/kernel/index.ts';
 import { expectVerifiableExport, lcg } from '../support/api-game.ts';
-import { databaseUrl, startTestServer, type TestServer } from '../support/server.ts';
+import { ownDatabase, type OwnDatabase } from '../support/own-database.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
 
 let a: TestServer;
 let b: TestServer;
 let db: pg.Client;
+let own: OwnDatabase;
 beforeAll(async () => {
-  const opts = { rateLimit: 100_000, registrationsPerMinute: 10_000, workers: true };
+  own = await ownDatabase('bots');
+  const opts = { databaseUrl: own.url, rateLimit: 100_000, registrationsPerMinute: 10_000, workers: true };
   [a, b] = await Promise.all([startTestServer(opts), startTestServer(opts)]);
-  db = new pg.Client({ connectionString: databaseUrl() });
+  db = new pg.Client({ connectionString: own.url });
   await db.connect();
 });
 afterAll(async () => {
   await db?.end();
   await Promise.all([a?.close(), b?.close()]);
+  await own?.drop();
 });
 
 /** Each type with options that keep a game of random moves short (turn limits). */
@@ -93,7 +97,7 @@ describe('bots', () => {
   });
 
   it('is played by another process\'s sweep when the process that created the game plays no bot', async () => {
-    const lonely = await startTestServer({ rateLimit: 100_000, workers: false });
+    const lonely = await startTestServer({ databaseUrl: own.url, rateLimit: 100_000, workers: false });
     try {
       const created = await lonely.gql(CREATE, { input: { type: 'guessing-game', options: { target: 4 }, seats: [{ seat: 'north', bot: 'random' }, { seat: 'east', bot: 'random' }] } });
       const id = created.data.createGame.game.id;

@@ -11,19 +11,22 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_PER_MOVE } from '../../src/app/clock.ts';
 import { DeadlineNotYet } from '../../src/app/deadlines.ts';
-import { ownDatabase } from '../support/own-database.ts';
-import { databaseUrl, startTestServer, type TestServer } from '../support/server.ts';
+import { ownDatabase, type OwnDatabase } from '../support/own-database.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
 
 let a: TestServer;
 let b: TestServer;
 let db: pg.Client;
+/** The database of a and b, their own: no other file's runner takes their deadlines. */
+let ownDb: OwnDatabase;
 /** The database's clock minus this process's (deadlines are the database's). */
 let skew = 0;
 const opts = { rateLimit: 100_000, registrationsPerMinute: 10_000, workers: true };
 
 beforeAll(async () => {
-  [a, b] = await Promise.all([startTestServer(opts), startTestServer(opts)]);
-  db = new pg.Client({ connectionString: databaseUrl() });
+  ownDb = await ownDatabase('clocks');
+  [a, b] = await Promise.all([startTestServer({ ...opts, databaseUrl: ownDb.url }), startTestServer({ ...opts, databaseUrl: ownDb.url })]);
+  db = new pg.Client({ connectionString: ownDb.url });
   await db.connect();
   const before = Date.now();
   const now = (await db.query<{ now: Date }>('SELECT clock_timestamp() AS now')).rows[0]!.now.getTime();
@@ -32,6 +35,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await db?.end();
   await Promise.all([a?.close(), b?.close()]);
+  await ownDb?.drop();
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

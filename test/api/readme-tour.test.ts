@@ -9,6 +9,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ownDatabase, type OwnDatabase } from '../support/own-database.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
 const run = promisify(execFile);
@@ -22,10 +23,15 @@ function tourScript(readme: string): string {
 }
 
 let server: TestServer;
+let db: OwnDatabase;
 beforeAll(async () => {
-  server = await startTestServer({ rateLimit: 100_000, workers: true, notifications: { allowPrivate: true } });
+  db = await ownDatabase('readme_tour');
+  server = await startTestServer({ databaseUrl: db.url, rateLimit: 100_000, workers: true, notifications: { allowPrivate: true } });
 });
-afterAll(async () => server?.close());
+afterAll(async () => {
+  await server?.close();
+  await db?.drop();
+});
 
 describe('the README tour', () => {
   it('runs end to end as written', async () => {

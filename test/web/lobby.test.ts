@@ -11,6 +11,7 @@ import type { Page } from 'playwright-core';
 import { findChromium } from './browser.ts';
 import { openHarness, type Checked, type Harness } from './harness.ts';
 import { SHORT_RAID } from './fixtures.ts';
+import { ownDatabase, type OwnDatabase } from '../support/own-database.ts';
 import { startMailBox, type MailBox } from '../support/receivers.ts';
 
 const chromium = findChromium();
@@ -19,13 +20,15 @@ if (!chromium) console.warn('test/web: NO CHROMIUM FOUND, the lobby browser test
 describe.skipIf(!chromium)('the lobby in a browser', () => {
   let t: Harness;
   let box: MailBox;
+  let db: OwnDatabase;
   beforeAll(async () => {
-    box = await startMailBox(); // mail on: the settings ask for the mailed code
-    t = await openHarness({ rateLimit: 100_000, registrationsPerMinute: 10_000, workers: true, mailer: { smtpUrl: box.url, from: 'Wargames <games@wargames.test>' } }); // bots move by jobs
+    [box, db] = await Promise.all([startMailBox(), ownDatabase('web_lobby')]); // mail on: the settings ask for the mailed code
+    t = await openHarness({ databaseUrl: db.url, rateLimit: 100_000, registrationsPerMinute: 10_000, workers: true, mailer: { smtpUrl: box.url, from: 'Wargames <games@wargames.test>' } }); // bots move by jobs
   });
   afterAll(async () => {
     await t?.close();
     await box?.close();
+    await db?.drop();
   });
   const newPage = (viewport?: { width: number; height: number }) => t.newPage(viewport);
 

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { ownDatabase, type OwnDatabase } from '../support/own-database.ts';
 import { startReceiver, type Receiver } from '../support/receivers.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { findChromium, launchChromium } from './browser.ts';
@@ -19,16 +20,18 @@ describe.skipIf(!chromium)('the notification settings in a browser', () => {
   let server: TestServer;
   let browser: Browser;
   let receiver: Receiver;
+  let db: OwnDatabase;
 
   beforeAll(async () => {
-    receiver = await startReceiver();
-    server = await startTestServer({ rateLimit: 100_000, registrationsPerMinute: 10_000, notifications: { allowPrivate: true, webhookAttempts: 2 }, workers: { pollInterval: 200 } });
+    [receiver, db] = await Promise.all([startReceiver(), ownDatabase('web_notifications')]);
+    server = await startTestServer({ databaseUrl: db.url, rateLimit: 100_000, registrationsPerMinute: 10_000, notifications: { allowPrivate: true, webhookAttempts: 2 }, workers: { pollInterval: 200 } });
     browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
     await server?.close();
     await receiver?.close();
+    await db?.drop();
   });
 
   it('adds a webhook to a receiver, lists it with its deliveries, and deletes it', async () => {

@@ -16,7 +16,7 @@ import { TASKS } from '../../src/app/tasks.ts';
 import { ownDatabase, type OwnDatabase } from '../support/own-database.ts';
 import { until } from '../support/receivers.ts';
 import pg from 'pg';
-import { databaseUrl, startTestServer, type TestServer } from '../support/server.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
 
 /** A receiver that answers after `delayMs` and counts how many POSTs of a path are in flight at once. */
 async function slowReceiver(delayMs: number) {
@@ -47,18 +47,20 @@ let quiet: TestServer;
 let receiver: Awaited<ReturnType<typeof slowReceiver>>;
 let pool: pg.Pool;
 let quietPool: pg.Pool;
+/** The main server's own database: only its runners run its jobs, with its key and settings. */
+let db: OwnDatabase;
 /** The quiet server's own database. */
 let quietDb: OwnDatabase;
 let quietUrl: string;
 beforeAll(async () => {
-  receiver = await slowReceiver(20);
-  pool = new pg.Pool({ connectionString: databaseUrl(), max: 2 });
+  [receiver, db] = await Promise.all([slowReceiver(20), ownDatabase('coalescing')]);
+  pool = new pg.Pool({ connectionString: db.url, max: 2 });
   // The tasks run by hand on a database of their own: no runner of another server takes their jobs.
   quietDb = await ownDatabase('coalescing');
   quietUrl = quietDb.url;
   quietPool = new pg.Pool({ connectionString: quietUrl, max: 2 });
   [server, quiet] = await Promise.all([
-    startTestServer({ rateLimit: 100_000, registrationsPerMinute: 10_000, notifications: { allowPrivate: true, secretKey: key }, workers: { pollInterval: 200 } }),
+    startTestServer({ databaseUrl: db.url, rateLimit: 100_000, registrationsPerMinute: 10_000, notifications: { allowPrivate: true, secretKey: key }, workers: { pollInterval: 200 } }),
     startTestServer({ databaseUrl: quietUrl, rateLimit: 100_000, registrationsPerMinute: 10_000, notifications: { allowPrivate: true, secretKey: key }, workers: false }),
   ]);
 });
@@ -67,7 +69,7 @@ afterAll(async () => {
   await receiver?.close();
   await pool?.end();
   await quietPool?.end();
-  await quietDb?.drop();
+  await Promise.all([db?.drop(), quietDb?.drop()]);
 });
 
 /** A player's game (north) against a seat token (east), with `hooks` webhooks on EVENT_APPENDED. */

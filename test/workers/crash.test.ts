@@ -7,18 +7,24 @@
 import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ownDatabase, type OwnDatabase } from '../support/own-database.ts';
 import { startReceiver, until, type Receiver } from '../support/receivers.ts';
-import { databaseUrl, startTestServer, type TestServer } from '../support/server.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
 
 const KEY = randomBytes(32);
 let receiver: Receiver | undefined;
 let other: TestServer | undefined;
 let child: ReturnType<typeof spawn> | undefined;
+let db: OwnDatabase;
+beforeAll(async () => {
+  db = await ownDatabase('crash');
+});
 afterAll(async () => {
   child?.kill('SIGKILL');
   await other?.close();
   await receiver?.close();
+  await db?.drop();
 });
 
 async function freePort(): Promise<number> {
@@ -41,7 +47,7 @@ describe('a server killed between commit and delivery', () => {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      env: { ...process.env, DATABASE_URL: databaseUrl(), PORT: String(port), HOST: '127.0.0.1', WEBHOOK_SECRET_KEY: KEY.toString('hex'), WEBHOOK_ALLOW_PRIVATE: 'true', LOG_LEVEL: 'warn', NODE_ENV: 'test', MAX_EVENT_LOOP_DELAY: '0', REGISTRATION_RATE_LIMIT: '1000000' },
+      env: { ...process.env, DATABASE_URL: db.url, PORT: String(port), HOST: '127.0.0.1', WEBHOOK_SECRET_KEY: KEY.toString('hex'), WEBHOOK_ALLOW_PRIVATE: 'true', LOG_LEVEL: 'warn', NODE_ENV: 'test', MAX_EVENT_LOOP_DELAY: '0', REGISTRATION_RATE_LIMIT: '1000000' },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     await until(async () => (await fetch(`${url}/readyz`).catch(() => null))?.ok, 60_000, 'the child server');
@@ -62,7 +68,7 @@ describe('a server killed between commit and delivery', () => {
     await new Promise((r) => child!.once('exit', r));
 
     // Another process (a heartbeat every half second; a runner silent for 25 s is dead).
-    other = await startTestServer({ notifications: { secretKey: KEY, allowPrivate: true }, workers: { pollInterval: 500, heartbeatMs: 500, deadAfterMs: 25_000 } });
+    other = await startTestServer({ databaseUrl: db.url, notifications: { secretKey: KEY, allowPrivate: true }, workers: { pollInterval: 500, heartbeatMs: 500, deadAfterMs: 25_000 } });
     const again = await until(() => receiver!.received.find((r) => r.path === path && r.status === 200), 90_000, 'the delivery after the crash');
     expect(again.id).toBe(first.id);
     expect(again.verified).toBe(true);

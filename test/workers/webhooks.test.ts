@@ -9,22 +9,25 @@ import { notifyJob } from '../../src/app/planners.ts';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { post } from '../../src/workers/notifications.ts';
+import { ownDatabase, type OwnDatabase } from '../support/own-database.ts';
 import { startReceiver, until, type Receiver } from '../support/receivers.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
 let server: TestServer;
 let strict: TestServer;
 let receiver: Receiver;
+let db: OwnDatabase;
 beforeAll(async () => {
-  receiver = await startReceiver();
+  [receiver, db] = await Promise.all([startReceiver(), ownDatabase('webhooks')]);
   [server, strict] = await Promise.all([
-    startTestServer({ rateLimit: 100_000, registrationsPerMinute: 10_000, notifications: { allowPrivate: true, webhookAttempts: 2 }, workers: { pollInterval: 200 } }),
-    startTestServer({ rateLimit: 100_000, registrationsPerMinute: 10_000, workers: false }),
+    startTestServer({ databaseUrl: db.url, rateLimit: 100_000, registrationsPerMinute: 10_000, notifications: { allowPrivate: true, webhookAttempts: 2 }, workers: { pollInterval: 200 } }),
+    startTestServer({ databaseUrl: db.url, rateLimit: 100_000, registrationsPerMinute: 10_000, workers: false }),
   ]);
 });
 afterAll(async () => {
   await Promise.all([server?.close(), strict?.close()]);
   await receiver?.close();
+  await db?.drop();
 });
 
 const CREATE_WEBHOOK = `mutation($i: CreateWebhookInput!) { createWebhook(input: $i) { webhook { id url events gameId enabled } secret } }`;
