@@ -181,7 +181,9 @@ async function main() {
         const m = (kind: 'status' | 'legalCommands' | 'submitCommand') => round(sums[k]![kind] / Math.max(1, sums[k]!.n[kind]), 3);
         console.log(`lockstep${labelled ? ` [${name}]` : ''}: server CPU ms/request status ${m('status')}, legalCommands ${m('legalCommands')}, submitCommand ${m('submitCommand')}`);
       }
-      for (const { name, server: s } of servers) {
+      // Every other repeat in the other order: the first loop after the lockstep slices ran slower,
+      // with more PostgreSQL CPU, whichever checkout it was (bench/README.md, round eight).
+      for (const { name, server: s } of i % 2 ? [...servers].reverse() : servers) {
         const before = treeCpuNanos(s.child.pid!);
         const ticks = userSys(s.child.pid!);
         const pg = postgresTicks();
