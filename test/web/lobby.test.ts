@@ -187,8 +187,10 @@ describe.skipIf(!chromium)('the lobby in a browser', () => {
     await expect.poll(() => di.locator('.seats [data-seat="shu"]').textContent()).toContain('Guest');
     await expect.poll(() => guest.locator('.seat-bar').textContent()).toContain('Guest (Shu)');
     // A started game can no longer be left: it is gone from the open games.
+    // (The list shows no id in its text: the game's row is looked for, once the list has come.)
     await guest.goto(t.server.url + '/');
-    await expect.poll(() => guest.locator('.open-games').textContent()).not.toContain(id);
+    await expect.poll(() => guest.locator('.open-games').textContent()).toMatch(/No public game is waiting|\d open/);
+    expect(await guest.locator(`.open-games li[data-game="${id}"]`).count()).toBe(0);
     await expect.poll(() => guest.locator('.my-games').textContent()).toContain('Three Kingdoms');
 
     // Another public game: the guest joins, leaves (the seat opens again), and Di cancels it.
@@ -246,7 +248,9 @@ describe.skipIf(!chromium)('the lobby in a browser', () => {
     await gil.goto(t.server.url + '/');
     const card = gil.locator('.type-card[data-type="raid-on-wuchao"]');
     const policy = card.getByLabel('Out of time');
-    // Offered with a clock only.
+    // Offered with a clock only (hidden, once the card is drawn: isVisible does not wait for it).
+    await card.locator('select[name="clock"]').waitFor();
+    expect(await policy.count()).toBe(1);
     expect(await policy.isVisible()).toBe(false);
     await card.locator('select[name="kind-yuan"]').selectOption('open');
     await card.locator('select[name="clock"]').selectOption('86400');

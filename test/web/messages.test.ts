@@ -30,7 +30,8 @@ describe.skipIf(!chromium)('the messages panel', () => {
       return page;
     };
     const [nora, ed, sue, watcher] = [await open('north'), await open('east'), await open('south'), await open()];
-    // The spectator reads but has no form.
+    // The spectator reads but has no form (the form starts hidden: first the page has drawn the seats, and says so).
+    await expect.poll(() => watcher.locator('.messages-note').textContent()).toContain('Only the seats of the game write here');
     expect(await watcher.locator('.message-form').isHidden()).toBe(true);
     const texts = (page: Checked) => page.locator('.messages .message-text').allTextContents();
 

@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MATCH_COMMANDS } from '../../src/domain/kernel/index.ts';
+import { warchon } from '../../src/domain/warchon/index.ts';
 import { SUBMIT } from '../support/client.ts';
 import { ownDatabase, type OwnDatabase } from '../support/own-database.ts';
 import { startMailBox, startReceiver, until, type MailBox, type Receiver } from '../support/receivers.ts';
@@ -32,7 +33,7 @@ afterAll(async () => {
 });
 
 const ARMIES = ['azuthkan', 'celestine'] as const;
-type Unit = { id: string; army: string; key: string | null; revealed: boolean };
+type Unit = { id: string; army: string; key: string | null; name: string | null; revealed: boolean };
 
 async function player(name: string) {
   const email = `${name.toLowerCase()}-${randomUUID().slice(0, 8)}@example.org`;
@@ -62,7 +63,8 @@ describe('notifications and what a seat may see', () => {
     const token: Record<string, string> = { azuthkan: ada.token, celestine: bob.token };
 
     const secrets = new Set<string>();
-    const numbers = new Set<number>();
+    /** A seat's own view with its committed number, and the number. */
+    const numbers: { army: string; view: unknown; n: number }[] = [];
     const publicPrompts = new Set<string>();
     let rnd = 11;
     const next = (n: number) => ((rnd = (Math.imul(rnd, 1664525) + 1013904223) >>> 0), rnd % n);
@@ -71,10 +73,11 @@ describe('notifications and what a seat may see', () => {
     for (let step = 0; step < 400 && (committed < 2 || !revealed); step++) {
       for (const army of ARMIES) {
         const own = (await server.rest('GET', `/api/games/${id}`, undefined, token[army])).body.game;
-        for (const u of own.view.units as Unit[]) if (u.army === army && u.key) secrets.add(u.key);
+        // A unit by its key, and as the game's words label a known one ("Baphite Swarm (azuthkan-1)").
+        for (const u of own.view.units as Unit[]) if (u.army === army && u.key) secrets.add(u.key).add(`${u.name} (${u.id})`);
         for (const key of own.view.unplaced.find((e: { army: string }) => e.army === army).units ?? []) secrets.add(key);
         const n = own.view.battle?.numberCall?.yourNumber;
-        if (typeof n === 'number') numbers.add(n);
+        if (typeof n === 'number') numbers.push({ army, view: own.view, n });
         if ((own.view.units as Unit[]).some((u) => u.revealed)) revealed = true;
       }
       const spectator = (await server.gql(`query($id: ID!) { game(id: $id) { status awaiting { seat kind prompt } } }`, { id })).data.game;
@@ -103,6 +106,8 @@ describe('notifications and what a seat may see', () => {
       expect(Object.keys(r.body).sort()).toEqual(r.body.type === 'GAME_OVER' ? ['at', 'game', 'gameId', 'result', 'seat', 'type', 'version'] : ['at', 'game', 'gameId', 'seat', 'type', 'version']);
       expect(Object.keys(r.body.game).sort()).toEqual(['id', 'status', 'type', 'version']);
       expect(r.body.game.id).toBe(id);
+      expect(r.body.gameId).toBe(id);
+      expect([null, ...ARMIES]).toContain(r.body.seat);
       for (const key of secrets) expect(r.raw).not.toContain(key);
     }
     const mails = box.mails.filter((m) => m.subject !== 'Your email verification code' && [ada.email, bob.email].includes((m.to as { value: { address: string }[] }).value[0]!.address));
@@ -113,10 +118,16 @@ describe('notifications and what a seat may see', () => {
         expect(m.text).not.toContain(key);
         expect(m.html).not.toContain(key);
       }
+      // A committed number, in the words the game would use for it (a seat's own position says
+      // "your secret number is 3"; the prompt, public, "Choose a secret number"): a digit alone is anywhere.
+      expect(m.text).not.toMatch(/secret number is/i);
+      expect(m.html).not.toMatch(/secret number is/i);
       const waits = /The game waits for you to: (.*)$/m.exec(m.text ?? '');
       if (waits) for (const prompt of waits[1]!.split('; ')) expect(publicPrompts, `a mail's prompt: ${prompt}`).toContain(prompt);
     }
     expect(secrets.size).toBeGreaterThan(0);
-    expect(numbers.size).toBeGreaterThan(0);
+    // Those words are the game's own: the position of a seat that has committed says them.
+    expect(numbers.length).toBeGreaterThan(0);
+    for (const { army, view, n } of numbers) expect(warchon.notation!.describe(view as never, army).join('\n')).toContain(`your secret number is ${n}`);
   }, 300_000);
 });
