@@ -88,8 +88,7 @@ const UNNOTIFIED_SQL = prepared(`SELECT m.through, o.game_id::text AS game_id, o
 
 /**
  * The ends of a run (migration 20261226090000: a sender's successes recorded, the gate's row
- * locked, a look for work left, and once closed the job's own row deleted, 20261228090000),
- * committed as ASYNC says.
+ * locked, a look for work left, and once closed the job's key given up), committed as ASYNC says.
  */
 const SETTLE_NOTIFY_SQL = prepared(`WITH s AS (${ASYNC}) SELECT settle_notify_gate($1, $2::uuid) AS closed FROM s`);
 const SETTLE_WEBHOOK_SQL = prepared(`WITH s AS (${ASYNC}) SELECT settle_webhook_gate($1, $2::uuid, $3, $4::json, $5, $6::int, $7::int, $8::text[]) AS state FROM s`);

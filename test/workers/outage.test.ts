@@ -118,10 +118,13 @@ describe.skipIf(!havePg15)('a database outage with a job in flight', () => {
     // The jobs ran afterwards: each acknowledged commit's delivery arrived (answered 200).
     receiver.answer = () => 200;
     expect(commits.length).toBeGreaterThan(4);
-    await until('every acknowledged commit delivered', async () => {
-      const got = new Set(receiver.received.filter((r) => r.path === path && r.status === 200 && r.verified).map((r) => r.body.version as number));
-      return commits.every((versions) => versions.some((v) => got.has(v)));
-    }, { tries: 1200, everyMs: 100 });
+    const got = () => new Set(receiver.received.filter((r) => r.path === path && r.status === 200 && r.verified).map((r) => r.body.version as number));
+    await until('every acknowledged commit delivered', async () => commits.every((versions) => versions.some((v) => got().has(v))), { tries: 1200, everyMs: 100 }).catch(async (error) => {
+      // What was missing, what the service says of its deliveries, and what the server logged.
+      const missing = commits.filter((versions) => !versions.some((v) => got().has(v)));
+      const listed = await call(base, 'GET', '/api/me/webhooks?first=100', undefined, token).catch(() => null);
+      throw new Error(`${(error as Error).message}; missing commits ${JSON.stringify(missing)}; webhooks ${JSON.stringify(listed?.body).slice(0, 3000)}; server: ${server.output().slice(-3000)}`);
+    });
     expect(server.output()).not.toMatch(/shutting down after an error/);
     expect(server.output()).toMatch(/job queue: the \w+ runner is back/); // it did stop, and came back
   }, 180_000);
