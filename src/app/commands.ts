@@ -15,6 +15,7 @@ import { AppError } from './errors.ts';
 import type { EventOut } from './game-read.ts';
 import { GameRead, type ReadContext } from './game-read.ts';
 import { refuseNul } from './input.ts';
+import type { SeatTokens } from './seat-tokens.ts';
 import type { PlannedCommit, Planners } from './jobs.ts';
 import { outboxFor, summaryOf } from './outbox.ts';
 import type { GameRecord, GameStore, OutboxEntry, SeatEntry, WakeUps } from './ports.ts';
@@ -110,6 +111,8 @@ export class Commands {
     private readonly wakeUps: WakeUps,
     /** The rules fingerprint new games record. */
     private readonly rules: string,
+    /** The seat tokens this process met: those it issues go in once stored. */
+    readonly seatTokens: SeatTokens,
   ) {}
 
   private module(type: string): GameModule {
@@ -361,6 +364,7 @@ export class Commands {
       outbox,
       jobs: open ? undefined : this.plan({ game: planned, version: started.recorded.length, outbox, summary, seat: null }),
     });
+    for (const t of spec.tokens) this.seatTokens.put(hashToken(t.token), id, t.seat);
     if (!open) await this.committed(record, 0, started.state);
     return { game: new GameRead(this.ctx, record, actor, open ? undefined : started.state), started: !open };
   }

@@ -25,6 +25,7 @@ import { botPlanner, clockPlanner, messagePlanner, notifyPlanner } from './plann
 import { playerOf, Players, type VerificationMail } from './players.ts';
 import type { Ports } from './ports.ts';
 import { Reads } from './reads.ts';
+import { SeatTokens } from './seat-tokens.ts';
 import { States } from './states.ts';
 import { Verifier } from './verifier.ts';
 import { verifyExport, type ExportDocument, type VerifyReport } from './verify.ts';
@@ -131,14 +132,15 @@ export function createCore(ports: Ports, options: CoreOptions): Core {
   const states = new States(ports.games, module, rules);
   const ctx: ReadContext = { module, states, store: ports.games, clocks: ports.clocks, absences: ports.absences };
   const reads = new Reads(ctx, ports.lobby, ports.wakeUps, ports.messages, ports.revisions);
-  const commands = new Commands(ctx, ports.games, states, reads, registry, planners, ports.wakeUps, rules);
+  const seatTokens = new SeatTokens();
+  const commands = new Commands(ctx, ports.games, states, reads, registry, planners, ports.wakeUps, rules, seatTokens);
   const mail = new MailPlay(ports.mail, ports.players, ctx, reads, commands, registry, {
     replyDomain: notificationOptions.mail ? (options.playByMail?.replyDomain ?? null) : null,
     secretKey: notificationOptions.secretKey,
     perHour: options.playByMail?.perHour,
   });
   const notifications = new Notifications(ports.webhooks, ports.players, ports.games, reads, registry, ports.jobs, mail, notificationOptions);
-  const players = new Players(ports.players, ports.games, reads, ports.wakeUps, {
+  const players = new Players(ports.players, ports.games, seatTokens, reads, ports.wakeUps, {
     registrationsPerMinute: options.registrationsPerMinute ?? 10,
     sendCode: options.sendCode ?? ((mail) => notifications.sendCode(mail)),
   });

@@ -179,6 +179,7 @@ export class Lobby {
           jobs: this.commands.plan({ game: { ...game, ...columns(seats), awaiting: [] }, version: setup.started.recorded.length, outbox: setup.outbox, summary: setup.summary, seat: null }) } } : {}),
       });
       if (!changed) continue; // the seats moved on meanwhile: look again
+      if (token) this.commands.seatTokens.put(hashToken(token), game.id, seat);
       // Started or not, the watchers of the game are woken (a seat taken appends no event
       // until the last one: seatsChanged reads the seats again).
       await this.commands.committed(changed, 0, setup?.started.state ?? null);

@@ -5,10 +5,11 @@
  * seats, views, events and exports carry only the player's id and name.
  */
 import { createHash, randomBytes, randomInt, randomUUID } from 'node:crypto';
-import { hashToken, PLAYER_TOKEN_PREFIX, SPECTATOR, tokenFingerprint, type Actor } from './actors.ts';
+import { hashToken, PLAYER_TOKEN_PREFIX, SPECTATOR, type Actor } from './actors.ts';
 import { AppError } from './errors.ts';
 import type { GameStore, PlayerRecord, PlayerStore, RevocationListener, WakeUps } from './ports.ts';
 import type { ListArgs, Page, Reads } from './reads.ts';
+import type { SeatTokens } from './seat-tokens.ts';
 import { Lru } from './states.ts';
 
 /** What a player sees of themselves. */
@@ -99,8 +100,6 @@ export interface PlayersOptions {
 export const PLAYER_TOKEN_TRUST_MS = 30_000;
 
 export class Players {
-  /** What a seat token stands for never changes: one look-up per token and process. */
-  private readonly seatTokens = new Lru<string, Actor>(TOKEN_CACHE_SIZE);
   /** Player tokens found in the store, by hash, with when: dropped on revocation (see PLAYER_TOKEN_TRUST_MS). */
   private readonly playerTokens = new Lru<string, { actor: Actor; at: number }>(TOKEN_CACHE_SIZE);
   /** Moves on with every revocation heard: a look-up that started before one is not kept. */
@@ -110,6 +109,8 @@ export class Players {
   constructor(
     readonly store: PlayerStore,
     private readonly gameStore: GameStore,
+    /** Seat tokens met by this process (one look-up per token; none for those it issued). */
+    private readonly seatTokens: SeatTokens,
     private readonly reads: Reads,
     /** Where revocations from every process are heard (WakeUps.onTokenRevoked). */
     private readonly revocations: Pick<WakeUps, 'onTokenRevoked' | 'heardRevocations'>,
@@ -153,10 +154,7 @@ export class Players {
     if (known) return known;
     const seat = await this.gameStore.seatForToken(hash);
     if (!seat) throw new AppError('UNAUTHENTICATED', 'This token is not known');
-    // The token's fingerprint: a seat left in the lobby and taken again is no longer this token's.
-    const actor: Actor = { kind: 'seat', ...seat, token: tokenFingerprint(hash) };
-    this.seatTokens.put(hash, actor);
-    return actor;
+    return this.seatTokens.put(hash, seat.gameId, seat.seat);
   }
 
   /** Calls `listener` with each player token's hash revoked on any process (null: some may have been missed: recheck); returns the unsubscribe. */

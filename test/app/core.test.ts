@@ -81,6 +81,31 @@ describe('the lobby on the memory ports', () => {
   });
 });
 
+describe('seat tokens', () => {
+  it('a process knows the seat tokens it issued (created or joined) without asking the store; another asks once per token', async () => {
+    const { core, ports } = setup();
+    const asked: string[] = [];
+    const seatForToken = ports.games.seatForToken.bind(ports.games);
+    ports.games.seatForToken = (hash) => {
+      asked.push(hash);
+      return seatForToken(hash);
+    };
+    const { game, seatTokens } = await core.commands.create({ type: 'guessing-game', seats: TWO });
+    const open = await core.lobby.create({ kind: 'spectator' }, { type: 'guessing-game', seats: [{ seat: 'north', name: 'N' }, { seat: 'east', open: true }], visibility: 'PUBLIC' });
+    const joined = await core.lobby.join({ kind: 'spectator' }, open.game.id, { name: 'Eve' });
+    const tokens = [...seatTokens.map((t) => [game.id, t.seat, t.token] as const), [open.game.id, 'north', open.seatTokens[0]!.token] as const, [open.game.id, 'east', joined.seatToken!] as const];
+    for (const [gameId, s, token] of tokens) expect(await core.authenticate(token)).toMatchObject({ kind: 'seat', gameId, seat: s });
+    expect(asked).toEqual([]);
+
+    // Another process on the same store has met none of them: one look-up each, then none.
+    const other = createCore(ports, { games: [guessingGame], rulesFingerprint: 'test' });
+    for (const [gameId, s, token] of [...tokens, ...tokens]) expect(await other.authenticate(token)).toMatchObject({ kind: 'seat', gameId, seat: s });
+    expect(asked).toHaveLength(tokens.length);
+    // The token the joined seat holds is the one the game's seat entry names.
+    expect(await core.commands.execute(await core.authenticate(joined.seatToken!), open.game.id, { type: 'guess', number: 1 })).toMatchObject({ game: { version: 2 } });
+  });
+});
+
 describe('what follows a commit, planned with it', () => {
   it('a bot seat awaited gets one move job with the commit; its task plays the game to the end', async () => {
     const { core, jobs, run } = setup();
