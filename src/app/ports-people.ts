@@ -166,7 +166,8 @@ export interface WebhookStore {
    * used up its attempts: removed by hand, say), each given the job `job(key)` in one
    * transaction that first marks the gate as opened now (so that two processes healing at once
    * heal it once). Such a gate would hold back its game's or webhook's notifications for good.
-   * Returns the gates healed.
+   * Also removes what a gated job that closed its gate left when its completion was lost (a
+   * queue's row that no runner would ever take again). Returns the gates healed.
    */
   healGates(seconds: number, job: (key: string) => JobSpec | null): Promise<string[]>;
   attempted(id: string, outcome: { status: DeliveryRecord['status']; error?: string | null; attempt?: boolean }): Promise<void>;

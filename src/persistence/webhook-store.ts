@@ -17,6 +17,7 @@ import type pg from 'pg';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import { notifyGate, webhookGate } from '../app/planners.ts';
 import type { DeliveryJobs, DeliveryRecord, JobSpec, NewDelivery, StoredOutboxEntry, WebhookRecord, WebhookStore as WebhookPort } from '../app/ports.ts';
+import { TASKS } from '../app/tasks.ts';
 import { jobJson } from './jobs.ts';
 import { prepared, statementName } from './statements.ts';
 
@@ -100,6 +101,19 @@ const SETTLE_WEBHOOK_SQL = prepared(`WITH s AS (${ASYNC}) SELECT settle_webhook_
  */
 const STUCK_GATES_SQL = `UPDATE job_gates g SET opened_at = now() WHERE g.open AND g.opened_at <= now() - make_interval(secs => $1::float8)
   AND NOT EXISTS (SELECT 1 FROM graphile_worker._private_jobs j WHERE j.key = g.key AND (j.attempts < j.max_attempts OR j.locked_at IS NOT NULL)) RETURNING g.key`;
+
+/**
+ * The rows of gated jobs that closed their gate (their key given up, their attempts spent:
+ * give_up_job_key) but were never completed: graphile-worker's completion, which deletes the
+ * row, failed (a lost connection, say) and the row would stay for good, locked until its four
+ * hours ran out and then never fetched. Their work was done; deleting the row is what the
+ * completion would have done, and this synchronous commit makes the close durable as that
+ * one would have. A job that failed has a last_error, and one of a gate still open keeps its
+ * key: neither is touched. Unlocked ones, or locked for $1 seconds (a run ends well before).
+ */
+const CLOSED_UNCOMPLETED_SQL = `DELETE FROM graphile_worker._private_jobs j USING graphile_worker._private_tasks t
+  WHERE t.id = j.task_id AND t.identifier = ANY($2::text[]) AND j.key IS NULL AND j.attempts >= j.max_attempts AND j.last_error IS NULL
+  AND (j.locked_at IS NULL OR j.locked_at <= now() - make_interval(secs => $1::float8))`;
 
 /**
  * A sender's next read, in one statement: the successes of its run so far recorded ($3), then
@@ -261,6 +275,7 @@ export class WebhookStore implements WebhookPort {
         );
         healed.push(key);
       }
+      await client.query(CLOSED_UNCOMPLETED_SQL, [seconds, [TASKS.notify, TASKS.webhook]]);
       await client.query('COMMIT');
       return healed;
     } catch (error) {

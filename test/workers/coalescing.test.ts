@@ -269,4 +269,30 @@ describe('coalesced notifications', () => {
     await notifications.webhookTask({ webhookId: g.webhookIds[0] }, async (_w, _s, d) => (sent.push(d.version), { ok: true }));
     expect(sent).toEqual([v1, v2]);
   });
+
+  it('a fan-out that closed its gate but whose completion was lost leaves no row for good (healGates removes it)', async () => {
+    const g = await game(quiet, 1);
+    const notify = `notify:${g.id}`;
+    await g.play();
+    const row = async () => (await quietPool.query(`SELECT id, key, attempts, max_attempts FROM graphile_worker._private_jobs WHERE task_id = (SELECT id FROM graphile_worker._private_tasks WHERE identifier = 'notify') AND payload->>'gameId' = $1`, [g.id])).rows;
+    const [job] = await row();
+    expect(job).toMatchObject({ key: notify });
+    // Taken by a runner (as get_job does), run, its gate closed; graphile-worker's completion, which deletes the row, never comes.
+    await quietPool.query(`UPDATE graphile_worker._private_jobs SET locked_at = now(), locked_by = 'lost', attempts = attempts + 1 WHERE id = $1`, [job.id]);
+    await quiet.core.notifications.fanOut(g.id, 0, '', true);
+    expect(await row()).toEqual([expect.objectContaining({ id: job.id, key: null, attempts: job.max_attempts })]);
+    // A job that failed (its last_error) is the operator's to see: left alone, as is the row while it may still be completed.
+    const failed = (await quietPool.query(`SELECT (graphile_worker.add_job('notify', json_build_object('gameId', $1::text), max_attempts => 1)).id`, [randomUUID()])).rows[0].id;
+    await quietPool.query(`UPDATE graphile_worker._private_jobs SET attempts = 1, last_error = 'it failed' WHERE id = $1`, [failed]);
+    await quiet.core.notifications.healGates();
+    expect(await row()).toHaveLength(1);
+    await quietPool.query(`UPDATE graphile_worker._private_jobs SET locked_at = now() - interval '11 minutes' WHERE id = $1`, [job.id]);
+    await quiet.core.notifications.healGates();
+    expect(await row()).toEqual([]);
+    expect((await quietPool.query(`SELECT count(*)::int AS n FROM graphile_worker._private_jobs WHERE id = $1`, [failed])).rows[0].n).toBe(1);
+    await quietPool.query(`DELETE FROM graphile_worker._private_jobs WHERE id = $1`, [failed]);
+    // The gate is closed, so the next commit opens it with a job of its own.
+    await g.play();
+    expect(await row()).toEqual([expect.objectContaining({ key: notify })]);
+  });
 });
