@@ -3,13 +3,15 @@
  * browser contexts, one seat each, the second joining by the seat link) play a short game
  * of Raid on Wuchao to its end by clicking and see each other's moves arrive live, also
  * after a dropped connection; the replay slider; a refusal with the service's reason; and
- * for the three other games, the board drawn and a legal command made by clicking.
+ * for the three other games, the board drawn and a legal command made by clicking (and for
+ * Warchon, in hot seat, none of Azuthkan's units named anywhere on Celestine's page).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { findChromium } from './browser.ts';
 import { type Checked, createFromLobby as createFromLobby_, openHarness, type Harness } from './harness.ts';
 import { SHORT_RAID } from './fixtures.ts';
+import { DEMO_ROSTER } from '../../src/domain/warchon/data.ts';
 
 const chromium = findChromium();
 if (!chromium) console.warn('test/web: NO CHROMIUM FOUND, the browser tests are SKIPPED');
@@ -136,8 +138,33 @@ describe.skipIf(!chromium)('the web client in a browser', () => {
     await page.locator('[data-piece^="roster:"]').first().click();
     await page.locator('.spread.dest').first().click();
     await expect.poll(() => log(page).textContent()).toMatch(/placed .* in spread/);
-    // Hot seat: Celestine's view shows Azuthkan's unit only as a marker.
+    // Each army's units by the names the game gives them (its roster's, which the view gives the
+    // owner as a unit's `name`) and by their keys (the roster copies' "baphite-swarm-2").
+    const words = (army: string) => DEMO_ROSTER.filter((t) => t.army === army).flatMap((t) => [t.name, t.key]);
+    const azuthkan = words('azuthkan');
+    const celestine = words('celestine');
+    const placed = page.locator('.board [data-piece^="azuthkan-"]');
+    const html = () => page.content();
+    // Azuthkan's own page names all of its units: the one placed (its marker, the log) and those
+    // still to place (the tray), so the words looked for on Celestine's page are the page's words.
+    for (const w of azuthkan) await expect.poll(html, { message: `Azuthkan's own page names ${w}` }).toContain(w);
+    const label = async () => (await placed.locator('text').first().textContent())?.trim();
+    expect(
+      DEMO_ROSTER.filter((t) => t.army === 'azuthkan').map((t) => t.name),
+      "the placed unit's label on its owner's page",
+    ).toContain(await label());
+    // Hot seat: Celestine's view shows Azuthkan's unit only as a marker. The page is Celestine's
+    // once her own units are in its tray; then nothing on it, text or attribute, names any of
+    // Azuthkan's units, placed or not.
     await page.getByRole('button', { name: /^Celestine/ }).click();
-    await expect.poll(() => page.locator('.board svg').textContent()).toContain('Hidden unit');
+    await expect.poll(() => page.locator('.seat-bar button[aria-pressed="true"]').textContent()).toMatch(/^Celestine/);
+    for (const w of celestine) await expect.poll(html, { message: `Celestine's own page names ${w}` }).toContain(w);
+    const seen = await html();
+    expect(
+      azuthkan.filter((w) => seen.includes(w)),
+      "Azuthkan's units named on Celestine's page",
+    ).toEqual([]);
+    expect(await placed.count()).toBe(1);
+    expect(await label()).toBe('Hidden unit');
   });
 });
