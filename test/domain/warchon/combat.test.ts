@@ -223,14 +223,27 @@ describe('battles', () => {
   });
 
   it('waits for both secret numbers at once and hides the first from the other seat and spectators', () => {
-    const game = rulebookBattle();
-    submit(game, 'azuthkan', { type: 'endMovement' });
-    expect(pendingKinds(game).sort()).toEqual(['azuthkan:COMMIT_NUMBER', 'celestine:COMMIT_NUMBER']);
-    submit(game, 'celestine', { type: 'commitNumber', number: 4 });
+    const committing = (number: number) => {
+      const g = rulebookBattle();
+      submit(g, 'azuthkan', { type: 'endMovement' });
+      expect(pendingKinds(g).sort()).toEqual(['azuthkan:COMMIT_NUMBER', 'celestine:COMMIT_NUMBER']);
+      submit(g, 'celestine', { type: 'commitNumber', number });
+      const seenBy = (viewer: string | null) => ({
+        view: g.module.view(g.state.game, viewer),
+        events: g.log.map((r) => g.module.redact!(r.event, viewer, g.state.game)),
+        awaiting: status(g).awaiting,
+      });
+      return { game: g, seenBy };
+    };
+    const { game, seenBy } = committing(4);
     const committed = lastEvent(game, 'NumberCommitted');
+    // Celestine's own view and log show its number, so another number shows differently to it...
+    expect(seenBy('celestine')).not.toEqual(committing(2).seenBy('celestine'));
     for (const viewer of ['azuthkan', null]) {
       expect(game.module.redact!(committed, viewer, game.state.game)).toMatchObject({ number: null });
       expect((game.module.view(game.state.game, viewer) as any).battle.numberCall).toMatchObject({ committed: ['celestine'], yourNumber: null });
+      // ...but not to the other seat or a spectator, in any field of the view, the log or the prompts.
+      expect(seenBy(viewer)).toEqual(committing(2).seenBy(viewer));
     }
     expect(game.module.redact!(committed, 'celestine', game.state.game)).toMatchObject({ number: 4 });
     expect((game.module.view(game.state.game, 'celestine') as any).battle.numberCall.yourNumber).toBe(4);

@@ -344,7 +344,12 @@ describe('Mount Tzask Events Table (a 2 or a 4)', () => {
     // The Swarm's only retreat is Xetti Bishum (Capacity 7), holding Size 6 already: 8 > 7.
     submit(game, 'celestine', { type: 'retreatUnit', unit: idOf(game, 'celestine-war-angels'), to: 2 });
     expect(unit(game, idOf(game, 'baphite-swarm', 1)).spread).toBe(6);
-    expect(lastEvent(game, 'CapacityExceeded')).toMatchObject({ army: 'azuthkan', spread: 6, capacity: 7 });
+    const exceeded = lastEvent(game, 'CapacityExceeded');
+    expect(exceeded).toMatchObject({ army: 'azuthkan', spread: 6, capacity: 7 });
+    // Which class is over (not aerial: the Dragons fly) is Azuthkan's to know: the units at Xetti Bishum have not fought.
+    expect(unit(game, idOf(game, 'deathknoll-ogres')).revealed).toBe(false);
+    expect(warchon.redact!(exceeded, 'azuthkan', game.state.game)).toEqual({ ...exceeded, aerial: false });
+    for (const viewer of ['celestine', null]) expect(warchon.redact!(exceeded, viewer, game.state.game)).toEqual({ ...exceeded, aerial: null });
     expect(pendingKinds(game)).toContain('azuthkan:DESTROY_UNIT');
     const choices = legal(game, 'azuthkan').map((c) => c.unit).sort();
     // Including units that were there first, and only non-aerial ones: aerial units count apart (the Dragons fly).

@@ -47,18 +47,32 @@ describe('Setup', () => {
   });
 
   it('shows the opponent where units are, never which, until a unit has fought', () => {
-    const game = newGame(warchon, {}, SEATS);
-    submit(game, 'azuthkan', { type: 'placeUnit', unit: 'deathknoll-ogres-1', spread: 7 });
-    const placed = lastEvent(game, 'UnitPlaced');
-    expect(placed.marker).toBe('azuthkan-1');
+    const placing = (unit: string) => {
+      const game = newGame(warchon, {}, SEATS);
+      submit(game, 'azuthkan', { type: 'placeUnit', unit, spread: 7 });
+      const seenBy = (viewer: string | null) => ({
+        view: warchon.view(game.state.game, viewer) as any,
+        events: game.log.map((r) => warchon.redact!(r.event as any, viewer, game.state.game)),
+      });
+      return { placed: lastEvent(game, 'UnitPlaced'), seenBy };
+    };
+    const ogres = placing('deathknoll-ogres-1');
+    const goblins = placing('goblin-assassins-1');
+    expect(ogres.placed.marker).toBe('azuthkan-1');
+    // The owner sees which unit it is: its key, type and name (all matching /deathknoll/i), its stats...
+    const own = ogres.seenBy('azuthkan');
+    expect(own.view.units[0]).toMatchObject({ known: true, key: 'deathknoll-ogres-1', type: 'deathknoll-ogres', name: 'Deathknoll Ogres', maxHits: 2 });
+    expect(own.events.at(-1)).toMatchObject({ unit: 'deathknoll-ogres-1', unitType: 'deathknoll-ogres' });
+    expect(own).not.toEqual(goblins.seenBy('azuthkan'));
     for (const viewer of ['celestine', null]) {
-      expect(warchon.redact!(placed, viewer, game.state.game)).toMatchObject({ marker: 'azuthkan-1', spread: 7, unit: null, unitType: null });
-      const v = warchon.view(game.state.game, viewer) as any;
-      expect(v.units[0]).toMatchObject({ id: 'azuthkan-1', spread: 7, known: false, type: null, name: null, as: null, hits: null });
-      expect(JSON.stringify(v)).not.toContain('deathknoll');
+      // ...the opponent and spectators only the marker and the spread: nothing of it in any case,
+      const seen = ogres.seenBy(viewer);
+      expect(seen.events.at(-1)).toMatchObject({ marker: 'azuthkan-1', spread: 7, unit: null, unitType: null });
+      expect(seen.view.units[0]).toMatchObject({ id: 'azuthkan-1', spread: 7, known: false, key: null, type: null, name: null, as: null, ds: null, hits: null, maxHits: null });
+      expect(JSON.stringify(seen)).not.toMatch(/deathknoll/i);
+      // and exactly what they would see had another unit (and so other units still to place) been placed there.
+      expect(seen).toEqual(goblins.seenBy(viewer));
     }
-    expect(warchon.redact!(placed, 'azuthkan', game.state.game)).toMatchObject({ unit: 'deathknoll-ogres-1' });
-    expect((warchon.view(game.state.game, 'azuthkan') as any).units[0]).toMatchObject({ known: true, name: 'Deathknoll Ogres' });
   });
 
   it('reveals a unit once it has fought, in the view and in its setup event', () => {
