@@ -3,7 +3,7 @@
  * The rules live in files named after the rulebook: setup.ts (§11), movement.ts (§6),
  * combat.ts (§7, §8), xu-you.ts (§10), victory.ts (§2), sequence.ts (§3).
  */
-import { accept, refuse, type GameModule, type Json, type Prompt, type Random, type Status } from '../kernel/index.ts';
+import { accept, gameStatus, refuse, type GameModule, type Json, type Prompt, type Random, type Status } from '../kernel/index.ts';
 import { SIDE_NAME, type Side } from './data.ts';
 import { commandSchema, type WuchaoCommand } from './commands.ts';
 import { allocate, allocationPrompt, allocations, assaultSucceeded, withdraw, withdrawalPlans, withdrawalPrompt } from './combat.ts';
@@ -152,7 +152,8 @@ export const raidOnWuchao: GameModule<WuchaoState, WuchaoCommand, WuchaoEvent, W
   evolve,
 
   view(state, viewer): Json {
-    return view(state, viewer, status(state));
+    // The kernel's memo: the state's status is usually worked out already (the command's answer, the read).
+    return view(state, viewer, gameStatus(raidOnWuchao, state));
   },
 
   legalCommands(state, seat) {
