@@ -48,8 +48,16 @@ describe('players', () => {
     const me = await a.gql(ME, {}, token);
     expect(me.data.me).toMatchObject({ id: player.id, name: 'Ada', email: 'ada@example.org', myTurnCount: 0 });
     expect(me.data.me.tokens).toEqual([{ id: expect.any(String), name: 'registration', createdAt: expect.any(String), lastUsedAt: expect.any(String) }]);
-    // Without a token, or with a seat token: no me.
-    expect((await a.gql(ME)).data.me).toBeNull();
+    // Without a token, or with a seat token: no me (an answer, not an error).
+    const anonymous = await a.gql(ME);
+    expect(anonymous.errors).toBeUndefined();
+    expect(anonymous.data.me).toBeNull();
+    const seated = await a.rest('POST', '/api/games', { type: 'guessing-game', seats: [{ seat: 'north', name: 'N' }, { seat: 'east', name: 'E' }] });
+    expect(seated.status).toBe(201);
+    const bySeat = await a.gql(ME, {}, seated.body.seatTokens[0].token);
+    expect(bySeat.errors).toBeUndefined();
+    expect(bySeat.data.me).toBeNull();
+    expect((await a.rest('GET', '/api/me', undefined, seated.body.seatTokens[0].token)).status).toBe(401);
   });
 
   it('holds several named tokens; a revoked one is refused at once by another server process', async () => {
