@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGuessingGame, SUBMIT } from '../support/client.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
@@ -222,10 +223,33 @@ describe('limits and plumbing', () => {
   });
 
   it('never returns a seed or token hash of a running game', async () => {
-    const q = await server.gql(`query($id: ID!) { game(id: $id) { seed seedCommitment } }`, { id: game.id });
-    expect(q.data.game.seed).toBeNull();
+    const q = await server.gql(`query($id: ID!) { game(id: $id) { status seed seedCommitment } }`, { id: game.id });
+    expect(q.errors).toBeUndefined();
+    expect(q.data.game).toMatchObject({ status: 'ACTIVE', seed: null, seedCommitment: expect.stringMatching(/^[0-9a-f]{64}$/) });
     const r = await server.rest('GET', `/api/games/${game.id}`);
+    expect(r.status).toBe(200);
     expect(JSON.stringify(r.body)).not.toMatch(/token/i);
     expect(r.body.game.seed).toBeNull();
+    // Nor a seat token, its hash or the start of its hash (what a lobby game's row keeps in
+    // seats[].token), under whatever key, on any read of the game, to a spectator or to a seat
+    // (its own token included): the word "token" above is only one way of leaking it.
+    const secrets = Object.values(game.tokens).flatMap((t) => {
+      const hash = createHash('sha256').update(t).digest('hex');
+      return [t, hash, hash.slice(0, 16)];
+    });
+    expect(secrets).toHaveLength(6);
+    for (const viewer of [undefined, game.tokens.east]) {
+      // Each with what shows it is the game's answer: its id, or its first event.
+      const reads: [string, string][] = [[`/api/games/${game.id}`, game.id], [`/api/games/${game.id}/events`, '"GameStarted"'], [`/api/games/${game.id}/export`, game.id]];
+      // The list of the games of a seat token (a spectator's lists PUBLIC games only).
+      if (viewer) reads.push(['/api/games?type=guessing-game&first=100', game.id]);
+      for (const [path, shows] of reads) {
+        const res = await server.rest('GET', path, undefined, viewer);
+        expect(res.status, path).toBe(200);
+        const text = JSON.stringify(res.body);
+        expect(text, path).toContain(shows);
+        for (const secret of secrets) expect(text, `${path} to ${viewer ? 'east' : 'a spectator'}`).not.toContain(secret);
+      }
+    }
   });
 });

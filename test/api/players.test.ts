@@ -48,8 +48,16 @@ describe('players', () => {
     const me = await a.gql(ME, {}, token);
     expect(me.data.me).toMatchObject({ id: player.id, name: 'Ada', email: 'ada@example.org', myTurnCount: 0 });
     expect(me.data.me.tokens).toEqual([{ id: expect.any(String), name: 'registration', createdAt: expect.any(String), lastUsedAt: expect.any(String) }]);
-    // Without a token, or with a seat token: no me.
-    expect((await a.gql(ME)).data.me).toBeNull();
+    // Without a token, or with a seat token: no me (an answer, not an error).
+    const anonymous = await a.gql(ME);
+    expect(anonymous.errors).toBeUndefined();
+    expect(anonymous.data.me).toBeNull();
+    const seated = await a.rest('POST', '/api/games', { type: 'guessing-game', seats: [{ seat: 'north', name: 'N' }, { seat: 'east', name: 'E' }] });
+    expect(seated.status).toBe(201);
+    const bySeat = await a.gql(ME, {}, seated.body.seatTokens[0].token);
+    expect(bySeat.errors).toBeUndefined();
+    expect(bySeat.data.me).toBeNull();
+    expect((await a.rest('GET', '/api/me', undefined, seated.body.seatTokens[0].token)).status).toBe(401);
   });
 
   it('holds several named tokens; a revoked one is refused at once by another server process', async () => {
@@ -215,31 +223,62 @@ describe('players', () => {
   });
 
   it('shows a player\'s email to nobody else: seats, views, events, exports and lists carry only id and name', async () => {
-    const host = await register(a, 'Host', 'host-secret@example.org');
-    const guest = await register(a, 'Guest', 'guest-secret@example.org');
-    const created = await a.gql(
-      `mutation($input: CreateGameInput!) { createGame(input: $input) { game { id } inviteCode } }`,
-      { input: { type: 'guessing-game', options: { target: 2 }, visibility: 'PUBLIC', seats: [{ seat: 'north', me: true }, { seat: 'east', open: true }] } },
-      host.token,
-    );
+    // Names of their own: every answer below must show them (the game is in it), emails never.
+    const names = { host: `Host ${Date.now()}`, guest: `Guest ${Date.now()}` };
+    const host = await register(a, names.host, 'host-secret@example.org');
+    const guest = await register(a, names.guest, 'guest-secret@example.org');
+    const GAME = `mutation($input: CreateGameInput!) { createGame(input: $input) { game { id } inviteCode } }`;
+    const JOIN = `mutation($id: ID!, $seat: String) { joinGame(gameId: $id, seat: $seat) { game { status } seatToken } }`;
+    const created = await a.gql(GAME, { input: { type: 'guessing-game', options: { target: 2 }, visibility: 'PUBLIC', seats: [{ seat: 'north', me: true }, { seat: 'east', open: true }] } }, host.token);
+    expect(created.errors).toBeUndefined();
     const { id } = created.data.createGame.game;
-    const joined = await a.gql(`mutation($id: ID!) { joinGame(gameId: $id) { game { status } seatToken } }`, { id }, guest.token);
-    expect(joined.data.joinGame.seatToken).toBeNull();
-    const seen: string[] = [];
+    const joined = await a.gql(JOIN, { id }, guest.token);
+    expect(joined.data.joinGame).toEqual({ game: { status: 'ACTIVE' }, seatToken: null });
+    // A game still in the lobby with both of them seated: the one the open-games list shows.
+    const waiting = await a.gql(GAME, { input: { type: 'guessing-game', options: { target: 2 }, visibility: 'PUBLIC', seats: [{ seat: 'north', me: true }, { seat: 'east', open: true }, { seat: 'south', open: true }] } }, host.token);
+    expect(waiting.errors).toBeUndefined();
+    const waitingId = waiting.data.createGame.game.id as string;
+    expect((await a.gql(JOIN, { id: waitingId, seat: 'east' }, guest.token)).data.joinGame.game.status).toBe('OPEN');
+    // A list's page holding the game (other files' games share the database and its lists).
+    const pageWith = async (path: string, gameId: string, token?: string) => {
+      let after = '';
+      for (let n = 0; n < 50; n++) {
+        const r = await a.rest('GET', `${path}${path.includes('?') ? '&' : '?'}first=100${after}`, undefined, token);
+        expect(r.status, path).toBe(200);
+        if (r.body.games.some((g: { id: string }) => g.id === gameId)) return r.body;
+        if (!r.body.pageInfo.hasNextPage) break;
+        after = `&after=${encodeURIComponent(r.body.pageInfo.endCursor)}`;
+      }
+      throw new Error(`${path} does not list ${gameId}`);
+    };
+    const seen: [string, string][] = [];
     for (const token of [undefined, guest.token, host.token]) {
-      seen.push(JSON.stringify(await a.gql(`query($id: ID!) { game(id: $id) { seats { id name player { id name } } events { data } view { ... on GenericView { state } } } }`, { id }, token)));
-      seen.push(JSON.stringify((await a.rest('GET', `/api/games/${id}`, undefined, token)).body));
-      seen.push(JSON.stringify((await a.rest('GET', `/api/games/${id}/export`, undefined, token)).body));
-      seen.push(JSON.stringify((await a.rest('GET', '/api/games', undefined, token)).body));
-      seen.push(JSON.stringify((await a.rest('GET', '/api/open-games', undefined, token)).body));
+      const who = String(token);
+      const q = await a.gql(`query($id: ID!) { game(id: $id) { seats { id name player { id name } } events { data } view { ... on GenericView { state } } } }`, { id }, token);
+      expect(q.errors).toBeUndefined();
+      seen.push([`graphql game ${who}`, JSON.stringify(q)]);
+      const game = await a.rest('GET', `/api/games/${id}`, undefined, token);
+      expect(game.status).toBe(200);
+      seen.push([`rest game ${who}`, JSON.stringify(game.body)]);
+      const exported = await a.rest('GET', `/api/games/${id}/export`, undefined, token);
+      expect(exported.status).toBe(200);
+      seen.push([`export ${who}`, JSON.stringify(exported.body)]);
+      seen.push([`games ${who}`, JSON.stringify(await pageWith('/api/games?type=guessing-game', id, token))]);
+      seen.push([`open-games ${who}`, JSON.stringify(await pageWith('/api/open-games?type=guessing-game', waitingId, token))]);
     }
-    seen.push(JSON.stringify((await a.rest('GET', '/api/me/games', undefined, guest.token)).body));
-    for (const s of seen) {
-      expect(s).not.toContain('host-secret');
-      expect(s).not.toContain('guest-secret');
+    seen.push(['me/games', JSON.stringify(await pageWith('/api/me/games', waitingId, guest.token))]);
+    for (const [where, s] of seen) {
+      // Each answer does carry both players (so it could carry their emails)...
+      expect(s, where).toContain(names.host);
+      expect(s, where).toContain(names.guest);
+      // ...and not the emails.
+      expect(s, where).not.toContain('host-secret');
+      expect(s, where).not.toContain('guest-secret');
     }
-    expect(seen[0]).toContain('"name":"Host"');
-    const stored = await db.query('SELECT players::text, seats::text FROM games WHERE id = $1', [id]);
+    expect(seen[0]![1]).toContain(`"player":{"id":"${host.player.id}","name":"${names.host}"}`);
+    const stored = await db.query('SELECT players::text, seats::text FROM games WHERE id = ANY($1::uuid[])', [[id, waitingId]]);
+    expect(stored.rows).toHaveLength(2);
+    expect(JSON.stringify(stored.rows)).toContain(names.guest);
     expect(JSON.stringify(stored.rows)).not.toContain('secret@');
   });
 });

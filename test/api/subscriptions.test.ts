@@ -86,10 +86,19 @@ describe('gameEvents subscription', () => {
   });
 
   it('refuses a connection with an unknown token, and an unknown game', async () => {
+    // A game that exists, which a spectator may follow: the refusal is the token's.
+    const { id } = await createGuessingGame(one);
+    const open = wsClient(one);
+    const watched = collect(open, id, 0);
+    await watched.until(1);
+    expect(watched.errors).toEqual([]);
+    await open.dispose();
     const bad = wsClient(one, 'not-a-token');
-    const feed = collect(bad, '00000000-0000-4000-8000-000000000000', 0);
+    const feed = collect(bad, id, 0);
     await feed.until(1).catch(() => {});
-    expect(feed.errors.length).toBeGreaterThan(0);
+    expect(feed.events).toEqual([]);
+    expect(feed.errors).toHaveLength(1);
+    expect(feed.errors[0]).toMatchObject({ code: 4403, reason: expect.stringMatching(/^Forbidden: This token is not known/) });
     await bad.dispose();
     const client = wsClient(one);
     const missing = collect(client, '00000000-0000-4000-8000-000000000000', 0);

@@ -86,9 +86,12 @@ describe('onTimeout: BOT', () => {
     // Exactly once across both processes: one system command.
     const { rows } = await db.query('SELECT command FROM commands WHERE game_id = $1 AND seat IS NULL', [id]);
     expect(rows).toEqual([{ command: { type: 'timeOut', seat: 'north', bot: true } }]);
-    // Ada no longer plays north.
+    // Ada no longer plays north: refused as not hers. On the finished game a seat's holder
+    // is told GAME_OVER (east, here), so that answer would mean north still answered to her.
+    expect((await a.gql(SUBMIT, { id, c: { type: 'resign' } }, east)).errors?.[0]?.extensions?.code).toBe('GAME_OVER');
     const refused = await a.gql(SUBMIT, { id, c: { type: 'resign' } }, ada.token);
-    expect(refused.errors?.[0]?.extensions?.code).toMatch(/FORBIDDEN|GAME_OVER/);
+    expect(refused.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    expect((await a.gql(`query($id: ID!) { game(id: $id) { yourSeat } }`, { id }, ada.token)).data.game.yourSeat).toBeNull();
 
     // The webhook and the mail say so; GAME_OVER carries the result.
     const said = await until(() => receiver.received.find((r) => r.path === path && r.body?.type === 'SEAT_HANDED_TO_BOT'), 20_000, 'the webhook');

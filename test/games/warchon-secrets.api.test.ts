@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MATCH_COMMANDS } from '../../src/domain/kernel/index.ts';
+import { typeKeyOf } from '../../src/domain/warchon/setup.ts';
 import { collect, SUBMIT, wsClient } from '../support/client.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
@@ -16,7 +17,7 @@ beforeAll(async () => {
 afterAll(async () => server?.close());
 
 const ARMIES = ['azuthkan', 'celestine'] as const;
-type Unit = { id: string; army: string; known: boolean; key: string | null; revealed: boolean };
+type Unit = { id: string; army: string; known: boolean; key: string | null; name: string | null; revealed: boolean };
 
 describe('Warchon secrets over the API', () => {
   it('never reach the other seat or a spectator on any channel before the rules reveal them', async () => {
@@ -32,18 +33,40 @@ describe('Warchon secrets over the API', () => {
 
     const viewOf = async (viewer: string | null) => (await server.rest('GET', `/api/games/${id}`, undefined, viewer ? token[viewer] : undefined)).body.game;
 
-    /** What `viewer` must not see now: keys of the opponent's unrevealed units, and an uncommitted-by-both number. */
+    /** How many hidden keys, unit types and names were looked for (a walk that never held one proves nothing). */
+    const looked = { placedKeys: 0, types: 0, names: 0 };
+    /** What `viewer` must not see now: keys, unit types and names of the opponent's unrevealed units, and an uncommitted-by-both number. */
     async function check(step: number) {
       const owners = Object.fromEntries(await Promise.all(ARMIES.map(async (a) => [a, await viewOf(a)] as const)));
       for (const [i, viewer] of viewers.entries()) {
         const auth = viewer ? token[viewer] : undefined;
         const hiddenKeys: string[] = [];
         const hiddenNumbers: number[] = [];
+        // The type and name too ("baphite-swarm" of "baphite-swarm-2"), unless a revealed unit of the army shows them anyway.
+        const hiddenTypes = new Set<string>();
+        const shownTypes = new Set<string>();
+        const hiddenNames = new Set<string>();
+        const shownNames = new Set<string>();
         for (const army of ARMIES) {
           if (army === viewer) continue;
           const own = owners[army];
-          for (const u of own.view.units as Unit[]) if (u.army === army && !u.revealed && u.key) hiddenKeys.push(u.key);
+          for (const u of own.view.units as Unit[]) {
+            if (u.army === army && !u.revealed && u.key) {
+              hiddenKeys.push(u.key);
+              looked.placedKeys++;
+            }
+          }
           for (const key of own.view.unplaced.find((e: { army: string }) => e.army === army).units ?? []) hiddenKeys.push(key);
+          for (const u of own.view.units as Unit[]) if (u.army === army && u.revealed && u.key) shownTypes.add(typeKeyOf(u.key));
+          for (const u of own.view.units as Unit[]) if (u.army === army && u.name) (u.revealed ? shownNames : hiddenNames).add(u.name);
+        }
+        for (const key of hiddenKeys) if (!shownTypes.has(typeKeyOf(key))) hiddenTypes.add(typeKeyOf(key));
+        for (const name of shownNames) hiddenNames.delete(name);
+        looked.types += hiddenTypes.size;
+        looked.names += hiddenNames.size;
+        for (const army of ARMIES) {
+          if (army === viewer) continue;
+          const own = owners[army];
           const call = own.view.battle?.numberCall;
           if (call && call.yourNumber !== null && call.committed.length < 2) hiddenNumbers.push(call.yourNumber);
         }
@@ -62,6 +85,8 @@ describe('Warchon secrets over the API', () => {
         };
         for (const [channel, text] of Object.entries(channels)) {
           for (const key of hiddenKeys) expect(text, `step ${step}: ${channel} shows ${key} to ${viewer}`).not.toContain(`"${key}"`);
+          for (const type of hiddenTypes) expect(text, `step ${step}: ${channel} shows the type ${type} to ${viewer}`).not.toContain(`"${type}"`);
+          for (const name of hiddenNames) expect(text, `step ${step}: ${channel} shows the name ${name} to ${viewer}`).not.toContain(`"${name}"`);
         }
         if (hiddenNumbers.length) {
           for (const e of [...events, ...exported.events, ...feeds[i]!.events].filter((e: { type: string }) => e.type === 'NumberCommitted')) {
@@ -96,6 +121,9 @@ describe('Warchon secrets over the API', () => {
     // The walk reached both secrets' moments: a number committed while the other was not, and a unit revealed by battle.
     expect(numbersChecked).toBeGreaterThanOrEqual(2);
     expect(revealedChecked).toBe(true);
+    expect(looked.placedKeys).toBeGreaterThan(0);
+    expect(looked.types).toBeGreaterThan(0);
+    expect(looked.names).toBeGreaterThan(0);
     for (const c of clients) await c.dispose();
   }, 300_000);
 });
