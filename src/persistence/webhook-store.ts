@@ -63,8 +63,11 @@ const ENQUEUE_SQL = prepared(`WITH s AS (${ASYNC}), d AS (
   RETURNING id, channel, webhook_id::text AS webhook_id
 ), mails AS (
   SELECT x FROM d, jsonb_array_elements($2::jsonb) AS x WHERE d.channel = 'MAIL' AND x->'payload'->>'id' = d.id
-), woken AS (
+), woken AS MATERIALIZED (
   -- Each webhook given a delivery now, in the order of their ids (two fan-outs lock their gates alike).
+  -- Materialized: inlined, the planner may test open_job_gate below on every hook of $3, before
+  -- the join with the deliveries written, and so open the gate of a webhook given none (a rerun
+  -- fan-out whose ids were all stored) without adding its sender.
   SELECT x FROM (SELECT DISTINCT webhook_id FROM d WHERE channel = 'WEBHOOK') w, jsonb_array_elements($3::jsonb) AS x
   WHERE x->>'webhookId' = w.webhook_id ORDER BY w.webhook_id
 ), specs AS MATERIALIZED (

@@ -270,6 +270,35 @@ describe('coalesced notifications', () => {
     expect(sent).toEqual([v1, v2]);
   });
 
+  it('a fan-out run again, its deliveries all stored before, leaves no webhook gate open without its sender', async () => {
+    const p = await quiet.gql(`mutation($n: String!) { registerPlayer(input: { name: $n }) { token } }`, { n: 'Ada' });
+    const token = p.data.registerPlayer.token as string;
+    const g = await quiet.gql(`mutation { createGame(input: { type: "guessing-game", options: { target: 1000000 }, seats: [{ seat: "north", me: true }, { seat: "east", name: "east" }] }) { game { id } } }`, {}, token);
+    const id = g.data.createGame.game.id as string;
+    const h = await quiet.gql(`mutation($i: CreateWebhookInput!) { createWebhook(input: $i) { webhook { id } } }`, { i: { url: `${receiver.url}/${randomUUID()}`, events: ['DEADLINE_SOON'], gameId: id } }, token);
+    const hook = h.data.createWebhook.webhook.id as string;
+    const gate = `webhook:${hook}`;
+    const open = async () => (await quietPool.query(`SELECT open FROM job_gates WHERE key = $1`, [gate])).rows[0]?.open as boolean | undefined;
+    const senders = async () => (await quietPool.query(`SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE key = $1`, [gate])).rows[0].n as number;
+    const n = quiet.core.notifications;
+    const deadline = new Date(Date.now() + 3_600_000);
+    expect(await n.fanOutDeadline(id, 'north', 1, deadline)).toHaveLength(1);
+    expect([await open(), await senders()]).toEqual([true, 1]);
+    // Its sender sends it and closes the gate; the completion deletes the job's row.
+    const sent: number[] = [];
+    await n.webhookTask({ webhookId: hook }, async (_w, _s, d) => (sent.push(d.version), { ok: true }));
+    await quietPool.query(`DELETE FROM graphile_worker._private_jobs WHERE key = $1`, [gate]);
+    expect([sent, await open(), await senders()]).toEqual([[1], false, 0]);
+    // The warning's job run again (its completion lost, say): nothing new written, the gate stays shut.
+    expect(await n.fanOutDeadline(id, 'north', 1, deadline)).toEqual([]);
+    expect([await open(), await senders()]).toEqual([false, 0]);
+    // So the next warning opens it with its sender, and goes out.
+    expect(await n.fanOutDeadline(id, 'north', 2, deadline)).toHaveLength(1);
+    expect([await open(), await senders()]).toEqual([true, 1]);
+    await n.webhookTask({ webhookId: hook }, async (_w, _s, d) => (sent.push(d.version), { ok: true }));
+    expect(sent).toEqual([1, 2]);
+  });
+
   it('a fan-out that closed its gate but whose completion was lost leaves no row for good (healGates removes it)', async () => {
     const g = await game(quiet, 1);
     const notify = `notify:${g.id}`;
