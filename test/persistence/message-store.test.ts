@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mayRead } from '../../src/app/messages.ts';
 import { openDatabase, type Database } from '../../src/persistence/database.ts';
 import { MessageStore } from '../../src/persistence/message-store.ts';
+import { WebhookStore } from '../../src/persistence/webhook-store.ts';
 import { databaseUrl } from '../support/server.ts';
 
 let db: Database;
@@ -77,6 +78,13 @@ describe('the message store', () => {
     expect((await store.readable(gameId, [], 0, 100)).map((m) => m.text)).toEqual(['one', 'two']);
     // Nobody listens to this game: only the unconditional jobs, and none for the refused one.
     expect((await jobsOf(task)).sort((a, b) => a.text.localeCompare(b.text))).toEqual([{ text: 'one' }, { text: 'two' }]);
+    // Someone listens now (a webhook on the game): the same send adds the `when` job too.
+    const playerId = randomUUID();
+    await db.prisma.player.create({ data: { id: playerId, name: 'P' } });
+    await new WebhookStore(db.prisma, db.queryPool).create({ id: randomUUID(), playerId, gameId, url: 'https://example.com/hook', events: ['MESSAGE'], secret: 'sealed' });
+    const heard = await store.send({ id: randomUUID(), gameId, from: 'north', to: null, text: 'four' }, `test:${randomUUID()}`, limit, [{ task, payload: { text: 'four' } }, { task, payload: { text: 'four', heard: true }, when: 'listened' }]);
+    expect(heard.stored?.text).toBe('four');
+    expect((await jobsOf(task)).filter((j) => j.text === 'four').sort((a, b) => Number(!!a.heard) - Number(!!b.heard))).toEqual([{ text: 'four' }, { text: 'four', heard: true }]);
     await db.pool.query('DELETE FROM graphile_worker._private_jobs WHERE task_id = (SELECT id FROM graphile_worker._private_tasks WHERE identifier = $1)', [task]);
   });
 

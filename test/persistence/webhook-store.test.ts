@@ -78,6 +78,29 @@ describe('the webhook store', () => {
     await clear();
   });
 
+  it('a fan-out whose deliveries were all stored before opens no gate: the next delivery still wakes a sender', async () => {
+    // A fan-out run again (a DEADLINE_SOON job asked for twice, a rerun after a crash) writes
+    // nothing; its webhook's gate, closed by the sender meanwhile, must stay closed, or no later
+    // delivery adds a sender and they wait for healGates (ten minutes).
+    const hook = await aWebhook();
+    const { jobs, pending, clear } = testJobs();
+    const gate = async () => (await db.pool.query('SELECT open FROM job_gates WHERE key = $1', [webhookGate(hook.id)])).rows[0]?.open;
+    const d1 = delivery(hook, 1);
+    expect(await store.enqueue([d1], jobs)).toEqual([d1.id]);
+    expect(await gate()).toBe(true);
+    await store.sending(hook.id, 0, [(await store.sending(hook.id, 1, [])).due[0]!.id]);
+    expect(await store.settleWebhook(hook.id, noTimer)).toBe('idle');
+    expect(await gate()).toBe(false);
+    await clear();
+    expect(await store.enqueue([d1], jobs)).toEqual([]);
+    expect(await pending()).toEqual([]);
+    expect(await gate()).toBe(false);
+    const d2 = delivery(hook, 2);
+    expect(await store.enqueue([d2], jobs)).toEqual([d2.id]);
+    expect((await pending()).map((j) => j.payload)).toEqual([{ webhookId: hook.id }]);
+    await clear();
+  });
+
   it('wakes every sender of a fan-out with one NOTIFY, and sends none for mails it has not', async () => {
     // Each jobs:insert NOTIFY makes an idle runner of every lane of every process fetch: an
     // empty add_jobs (no mail) used to send one too, and each woken sender another.

@@ -10,6 +10,7 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dayAfter, nextDigest } from '../../src/app/digests.ts';
+import { TASKS } from '../../src/app/tasks.ts';
 import { ownDatabase, type OwnDatabase } from '../support/own-database.ts';
 import { startMailBox, until, type MailBox } from '../support/receivers.ts';
 import { startTestServer, type TestServer, type TestServerOptions } from '../support/server.ts';
@@ -48,6 +49,10 @@ const digestsOf = (address: string) => toOf(address).filter((m) => m.subject?.st
 const turnMailsOf = (address: string) => toOf(address).filter((m) => m.subject?.startsWith('Your turn: '));
 
 interface Person { id: string; email: string; token: string }
+
+/** No job of these tasks left on the database (a job that ran is gone; a mail job ends once the SMTP server took it). */
+const jobsRun = (tasks: string[]) =>
+  until(async () => (await a.queue.pending()).every((j) => !tasks.includes(j.task_identifier)), 30_000, `no ${tasks.join(' or ')} job left`);
 
 async function person(name: string, digest = false): Promise<Person> {
   const email = `${name.toLowerCase()}-${randomUUID().slice(0, 8)}@example.org`;
@@ -96,10 +101,11 @@ describe('the daily digest', () => {
     const carol = await person('Carol');
     const first = await raid(bob, ada);
     const second = await raid(carol, ada);
-    // Carol's your-turn mail comes from a commit after Ada's two: once it is here, Ada's would have been.
+    // Carol's your-turn mail (the same path, for a player without the digest) comes; once no
+    // fan-out and no mail job is left, every your-turn mail of these games has arrived.
     await raid(ada, carol);
     await until(() => turnMailsOf(carol.email)[0], 20_000, "Carol's your-turn mail");
-    await new Promise((r) => setTimeout(r, 1_500));
+    await jobsRun([TASKS.notify, TASKS.mail]);
     expect(turnMailsOf(ada.email)).toHaveLength(0);
 
     // Both processes plan the day and run the player's digest at once.
@@ -109,8 +115,8 @@ describe('the daily digest', () => {
     expect(planned).not.toContain(bob.id);
     expect(outcomes.filter((o) => o === 'sent').length).toBeLessThanOrEqual(1);
     const digest = await until(() => digestsOf(ada.email)[0], 20_000, "Ada's digest");
-    // The `digest` jobs both days planned have run by now, or run to "already sent".
-    await new Promise((r) => setTimeout(r, 2_000));
+    // The `digest` jobs both days planned have run, to "already sent", and any mail they queued has gone.
+    await jobsRun([TASKS.digest, TASKS.mail]);
     expect(await a.core.digests.digest(ada.id, day)).toBe('already sent');
     expect(await b.core.digests.digest(ada.id, day)).toBe('already sent');
     expect(digestsOf(ada.email)).toHaveLength(1);

@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TASKS } from '../../src/app/tasks.ts';
 import { games as hostedGames } from '../../src/domain/games.ts';
 import { openDatabase, type Database } from '../../src/persistence/database.ts';
 import { openService, type Service } from '../../src/server.ts';
@@ -89,7 +90,8 @@ describe('play by mail under workers', () => {
     expect(outcomes.filter((o) => o.startsWith('refused: '))).toHaveLength(PER_HOUR);
 
     await until(() => box.mails.filter((m) => ids.includes(m.inReplyTo ?? '')).length >= PER_HOUR, 20_000, 'the answers');
-    await new Promise((r) => setTimeout(r, 1000)); // an answer too many would have time to land
+    // Every answer is queued with its mail's mark (all handled above): once no mail job is left, an answer too many has landed.
+    await until(async () => (await server.queue.pending()).every((j) => j.task_identifier !== TASKS.mail && j.task_identifier !== TASKS.mailInbound), 20_000, 'the mail jobs run');
     expect(box.mails.filter((m) => ids.includes(m.inReplyTo ?? ''))).toHaveLength(PER_HOUR);
 
     // The hour is the player's, not the game's: one more reply later in it is not handled either.

@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TASKS } from '../../src/app/tasks.ts';
 import { ownDatabase, type OwnDatabase } from '../support/own-database.ts';
 import { startMailBox, until, type MailBox } from '../support/receivers.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
@@ -29,6 +30,9 @@ afterAll(async () => {
 });
 
 const to = (address: string) => box.mails.filter((m) => (Array.isArray(m.to) ? m.to : [m.to]).some((t) => t?.value.some((v) => v.address === address)));
+/** No fan-out and no mail job left (a job that ran is gone; a mail job ends once the SMTP server took the mail): every mail of the commits so far has arrived. */
+const jobsRun = () =>
+  until(async () => (await server.queue.pending()).every((j) => j.task_identifier !== TASKS.notify && j.task_identifier !== TASKS.mail), 20_000, 'no fan-out or mail job left');
 const PLAY = `mutation($id: ID!, $c: JSON!) { submitCommand(gameId: $id, command: $c) { game { version } } }`;
 
 /** Ada with a verified address who wants mail. */
@@ -78,7 +82,7 @@ describe('mail', () => {
     await server.gql(PLAY, { id, c: { type: 'guess', number: 1 } }, a.token);
     await server.gql(PLAY, { id, c: { type: 'guess', number: 1 } }, bob);
     await until(() => to(a.email).filter((m) => m.subject?.startsWith('Your turn')).length >= 2, 20_000, 'a second your-turn mail once Ada acted');
-    await new Promise((r) => setTimeout(r, 800));
+    await jobsRun();
     expect(to(a.email).filter((m) => m.subject?.startsWith('Your turn'))).toHaveLength(2);
 
     await server.gql(`mutation($id: ID!) { resign(gameId: $id) { status } }`, { id }, a.token);
@@ -101,7 +105,7 @@ describe('mail', () => {
     expect((await server.gql(`{ me { notifyByEmail } }`, {}, a.token)).data.me.notifyByEmail).toBe(false);
     const before = to(a.email).length;
     await game(a.token);
-    await new Promise((r) => setTimeout(r, 1500));
+    await jobsRun();
     expect(to(a.email)).toHaveLength(before);
     // The link worked once: used again (or by a mail program's one-click POST) it is not valid.
     expect((await fetch(url)).status).toBe(404);

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { ParsedMail } from 'mailparser';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TASKS } from '../../src/app/tasks.ts';
 import { ownDatabase, type OwnDatabase } from '../support/own-database.ts';
 import { startMailBox, until, type MailBox } from '../support/receivers.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
@@ -72,6 +73,10 @@ async function raid() {
 }
 
 const version = async (id: string) => (await server.gql(`query($id: ID!) { game(id: $id) { version } }`, { id })).data.game.version as number;
+
+/** Every mail job (inbound handled, answer sent) run: a mail an answer queued has arrived by now. */
+const mailJobsRun = () =>
+  until(async () => (await server.queue.pending()).every((j) => j.task_identifier !== TASKS.mail && j.task_identifier !== TASKS.mailInbound), 20_000, 'the mail jobs run');
 
 let sent = 0;
 /** A reply to `to` from `from`, through the service's SMTP listener; the answer it gets (if `answered`). */
@@ -158,6 +163,8 @@ describe('play by mail', () => {
     const notice = await until(() => toOf(bob.email).find((m) => m.inReplyTo === forged.messageId), 20_000, 'the notice of a forged From');
     expect(notice.text).toContain('mallory@evil.test');
     expect(notice.text).toContain('Nothing was applied.');
+    // Any other mail the handling queued with the notice has been sent once no mail job is left.
+    await mailJobsRun();
     expect(toOf('mallory@evil.test')).toHaveLength(0);
     expect(await version(id)).toBe(before);
 
@@ -173,6 +180,9 @@ describe('play by mail', () => {
     const stored = await server.app.inject({ method: 'POST', url: '/api/mail/inbound', headers: { 'content-type': 'message/rfc822', authorization: `Bearer ${SECRET}` }, payload: auto });
     expect(stored.statusCode).toBe(202);
     await until(async () => (await server.core.ports.mail.inbound(stored.json().id))?.handledAt, 20_000, 'the auto-reply handled');
+    // An answer is only queued with the mark (MailStore.handled): sent once its mail job has run,
+    // so every mail job must be gone before the answers are counted.
+    await mailJobsRun();
     expect(box.mails.filter((m) => m.inReplyTo === once.messageId)).toHaveLength(1);
     expect(box.mails.filter((m) => (m.inReplyTo ?? '').includes('auto-'))).toHaveLength(0);
     expect(await version(id)).toBe(before + 1);

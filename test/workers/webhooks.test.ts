@@ -8,6 +8,7 @@
 import { notifyJob } from '../../src/app/planners.ts';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TASKS } from '../../src/app/tasks.ts';
 import { post } from '../../src/workers/notifications.ts';
 import { ownDatabase, type OwnDatabase } from '../support/own-database.ts';
 import { startReceiver, until, type Receiver } from '../support/receivers.ts';
@@ -108,12 +109,18 @@ describe('webhooks', () => {
     expect(over.body).toEqual({ type: 'GAME_OVER', gameId: id, version: over.body.version, seat: null, game: { id, type: 'guessing-game', status: 'FINISHED', version: over.body.version }, at: expect.any(String), result });
     expect(mine().filter((r) => r.body?.type !== 'GAME_OVER').every((r) => !('result' in r.body))).toBe(true);
 
-    // Deleted: no more deliveries.
+    // Deleted: no more deliveries. Another webhook of Ada's, made after, hears the next game
+    // (the same fan-out would write the deleted one's deliveries); once it has heard the last
+    // commit and neither the game's fan-out nor the deleted webhook's sender has a job left,
+    // anything sent to the deleted one has arrived.
     expect((await server.gql(`mutation($id: ID!) { deleteWebhook(id: $id) }`, { id: created.webhook.id }, ada.token)).data.deleteWebhook).toBe(true);
     const before = mine().length;
+    const afterPath = `/ada-after-${randomUUID()}`;
+    await webhook(server, ada.token, afterPath, ['YOUR_TURN', 'GAME_STARTED', 'EVENT_APPENDED', 'GAME_OVER']);
     const other = await game(server, ada, bob);
-    await guess(server, ada.token, other, 1);
-    await new Promise((r) => setTimeout(r, 1500));
+    const last = (await guess(server, ada.token, other, 1)).data.submitCommand.game.version as number;
+    await until(() => receiver.received.some((r) => r.path === afterPath && r.status === 200 && r.body?.gameId === other && r.body.type === 'EVENT_APPENDED' && r.body.version === last), 30_000, 'the other webhook to hear the last commit');
+    await until(async () => !(await server.queue.pending()).some((j) => (j.task_identifier === 'notify' && (j.payload as { gameId?: string }).gameId === other) || (j.task_identifier === 'webhook' && (j.payload as { webhookId?: string }).webhookId === created.webhook.id)), 30_000, 'the fan-out and the deleted webhook\'s sender to finish');
     expect(mine().length).toBe(before);
   });
 
@@ -132,9 +139,21 @@ describe('webhooks', () => {
     const got = await until(() => receiver.received.find((r) => r.path === path), 20_000, 'deadline soon');
     expect(got.verified).toBe(true);
     expect(got.body).toMatchObject({ type: 'DEADLINE_SOON', gameId: id, seat: 'north', version: 1 });
-    await new Promise((r) => setTimeout(r, 1000));
-    expect(receiver.received.filter((r) => r.path === path)).toHaveLength(1);
-    expect(receiver.received.filter((r) => r.path === bobPath)).toHaveLength(0);
+    // The two calls above share one job (its key) unless the first had started; the same warning
+    // asked for again once they have run is a job of its own, whose fan-out finds its delivery
+    // written and must neither write it again nor leave the webhook's gate open without a job.
+    const notices = async () => (await server.queue.pending(TASKS.deadlineNotice)).filter((j) => (j.payload as { gameId?: string }).gameId === id);
+    await until(async () => (await notices()).length === 0, 20_000, 'the warning\'s fan-out');
+    await server.core.notifications.deadlineSoon(id, 'north', { version: 1, deadline });
+    await until(async () => (await notices()).length === 0, 20_000, 'the repeated warning\'s fan-out');
+    // Then another warning for each seat: a webhook sends its deliveries one at a time in the
+    // order fanned out, so once these arrive, a repeat of north's, or north's sent to Bob, has.
+    await server.core.notifications.deadlineSoon(id, 'north', { version: 2, deadline });
+    await server.core.notifications.deadlineSoon(id, 'east', { version: 1, deadline });
+    await until(() => receiver.received.some((r) => r.path === path && r.body?.version === 2), 20_000, "Ada's second warning (a gate left open by a fan-out that wrote nothing holds it back)");
+    await until(() => receiver.received.some((r) => r.path === bobPath), 20_000, "Bob's warning for east");
+    expect(receiver.received.filter((r) => r.path === path).map((r) => [r.body.seat, r.body.version])).toEqual([['north', 1], ['north', 2]]);
+    expect(receiver.received.filter((r) => r.path === bobPath).map((r) => [r.body.seat, r.body.version])).toEqual([['east', 1]]);
   });
 
   it('sends DEADLINE_SOON when a seat on a clock has a quarter of its time left', async () => {
