@@ -39,9 +39,14 @@ export function placementRefusal(s: WuchaoState, unit: string, space: string): s
   return null;
 }
 
+/** The setup spaces with room for another Yuan unit (stacking). */
+function openSpaces(s: WuchaoState) {
+  return yuanSetupSpaces(s).filter((sp) => unitsIn(s, sp, 'yuan').length < STACKING_LIMIT);
+}
+
 export function legalPlacements(s: WuchaoState): WuchaoCommand[] {
   const out: WuchaoCommand[] = [];
-  const spaces = yuanSetupSpaces(s).filter((sp) => unitsIn(s, sp, 'yuan').length < STACKING_LIMIT);
+  const spaces = openSpaces(s);
   for (const unit of unplacedYuan(s)) for (const space of spaces) out.push({ type: 'placeUnit', unit, space });
   return out;
 }
@@ -53,9 +58,12 @@ export function legalPlacements(s: WuchaoState): WuchaoCommand[] {
  */
 export function setupSteps(s: WuchaoState): WuchaoEvent[] {
   if (s.phase !== 'setup') return [];
-  if (unplacedYuan(s).length === 0) return [{ type: 'SetupCompleted', round: 1 }];
-  const options = legalPlacements(s);
-  const only = options.length === 1 ? options[0]! : null;
-  return only?.type === 'placeUnit' ? [{ type: 'UnitPlaced', unit: only.unit, space: only.space }] : [];
+  const units = unplacedYuan(s);
+  if (units.length === 0) return [{ type: 'SetupCompleted', round: 1 }];
+  // The placements are every unplaced unit in every open space: one only when both are one
+  // (counted, not listed: this runs after every setup command).
+  if (units.length !== 1) return [];
+  const spaces = openSpaces(s);
+  return spaces.length === 1 ? [{ type: 'UnitPlaced', unit: units[0]!, space: spaces[0]! }] : [];
 }
 
