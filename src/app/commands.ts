@@ -112,7 +112,7 @@ export class Commands {
     /** The rules fingerprint new games record. */
     private readonly rules: string,
     /** The seat tokens this process met: those it issues go in once stored. */
-    readonly seatTokens: SeatTokens,
+    private readonly seatTokens: SeatTokens,
   ) {}
 
   private module(type: string): GameModule {

@@ -144,7 +144,7 @@ export function createCore(ports: Ports, options: CoreOptions): Core {
     registrationsPerMinute: options.registrationsPerMinute ?? 10,
     sendCode: options.sendCode ?? ((mail) => notifications.sendCode(mail)),
   });
-  const lobby = new Lobby(ctx, commands, reads, ports.lobby, (actor) => playerOf(ports.players, actor));
+  const lobby = new Lobby(ctx, commands, reads, ports.lobby, (actor) => playerOf(ports.players, actor), seatTokens);
   const bots = new Bots(ports.games, reads, commands);
   const handover = new Handover(ports.games, ports.lobby, states, ports.jobs);
   const deadlines = new Deadlines(ports.clocks, reads, commands, options.deadlineSoon ?? (async (d) => void (await notifications.fanOutDeadline(d.gameId, d.seat, d.version, d.deadline))), handover, ports.jobs);

@@ -18,6 +18,7 @@ import { decodeCursor, page, pageSize, type Reads } from './reads.ts';
 import { toNewEvent } from './states.ts';
 import { validName } from './players.ts';
 import type { ReadContext } from './game-read.ts';
+import type { SeatTokens } from './seat-tokens.ts';
 
 export interface SeatInput {
   seat: string;
@@ -59,6 +60,8 @@ export class Lobby {
     private readonly store: LobbyStore,
     /** The player an actor is (src/app/players.ts). */
     private readonly playerOf: (actor: Actor) => Promise<PlayerRecord>,
+    /** The seat tokens this process met: a join's goes in once stored. */
+    private readonly seatTokens: SeatTokens,
   ) {}
 
   private module(type: string): GameModule {
@@ -179,7 +182,7 @@ export class Lobby {
           jobs: this.commands.plan({ game: { ...game, ...columns(seats), awaiting: [] }, version: setup.started.recorded.length, outbox: setup.outbox, summary: setup.summary, seat: null }) } } : {}),
       });
       if (!changed) continue; // the seats moved on meanwhile: look again
-      if (token) this.commands.seatTokens.put(hashToken(token), game.id, seat);
+      if (token) this.seatTokens.put(hashToken(token), game.id, seat);
       // Started or not, the watchers of the game are woken (a seat taken appends no event
       // until the last one: seatsChanged reads the seats again).
       await this.commands.committed(changed, 0, setup?.started.state ?? null);

@@ -9,7 +9,7 @@ import { hashToken, PLAYER_TOKEN_PREFIX, SPECTATOR, type Actor } from './actors.
 import { AppError } from './errors.ts';
 import type { GameStore, PlayerRecord, PlayerStore, RevocationListener, WakeUps } from './ports.ts';
 import type { ListArgs, Page, Reads } from './reads.ts';
-import type { SeatTokens } from './seat-tokens.ts';
+import { TOKEN_CACHE_SIZE, type SeatTokens } from './seat-tokens.ts';
 import { Lru } from './states.ts';
 
 /** What a player sees of themselves. */
@@ -35,7 +35,6 @@ export interface VerificationMail {
 const CODE_LIFETIME_MS = 24 * 3600_000;
 const CODE_ATTEMPTS = 5;
 const MAX_TOKENS = 50;
-const TOKEN_CACHE_SIZE = 20_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // One @, something on each side, a dot in the domain, no spaces or control characters.
 const EMAIL = /^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+\.[^\s@\p{Cc}]+$/u;

@@ -1,7 +1,8 @@
 import { tokenFingerprint, type Actor } from './actors.ts';
 import { Lru } from './states.ts';
 
-const SIZE = 20_000;
+/** How many tokens of each kind a process holds (seat tokens here, player tokens in Players). */
+export const TOKEN_CACHE_SIZE = 20_000;
 
 /**
  * What each seat token stands for, by its hash. It never changes (a seat left in the lobby
@@ -10,7 +11,7 @@ const SIZE = 20_000;
  * game's creation and a join put theirs here once stored.
  */
 export class SeatTokens {
-  private readonly known = new Lru<string, Actor>(SIZE);
+  private readonly known = new Lru<string, Actor>(TOKEN_CACHE_SIZE);
 
   /** The seat a token's hash stands for, if this process has met it. */
   touch(tokenHash: string): Actor | undefined {
