@@ -34,7 +34,6 @@ afterAll(async () => {
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const to = (address: string) => smtp.mails.filter((m) => (Array.isArray(m.to) ? m.to : [m.to]).some((t) => t?.value.some((v) => v.address === address)));
 const STATE = `query($id: ID!) { game(id: $id) { status version clock { perMove onTimeout } result { winners reason } seats { id bot player { id } } events { type seat data } } }`;
 const SUBMIT = `mutation($id: ID!, $c: JSON!) { submitCommand(gameId: $id, command: $c) { game { version } } }`;
 
@@ -43,7 +42,7 @@ async function verifiedPlayer(server: TestServer, name: string) {
   const r = await server.gql(`mutation($n: String!, $e: String) { registerPlayer(input: { name: $n, email: $e }) { player { id } token } }`, { n: name, e: email });
   expect(r.errors).toBeUndefined();
   const token = r.data.registerPlayer.token as string;
-  const code = await until(() => to(email).find((m) => /Code: (\S+)/.test(m.text ?? ''))?.text?.match(/Code: (\S+)/)?.[1], 20_000, 'the code');
+  const code = await until(() => smtp.to(email).find((m) => /Code: (\S+)/.test(m.text ?? ''))?.text?.match(/Code: (\S+)/)?.[1], 20_000, 'the code');
   expect((await server.gql(`mutation($c: String!) { verifyEmail(code: $c) { emailVerified } }`, { c: code }, token)).errors).toBeUndefined();
   expect((await server.gql(`mutation { updatePlayer(input: { notifyByEmail: true }) { notifyByEmail } }`, {}, token)).errors).toBeUndefined();
   return { id: r.data.registerPlayer.player.id as string, token, email };
@@ -99,7 +98,7 @@ describe('onTimeout: BOT', () => {
     expect(said.body).toMatchObject({ type: 'SEAT_HANDED_TO_BOT', gameId: id, seat: 'north' });
     const over = await until(() => receiver.received.find((r) => r.path === path && r.body?.type === 'GAME_OVER'), 20_000, 'game over');
     expect(over.body.result).toEqual(finished.result);
-    const mail = await until(() => to(ada.email).find((m) => m.subject?.startsWith('Your seat was handed to the bot')), 20_000, 'the mail');
+    const mail = await until(() => smtp.to(ada.email).find((m) => m.subject?.startsWith('Your seat was handed to the bot')), 20_000, 'the mail');
     expect(mail.text).toContain('the service\'s random bot plays north for the rest of the game');
 
     // The log replays: the export verifies.

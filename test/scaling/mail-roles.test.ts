@@ -57,12 +57,11 @@ describe.skipIf(!havePg15)('play by mail: received over HTTP or SMTP, handled by
     cluster?.stop();
   });
 
-  const toOf = (address: string) => box.mails.filter((m) => (Array.isArray(m.to) ? m.to : [m.to]).some((t) => t?.value.some((v) => v.address === address)));
 
   async function person(name: string) {
     const email = `${name.toLowerCase()}-${Date.now()}@example.org`;
     const token = (await gql(http.url, `mutation($n: String!, $e: String!) { registerPlayer(input: { name: $n, email: $e }) { token } }`, { n: name, e: email })).registerPlayer.token as string;
-    const mail = await until('the verification mail', async () => toOf(email)[0], { tries: 400, everyMs: 50 });
+    const mail = await until('the verification mail', async () => box.to(email)[0], { tries: 400, everyMs: 50 });
     const code = /^Code: (\d{6})$/m.exec(mail.text ?? '')![1]!;
     await gql(http.url, `mutation($c: String!) { verifyEmail(code: $c) { emailVerified } }`, { c: code }, token);
     await gql(http.url, `mutation { updatePlayer(input: { notifyByEmail: true }) { notifyByEmail } }`, {}, token);
@@ -77,7 +76,7 @@ describe.skipIf(!havePg15)('play by mail: received over HTTP or SMTP, handled by
     }, ada.token)).createGame;
     const id = created.game.id as string;
     await gql(http.url, `mutation($id: ID!, $code: String) { joinGame(gameId: $id, inviteCode: $code) { game { status } } }`, { id, code: created.inviteCode }, bob.token);
-    const turn = await until("Bob's your-turn mail", async () => toOf(bob.email).find((m) => m.replyTo), { tries: 400, everyMs: 50 });
+    const turn = await until("Bob's your-turn mail", async () => box.to(bob.email).find((m) => m.replyTo), { tries: 400, everyMs: 50 });
     const replyTo = turn.replyTo!.value[0]!.address!;
     const place = /^\s*\d+\. (place \S+ \S+) {2}\(/m.exec(turn.text ?? '')![1]!;
     const version = async () => (await db.query(`SELECT version FROM games WHERE id = $1`, [id])).rows[0].version as number;

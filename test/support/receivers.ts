@@ -100,6 +100,8 @@ export async function startReceiver(): Promise<Receiver> {
 export interface MailBox {
   url: string;
   mails: ParsedMail[];
+  /** The mails received so far with `address` among their To addresses, oldest first. */
+  to(address: string): ParsedMail[];
   close(): Promise<void>;
 }
 
@@ -125,7 +127,8 @@ export async function startMailBox(): Promise<MailBox> {
   server.on('error', () => {});
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   const port = (server.server.address() as AddressInfo).port;
-  return { url: `smtp://127.0.0.1:${port}`, mails, close: () => new Promise((r) => server.close(() => r())) };
+  const to = (address: string) => mails.filter((m) => (Array.isArray(m.to) ? m.to : [m.to]).some((t) => t?.value.some((v) => v.address === address)));
+  return { url: `smtp://127.0.0.1:${port}`, mails, to, close: () => new Promise((r) => server.close(() => r())) };
 }
 
 export async function until<T>(check: () => T | undefined | false | Promise<T | undefined | false>, ms = 20_000, what = 'the condition'): Promise<T> {

@@ -50,8 +50,7 @@ async function startWorkers(): Promise<() => Promise<void>> {
   };
 }
 
-const toOf = (address: string) => box.mails.filter((m) => (Array.isArray(m.to) ? m.to : [m.to]).some((t) => t?.value.some((v) => v.address === address)));
-const digestsOf = (address: string) => toOf(address).filter((m) => m.subject?.startsWith('Your games, '));
+const digestsOf = (address: string) => box.to(address).filter((m) => m.subject?.startsWith('Your games, '));
 
 interface Person { id: string; email: string; token: string }
 
@@ -59,7 +58,7 @@ async function person(name: string, digest: boolean): Promise<Person> {
   const email = `${name.toLowerCase()}-${randomUUID().slice(0, 8)}@example.org`;
   const r = await server.gql(`mutation($n: String!, $e: String!) { registerPlayer(input: { name: $n, email: $e }) { player { id } token } }`, { n: name, e: email });
   const token = r.data.registerPlayer.token as string;
-  const mail = await until(() => toOf(email)[0], 20_000, 'the verification mail');
+  const mail = await until(() => box.to(email)[0], 20_000, 'the verification mail');
   const code = /^Code: (\d{6})$/m.exec(mail.text ?? '')![1]!;
   await server.gql(`mutation($c: String!) { verifyEmail(code: $c) { emailVerified } }`, { c: code }, token);
   const updated = await server.gql(`mutation($d: Boolean!) { updatePlayer(input: { notifyByEmail: true, emailDigest: $d }) { notifyByEmail emailDigest emailVerified } }`, { d: digest }, token);
@@ -112,7 +111,7 @@ describe('a digest queued before the player turned mail off', () => {
     try {
       await until(() => digestsOf(dee.email)[0], 20_000, "Dee's digest");
       await until(() => digestsOf(eve.email)[0], 20_000, "Eve's digest");
-      await until(() => toOf(older)[0], 20_000, 'the older-shaped mail');
+      await until(() => box.to(older)[0], 20_000, 'the older-shaped mail');
       // Every digest job has run (a job that ran is gone from the queue), sent or dropped.
       const ids = [ada, cy, dee, fay, eve].map((p) => jobOf(p).id);
       await until(async () => !(await server.queue.pending(TASKS.mail)).some((j) => ids.includes(j.id)), 20_000, 'the digest jobs run');
@@ -161,7 +160,7 @@ describe('a your-turn mail written before the player unsubscribed and turned mai
     const again = await startWorkers();
     let sent;
     try {
-      sent = await until(() => toOf(gil.email).find((m) => m.subject?.startsWith('Your turn: ')), 20_000, "Gil's your-turn mail");
+      sent = await until(() => box.to(gil.email).find((m) => m.subject?.startsWith('Your turn: ')), 20_000, "Gil's your-turn mail");
     } finally {
       await again();
     }

@@ -43,10 +43,9 @@ afterAll(async () => {
   await db?.drop();
 });
 
-const toOf = (address: string) => box.mails.filter((m) => (Array.isArray(m.to) ? m.to : [m.to]).some((t) => t?.value.some((v) => v.address === address)));
 const header = (m: ParsedMail, name: string) => m.headerLines.find((h) => h.key === name)?.line.slice(name.length + 1).trim();
-const digestsOf = (address: string) => toOf(address).filter((m) => m.subject?.startsWith('Your games, '));
-const turnMailsOf = (address: string) => toOf(address).filter((m) => m.subject?.startsWith('Your turn: '));
+const digestsOf = (address: string) => box.to(address).filter((m) => m.subject?.startsWith('Your games, '));
+const turnMailsOf = (address: string) => box.to(address).filter((m) => m.subject?.startsWith('Your turn: '));
 
 interface Person { id: string; email: string; token: string }
 
@@ -58,7 +57,7 @@ async function person(name: string, digest = false): Promise<Person> {
   const email = `${name.toLowerCase()}-${randomUUID().slice(0, 8)}@example.org`;
   const r = await a.gql(`mutation($n: String!, $e: String!) { registerPlayer(input: { name: $n, email: $e }) { player { id } token } }`, { n: name, e: email });
   const token = r.data.registerPlayer.token as string;
-  const mail = await until(() => toOf(email)[0], 20_000, 'the verification mail');
+  const mail = await until(() => box.to(email)[0], 20_000, 'the verification mail');
   const code = /^Code: (\d{6})$/m.exec(mail.text ?? '')![1]!;
   await a.gql(`mutation($c: String!) { verifyEmail(code: $c) { emailVerified } }`, { c: code }, token);
   // The digest over REST (PATCH /api/me), mail over GraphQL: both take it.

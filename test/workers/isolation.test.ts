@@ -35,14 +35,13 @@ afterAll(async () => {
   await db?.drop();
 });
 
-const to = (address: string) => box.mails.filter((m) => (Array.isArray(m.to) ? m.to : [m.to]).some((t) => t?.value.some((v) => v.address === address)));
 
 async function player(name: string, email?: string) {
   const r = await server.gql(`mutation($n: String!, $e: String) { registerPlayer(input: { name: $n, email: $e }) { player { id } token } }`, { n: name, e: email ?? null });
   expect(r.errors).toBeUndefined();
   const token = r.data.registerPlayer.token as string;
   if (email) {
-    const mail = await until(() => to(email)[0], 20_000, 'the verification mail');
+    const mail = await until(() => box.to(email)[0], 20_000, 'the verification mail');
     const code = /^Code: (\d{6})$/m.exec(mail.text ?? '')![1]!;
     expect((await server.gql(`mutation($c: String!) { verifyEmail(code: $c) { emailVerified } }`, { c: code }, token)).data.verifyEmail.emailVerified).toBe(true);
   }
@@ -115,7 +114,7 @@ describe('a webhook target that never answers', () => {
       return w && !w.enabled ? w : undefined;
     }, 40_000, 'the webhook disabled');
     expect(disabled.disabledReason).toMatch(/3 failed attempts in a row/);
-    const notice = await until(() => to(malloryMail).find((m) => m.subject === 'Your webhook was disabled'), 20_000, 'the mail to its owner');
+    const notice = await until(() => box.to(malloryMail).find((m) => m.subject === 'Your webhook was disabled'), 20_000, 'the mail to its owner');
     expect(notice.text).toContain(`${receiver.url}${hang}`);
     const attempts = receiver.received.filter((r) => r.path === hang).length;
     // Nothing more to it: once its sender has no job left (its pending deliveries cancelled, its

@@ -11,6 +11,7 @@ import { TASKS } from '../../src/app/tasks.ts';
 import { games as hostedGames } from '../../src/domain/games.ts';
 import { openDatabase, type Database } from '../../src/persistence/database.ts';
 import { openService, type Service } from '../../src/server.ts';
+import { mailPlayer } from '../support/mail-players.ts';
 import { ownDatabase, type OwnDatabase } from '../support/own-database.ts';
 import { startMailBox, until, type MailBox } from '../support/receivers.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
@@ -46,18 +47,9 @@ afterAll(async () => {
   await db?.drop();
 });
 
-const toOf = (address: string) => box.mails.filter((m) => (Array.isArray(m.to) ? m.to : [m.to]).some((t) => t?.value.some((v) => v.address === address)));
 
-async function person(name: string) {
-  const email = `${name.toLowerCase()}-${randomUUID().slice(0, 8)}@example.org`;
-  const r = await server.gql(`mutation($n: String!, $e: String!) { registerPlayer(input: { name: $n, email: $e }) { token } }`, { n: name, e: email });
-  const token = r.data.registerPlayer.token as string;
-  const mail = await until(() => toOf(email)[0], 20_000, 'the verification mail');
-  const code = /^Code: (\d{6})$/m.exec(mail.text ?? '')![1]!;
-  await server.gql(`mutation($c: String!) { verifyEmail(code: $c) { emailVerified } }`, { c: code }, token);
-  await server.gql(`mutation { updatePlayer(input: { notifyByEmail: true }) { notifyByEmail } }`, {}, token);
-  return { email, token };
-}
+/** A player who wants mail (registered, verified, mail on). */
+const person = (name: string) => mailPlayer(server, box, name);
 
 describe('play by mail under workers', () => {
   it('holds the per-player limit when a burst of replies is handled by several workers at once', async () => {
@@ -68,7 +60,7 @@ describe('play by mail under workers', () => {
     }, ada.token);
     const id = created.data.createGame.game.id as string;
     await server.gql(`mutation($id: ID!, $code: String) { joinGame(gameId: $id, inviteCode: $code) { game { status } } }`, { id, code: created.data.createGame.inviteCode }, bob.token);
-    const turn = await until(() => toOf(bob.email).find((m) => m.replyTo), 20_000, "Bob's your-turn mail");
+    const turn = await until(() => box.to(bob.email).find((m) => m.replyTo), 20_000, "Bob's your-turn mail");
     const replyTo = turn.replyTo!.value[0]!.address!;
 
     // Eight replies at once (each refused: no order in them, so the game stays where it is
@@ -113,7 +105,7 @@ describe('play by mail under workers', () => {
     }, carol.token);
     const id = created.data.createGame.game.id as string;
     await server.gql(`mutation($id: ID!, $code: String) { joinGame(gameId: $id, inviteCode: $code) { game { status } } }`, { id, code: created.data.createGame.inviteCode }, dan.token);
-    const turn = await until(() => toOf(dan.email).find((m) => m.replyTo), 20_000, "Dan's your-turn mail");
+    const turn = await until(() => box.to(dan.email).find((m) => m.replyTo), 20_000, "Dan's your-turn mail");
     const replyTo = turn.replyTo!.value[0]!.address!;
     const { pool } = workers[0]!.database;
     /** `n` replies at once (no order in them), handled: their ids by outcome. */

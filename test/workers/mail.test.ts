@@ -29,7 +29,6 @@ afterAll(async () => {
   await db?.drop();
 });
 
-const to = (address: string) => box.mails.filter((m) => (Array.isArray(m.to) ? m.to : [m.to]).some((t) => t?.value.some((v) => v.address === address)));
 /** No fan-out and no mail job left (a job that ran is gone; a mail job ends once the SMTP server took the mail): every mail of the commits so far has arrived. */
 const jobsRun = () =>
   until(async () => (await server.queue.pending()).every((j) => j.task_identifier !== TASKS.notify && j.task_identifier !== TASKS.mail), 20_000, 'no fan-out or mail job left');
@@ -40,7 +39,7 @@ async function ada() {
   const email = `ada-${randomUUID().slice(0, 8)}@example.org`;
   const r = await server.gql(`mutation($e: String!) { registerPlayer(input: { name: "Ada", email: $e }) { player { id } token } }`, { e: email });
   const token = r.data.registerPlayer.token as string;
-  const mail = await until(() => to(email)[0], 20_000, 'the verification mail');
+  const mail = await until(() => box.to(email)[0], 20_000, 'the verification mail');
   expect(mail.subject).toBe('Your email verification code');
   expect(mail.from?.value[0]).toEqual({ name: 'Wargames', address: 'games@wargames.test' });
   const code = /^Code: (\d{6})$/m.exec(mail.text ?? '')![1]!;
@@ -63,7 +62,7 @@ describe('mail', () => {
   it('sends the code, "your turn" once until the player acts, and "game over"; each names the game, what it waits for, and links to it', async () => {
     const a = await ada();
     const { id, bob } = await game(a.token);
-    const turn = await until(() => to(a.email).find((m) => m.subject?.startsWith('Your turn')), 20_000, 'your turn');
+    const turn = await until(() => box.to(a.email).find((m) => m.subject?.startsWith('Your turn')), 20_000, 'your turn');
     expect(turn.subject).toBe('Your turn: Guessing Game: Ada vs Bob');
     const prompt = (await server.gql(`query($id: ID!) { game(id: $id) { awaiting { seat prompt } } }`, { id })).data.game.awaiting.find((p: { seat: string }) => p.seat === 'north').prompt;
     expect(turn.text).toContain('It is your turn (north) in Guessing Game: Ada vs Bob.');
@@ -81,12 +80,12 @@ describe('mail', () => {
     // Round two (after Ada acted): Bob's guess came last... Ada's did; so let Bob be last next.
     await server.gql(PLAY, { id, c: { type: 'guess', number: 1 } }, a.token);
     await server.gql(PLAY, { id, c: { type: 'guess', number: 1 } }, bob);
-    await until(() => to(a.email).filter((m) => m.subject?.startsWith('Your turn')).length >= 2, 20_000, 'a second your-turn mail once Ada acted');
+    await until(() => box.to(a.email).filter((m) => m.subject?.startsWith('Your turn')).length >= 2, 20_000, 'a second your-turn mail once Ada acted');
     await jobsRun();
-    expect(to(a.email).filter((m) => m.subject?.startsWith('Your turn'))).toHaveLength(2);
+    expect(box.to(a.email).filter((m) => m.subject?.startsWith('Your turn'))).toHaveLength(2);
 
     await server.gql(`mutation($id: ID!) { resign(gameId: $id) { status } }`, { id }, a.token);
-    const over = await until(() => to(a.email).find((m) => m.subject?.startsWith('Game over')), 20_000, 'game over');
+    const over = await until(() => box.to(a.email).find((m) => m.subject?.startsWith('Game over')), 20_000, 'game over');
     expect(over.text).toContain('Guessing Game: Ada vs Bob is over.');
     expect(over.text).toContain('Won by east (Bob).');
     // The reason, as the game's result says it.
@@ -103,17 +102,17 @@ describe('mail', () => {
     expect(res.status).toBe(200);
     expect(await res.text()).toContain('Mail is off for Ada');
     expect((await server.gql(`{ me { notifyByEmail } }`, {}, a.token)).data.me.notifyByEmail).toBe(false);
-    const before = to(a.email).length;
+    const before = box.to(a.email).length;
     await game(a.token);
     await jobsRun();
-    expect(to(a.email)).toHaveLength(before);
+    expect(box.to(a.email)).toHaveLength(before);
     // The link worked once: used again (or by a mail program's one-click POST) it is not valid.
     expect((await fetch(url)).status).toBe(404);
     expect((await fetch(url, { method: 'POST' })).status).toBe(404);
     // Mail on again: the next mail carries a new link, which works (once).
     await server.gql(`mutation { updatePlayer(input: { notifyByEmail: true }) { id } }`, {}, a.token);
     await game(a.token);
-    const next = await until(() => to(a.email).slice(before).find((m) => m.subject?.startsWith('Your turn')), 20_000, 'the next mail');
+    const next = await until(() => box.to(a.email).slice(before).find((m) => m.subject?.startsWith('Your turn')), 20_000, 'the next mail');
     const fresh = /Stop it: (\S+)/.exec(next.text ?? '')![1]!.replace(PUBLIC_URL, server.url);
     expect(fresh).not.toBe(url);
     expect((await fetch(fresh)).status).toBe(200);

@@ -7,10 +7,10 @@
  * mail names its own seat's units, as its owner's view labels them (the positive control:
  * the words looked for are the mail's words), and none of the other seat's hidden ones.
  */
-import { randomUUID } from 'node:crypto';
 import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SUBMIT } from '../support/client.ts';
+import { mailPlayer } from '../support/mail-players.ts';
 import { ownDatabase, type OwnDatabase } from '../support/own-database.ts';
 import { startMailBox, until, type MailBox } from '../support/receivers.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
@@ -46,18 +46,9 @@ interface View {
   unplaced: { army: string; units: string[] | null }[];
 }
 
-const toOf = (address: string) => box.mails.filter((m) => (Array.isArray(m.to) ? m.to : [m.to]).some((t) => t?.value.some((v) => v.address === address)));
 
-async function person(name: string): Promise<{ email: string; token: string }> {
-  const email = `${name.toLowerCase()}-${randomUUID().slice(0, 8)}@example.org`;
-  const r = await server.gql(`mutation($n: String!, $e: String!) { registerPlayer(input: { name: $n, email: $e }) { token } }`, { n: name, e: email });
-  const token = r.data.registerPlayer.token as string;
-  const mail = await until(() => toOf(email)[0], 30_000, 'the verification mail');
-  const code = /^Code: (\d{6})$/m.exec(mail.text ?? '')![1]!;
-  await server.gql(`mutation($c: String!) { verifyEmail(code: $c) { emailVerified } }`, { c: code }, token);
-  await server.gql(`mutation { updatePlayer(input: { notifyByEmail: true }) { notifyByEmail } }`, {}, token);
-  return { email, token };
-}
+/** A player who wants mail (registered, verified, mail on). */
+const person = (name: string) => mailPlayer(server, box, name, 30_000);
 
 describe('play by mail and hidden information', () => {
   it("a your-turn mail names its own seat's units and none of the other seat's hidden ones", async () => {
@@ -103,7 +94,7 @@ describe('play by mail and hidden information', () => {
     const turnMail = (army: Army, after: number) =>
       until(
         () =>
-          toOf(who[army].email)
+          box.to(who[army].email)
             .map((m) => ({ m, v: Number(new RegExp(`turn\\.${id}\\.${army}\\.(\\d+)\\.`).exec(m.messageId ?? '')?.[1] ?? -1) }))
             .filter((x) => x.v > after)
             .at(-1),

@@ -9,6 +9,7 @@ import type { ParsedMail } from 'mailparser';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TASKS } from '../../src/app/tasks.ts';
+import { mailPlayer, type MailPlayer } from '../support/mail-players.ts';
 import { ownDatabase, type OwnDatabase } from '../support/own-database.ts';
 import { startMailBox, until, type MailBox } from '../support/receivers.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
@@ -40,23 +41,14 @@ afterAll(async () => {
 });
 
 const header = (m: ParsedMail, name: string) => m.headerLines.find((h) => h.key === name)?.line.slice(name.length + 1).trim();
-const toOf = (address: string) => box.mails.filter((m) => (Array.isArray(m.to) ? m.to : [m.to]).some((t) => t?.value.some((v) => v.address === address)));
 const replyTo = (m: ParsedMail) => (m.replyTo?.value[0]?.address ?? null) as string | null;
 /** The numbered orders of a mail: notation by number. */
 const listed = (m: ParsedMail) => [...(m.text ?? '').matchAll(/^\s*(\d+)\. (.+?)  \(/gm)].map((x) => ({ n: Number(x[1]), notation: x[2]! }));
 
-interface Person { email: string; token: string; name: string }
+type Person = MailPlayer;
 
-async function person(name: string): Promise<Person> {
-  const email = `${name.toLowerCase()}-${randomUUID().slice(0, 8)}@example.org`;
-  const r = await server.gql(`mutation($n: String!, $e: String!) { registerPlayer(input: { name: $n, email: $e }) { token } }`, { n: name, e: email });
-  const token = r.data.registerPlayer.token as string;
-  const mail = await until(() => toOf(email)[0], 20_000, 'the verification mail');
-  const code = /^Code: (\d{6})$/m.exec(mail.text ?? '')![1]!;
-  await server.gql(`mutation($c: String!) { verifyEmail(code: $c) { emailVerified } }`, { c: code }, token);
-  await server.gql(`mutation { updatePlayer(input: { notifyByEmail: true }) { notifyByEmail } }`, {}, token);
-  return { email, token, name };
-}
+/** A player who wants mail (registered, verified, mail on). */
+const person = (name: string) => mailPlayer(server, box, name);
 
 /** A Raid on Wuchao: Ada is Cao, Bob joins as Yuan; Bob's first your-turn mail (Yuan sets up). */
 async function raid() {
@@ -68,7 +60,7 @@ async function raid() {
   const id = created.data.createGame.game.id as string;
   const joined = await server.gql(`mutation($id: ID!, $code: String) { joinGame(gameId: $id, inviteCode: $code) { game { status } } }`, { id, code: created.data.createGame.inviteCode }, bob.token);
   expect(joined.errors).toBeUndefined();
-  const turn = await until(() => toOf(bob.email).find((m) => replyTo(m)), 20_000, "Bob's your-turn mail");
+  const turn = await until(() => box.to(bob.email).find((m) => replyTo(m)), 20_000, "Bob's your-turn mail");
   return { id, ada, bob, turn };
 }
 
@@ -108,7 +100,7 @@ describe('play by mail', () => {
     expect(turn.text).toMatch(/^\s*1\. place \S+ \S+ {2}\(/m);
     expect(turn.text).toContain('Answer this mail with your orders');
     expect(turn.to).toBeDefined();
-    expect(toOf(bob.email).filter((m) => replyTo(m)).length).toBe(1);
+    expect(box.to(bob.email).filter((m) => replyTo(m)).length).toBe(1);
   });
 
   it('a reply with several orders (a number first, then notation) is applied in one append and answered in the thread', async () => {
@@ -160,12 +152,12 @@ describe('play by mail', () => {
     const [a, b] = placements(turn);
     const before = await version(id);
     const forged = await reply('mallory@evil.test', turn, { text: a }, false);
-    const notice = await until(() => toOf(bob.email).find((m) => m.inReplyTo === forged.messageId), 20_000, 'the notice of a forged From');
+    const notice = await until(() => box.to(bob.email).find((m) => m.inReplyTo === forged.messageId), 20_000, 'the notice of a forged From');
     expect(notice.text).toContain('mallory@evil.test');
     expect(notice.text).toContain('Nothing was applied.');
     // Any other mail the handling queued with the notice has been sent once no mail job is left.
     await mailJobsRun();
-    expect(toOf('mallory@evil.test')).toHaveLength(0);
+    expect(box.to('mallory@evil.test')).toHaveLength(0);
     expect(await version(id)).toBe(before);
 
     const once = await reply(bob.email, turn, { text: a });
@@ -196,7 +188,7 @@ describe('play by mail', () => {
     }, ada.token);
     const id = created.data.createGame.game.id as string;
     await server.gql(`mutation($id: ID!, $code: String) { joinGame(gameId: $id, inviteCode: $code) { game { status } } }`, { id, code: created.data.createGame.inviteCode }, bob.token);
-    const turn = await until(() => toOf(bob.email).find((m) => replyTo(m)), 20_000, "Bob's your-turn mail");
+    const turn = await until(() => box.to(bob.email).find((m) => replyTo(m)), 20_000, "Bob's your-turn mail");
     // Bob lets his second run out: the bot plays Yuan from now on.
     await until(async () => {
       const g = (await server.gql(`query($id: ID!) { game(id: $id) { seats { id bot } } }`, { id })).data.game;
@@ -256,7 +248,7 @@ describe('play by mail', () => {
       const p = who[seat]!;
       // "end" stops the reading: the thanks below it are no order.
       // The newest mail to that player listing orders at this version.
-      const mail = await until(() => toOf(p.email).filter((m) => m.text?.includes('Your orders:') && (m.messageId ?? '').includes(`.${seat}.${q.version}.`)).at(-1), 20_000, `a mail with ${seat}'s orders at version ${q.version}`);
+      const mail = await until(() => box.to(p.email).filter((m) => m.text?.includes('Your orders:') && (m.messageId ?? '').includes(`.${seat}.${q.version}.`)).at(-1), 20_000, `a mail with ${seat}'s orders at version ${q.version}`);
       last[seat] = mail;
       const orders = listed(mail).filter((o) => !['resign', 'offer draw', 'accept draw', 'decline draw'].includes(o.notation));
       const pick = orders.find((o) => o.notation === 'end movement') ?? orders[0]!;
