@@ -334,7 +334,7 @@ async function main() {
 function webhookTable(webhooks: (Measured & WebhookLoad)[]) {
   console.log('');
   console.log("5. Notifications: REST commands in a player's games with 0 and 2 webhooks per game (EVENT_APPENDED, to a receiver in the bench process)");
-  console.log("   delivery: from the command's acknowledgement (stored by then) to its POST arriving, through the job queue");
+  console.log("   delivery: from the command's acknowledgement (stored by then) to its POST arriving, through the notifications' dispatcher");
   console.log(
     table(
       [

@@ -21,7 +21,7 @@ import { trackPool } from './metrics.ts';
 import type { Database } from './persistence/database.ts';
 import { openPorts } from './persistence/ports.ts';
 import type { LaneOptions, QueueOptions } from './persistence/queue.ts';
-import { tasksOf } from './app/tasks.ts';
+import { TASKS, tasksOf } from './app/tasks.ts';
 import type { MailerOptions } from './workers/notifications.ts';
 
 export interface ServiceOptions extends Omit<CoreOptions, 'notifications'> {
@@ -70,9 +70,6 @@ export function queueLanes(opts: { clockHeartbeatMs?: number; clockDeadAfterMs?:
   ];
 }
 
-/** How often a process running workers looks for notification gates stuck without their job (Notifications.healGates). */
-const GATE_HEAL_INTERVAL_MS = 60_000;
-
 /** The core on PostgreSQL, and the roles asked for. */
 export async function openService(options: ServiceOptions): Promise<Service> {
   const log = options.log ?? (() => {});
@@ -82,19 +79,13 @@ export async function openService(options: ServiceOptions): Promise<Service> {
   const pg = await openPorts(database, { log, queue: workers ?? undefined });
   const core = createCore(pg.ports, { ...options, notifications: { ...options.notifications, mail: Boolean(options.mailer) } });
   const untrack = [trackPool('queries', database.queryPool), trackPool('notify', database.pool)];
-  let stopTasks = () => {};
-  let heal: NodeJS.Timeout | undefined;
+  let tasks: { stop(): Promise<void>; close(): void } = { stop: async () => {}, close: () => {} };
   if (workers) {
     const { defineTasks } = await import('./workers/tasks.ts');
-    stopTasks = defineTasks(pg.queue, core, { mailer: options.mailer ?? null, log }).close;
+    // The notifications' dispatcher runs with the workers, unless they are given tasks that are none of the notifications'.
+    const dispatch = !workers.tasks || workers.tasks.some((t) => t === TASKS.notify || t === TASKS.webhook);
+    tasks = defineTasks(pg.queue, core, { mailer: options.mailer ?? null, log, dispatch });
     await pg.queue.start(workers.tasks);
-    // A notification gate whose job is gone would hold its game's or webhook's notifications back for good.
-    heal = setInterval(() => {
-      core.notifications.healGates().then(
-        (healed) => healed.length > 0 && log(`notification gates stuck without their job, given one again: ${healed.join(', ')}`),
-        (error: unknown) => log(`healing notification gates: ${(error as Error).message}`),
-      );
-    }, GATE_HEAL_INTERVAL_MS).unref();
     // The next daily digest (keyed: each process with workers adds the same job).
     if (options.mailer && options.digests !== false) await core.digests.schedule();
   }
@@ -116,11 +107,11 @@ export async function openService(options: ServiceOptions): Promise<Service> {
     smtp,
     close: () =>
       (closed ??= (async () => {
-        clearInterval(heal);
         await smtp?.close();
         await http?.close(); // lets requests in flight finish
+        await tasks.stop(); // the dispatcher records its successes while the database is open
         await pg.close();
-        stopTasks();
+        tasks.close();
         await core.close();
         for (const off of untrack) off();
       })()),

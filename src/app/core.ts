@@ -21,7 +21,8 @@ import { Lobby } from './lobby.ts';
 import { MailPlay, type MailPlayOptions } from './mail-play.ts';
 import { MESSAGE_DEFAULTS, Messages, type MessageOptions } from './messages.ts';
 import { Notifications, type NotificationOptions } from './notifications.ts';
-import { botPlanner, clockPlanner, messagePlanner, notifyPlanner } from './planners.ts';
+import { botPlanner, clockPlanner, messagePlanner } from './planners.ts';
+import { Dispatcher, type DispatchOptions } from './dispatch.ts';
 import { playerOf, Players, type VerificationMail } from './players.ts';
 import type { Ports } from './ports.ts';
 import { Reads } from './reads.ts';
@@ -84,6 +85,8 @@ export interface Core {
   /** Messages between players (sendMessage, Game.messages, gameMessages). */
   readonly messages: Messages;
   readonly planners: Planners;
+  /** The notifications' dispatcher (src/app/dispatch.ts), for a process running workers to start: `send` makes one POST. */
+  dispatcher(options: DispatchOptions): Dispatcher;
   readonly verify: {
     /** Checks a parsed export here (pure: no store). */
     check(doc: ExportDocument): VerifyReport;
@@ -124,9 +127,7 @@ export function createCore(ports: Ports, options: CoreOptions): Core {
   // What follows a commit: the core's planners, then any the caller adds.
   const planners = new Planners()
     .register('bots', botPlanner)
-    .register('clocks', clockPlanner)
-    // A player who wants mail listens too, once mail is on and can be signed.
-    .register('notify', notifyPlanner(notificationOptions.mail && notificationOptions.secretKey !== null));
+    .register('clocks', clockPlanner);
   for (const [name, plan] of Object.entries(options.planners ?? {})) planners.register(name, plan);
 
   const states = new States(ports.games, module, rules);
@@ -157,6 +158,7 @@ export function createCore(ports: Ports, options: CoreOptions): Core {
 
   return {
     registry, rules, ports, states, commands, reads, lobby, players, notifications, mail, bots, deadlines, absences, digests, handover, messages, planners, module,
+    dispatcher: (o) => new Dispatcher(notifications, ports.webhooks, ports.wakeUps, o),
     verify: { check: (doc) => verifyExport(doc, registry, rules), body: (bytes) => verifier.verify(bytes) },
     authenticate: (token) => players.authenticate(token),
     readiness: () => ports.readiness?.() ?? Promise.resolve({ ready: true }),

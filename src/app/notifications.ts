@@ -1,7 +1,8 @@
 /**
  * Notifications: what a commit's outbox rows imply for whom, as deliveries with stable ids
- * (a webhook POST signed as Standard Webhooks do, or a mail), made by the job queue's
- * workers (src/workers/notifications.ts) at least once.
+ * (a webhook POST signed as Standard Webhooks do, or a mail), made at least once: the
+ * dispatcher (src/app/dispatch.ts) fans the outbox out and sends the webhooks' deliveries, the
+ * job queue's workers send the mails (src/workers/notifications.ts).
  *
  * A notification tells no more than anyone may see of the game: its id, type, status and
  * version, which seat it is about, the seats' names, the prompts the game shows everyone
@@ -14,8 +15,7 @@ import type { Actor } from './actors.ts';
 import type { MailPlay } from './mail-play.ts';
 import { AppError } from './errors.ts';
 import { playerOf, wantsMail, type VerificationMail } from './players.ts';
-import { notifyGate, webhookGate } from './planners.ts';
-import type { DeliveryRecord, GameRecord, GameStore, JobQueue, JobSpec, MessageRecord, NewDelivery, PlayerRecord, PlayerStore, StoredOutboxEntry, WebhookRecord, WebhookStore } from './ports.ts';
+import type { DeliveryRecord, GameRecord, GameStore, JobQueue, MessageRecord, NewDelivery, OutboxMark, PlayerRecord, PlayerStore, StoredOutboxEntry, WebhookRecord, WebhookStore } from './ports.ts';
 import type { Reads } from './reads.ts';
 import { priorityOf, TASKS } from './tasks.ts';
 import { deadlineMail, escapeHtml, gameName, gameOverMail, handedToBotMail, messageMail, yourTurnMail, type MailBody, type MailLinks } from './mails.ts';
@@ -26,20 +26,8 @@ export { TASKS } from './tasks.ts';
 export { signWebhook, WEBHOOK_EVENTS, type DeliveryOut, type NotificationOptions, type WebhookBody, type WebhookEvent, type WebhookOut } from './webhook-shapes.ts';
 
 const MAX_WEBHOOKS = 20;
-/** A gated job (a game's fan-out, a webhook's sender) must not give up: its gate stays open until it ends. */
-const GATED_ATTEMPTS = 1000;
-/** A gate open this long with no job of its key is stuck (healGates). */
-export const GATE_STUCK_AFTER_S = 600;
-/**
- * Deliveries a sender reads at a time, and how much one run sends before it lets the other
- * webhooks' senders through (its next run a new job behind theirs; its gate stays open): a
- * busy webhook must not hold a runner while the lane's other webhooks wait.
- */
-const SENDER_BATCH = 25;
-const SENDER_RUN_DELIVERIES = 50;
-const SENDER_RUN_MS = 1000;
-/** Rounds of one fan-out run before it lets the other games' fan-outs through (the same way). */
-const FANOUT_ROUNDS = 5;
+/** Outbox rows the dispatcher reads at a time. */
+const TAIL_BATCH = 500;
 
 /** One POST of a delivery, signed (the workers' side: src/workers/notifications.ts). */
 export type WebhookSend = (webhook: WebhookRecord, secret: string, delivery: DeliveryRecord) => Promise<{ ok: boolean; error?: string }>;
@@ -55,6 +43,8 @@ export type { MailBody } from './mails.ts';
 
 export class Notifications {
   private readonly unsubscribeKey: Buffer | null;
+  /** Failed fan-outs of a game's commits in the dispatcher's reads, by game and first row. */
+  readonly #tailFailures = new Map<string, number>();
 
   constructor(
     readonly store: WebhookStore,
@@ -191,46 +181,49 @@ export class Notifications {
 
 
   /**
-   * The `notify` task: the deliveries of the game's commits not fanned out yet, written with
-   * their jobs (again: nothing twice). One such job a game at a time (its notify gate, opened
-   * by the commit that added it): it fans out every outbox row after the gate's `through`,
-   * moves `through` on with the deliveries, and ends only when a last look, with the gate
-   * locked, finds no row left (a commit after that opens the gate again with a new job).
-   * `gated` false: a job of an older release, for its one commit (`version`, `status`).
+   * The dispatcher's fan-out (src/app/dispatch.ts): the outbox rows after its mark, of the games
+   * someone listens to, into their deliveries, written with the mark moved on to the last row
+   * read, in one statement (so a crash has the same rows fanned out again, into the same ids).
+   * A commit is never split: a full read leaves its last commit for the next. `more`: the read
+   * was full (more may follow at once).
    */
-  async fanOut(gameId: string, version: number, status: string, gated = false): Promise<string[]> {
-    if (!gated) {
-      const game = await this.games.game(gameId);
-      const rows = game ? await this.games.outbox(gameId, version) : [];
-      if (!game || rows.length === 0) return [];
-      return this.enqueue(await this.commitDeliveries(game, [{ version, status, rows }]));
+  async fanOutTail(limit = TAIL_BATCH): Promise<{ more: boolean; written: string[]; skipped: { gameId: string; rowId: string; error: string }[] }> {
+    let rows = await this.store.tail(limit, this.options.mail && this.unsubscribeKey !== null);
+    const skipped: { gameId: string; rowId: string; error: string }[] = [];
+    if (rows.length === 0) return { more: false, written: [], skipped };
+    const more = rows.length === limit;
+    if (more) {
+      const last = rows.at(-1)!;
+      const whole = rows.filter((r) => !(r.gameId === last.gameId && r.version === last.version));
+      if (whole.length > 0) rows = whole;
     }
-    const written: string[] = [];
-    for (let round = 0; ; round++) {
+    const games = new Map<string, StoredOutboxEntry[]>();
+    for (const row of rows) if (row.listened) games.set(row.gameId, [...(games.get(row.gameId) ?? []), row]);
+    const out: NewDelivery[] = [];
+    for (const [gameId, list] of games) {
       const game = await this.games.game(gameId);
-      if (!game) return written;
-      const pending = await this.store.unnotified(gameId, game.version);
-      if (!pending) return written; // the gate is not open: no fan-out of ours is due
-      if (pending.rows.length === 0) {
-        if (await this.store.settleNotify(gameId)) return written;
-        continue;
-      }
-      // A commit's status was the game's, unless the game ended at a later one of these.
-      const ended = pending.rows.find((r) => r.kind === 'GAME_ENDED')?.version;
+      if (!game) continue;
+      // A commit's status was the game's now, unless the game ended at a later commit: one of
+      // these, or (a finished game whose end is not among them) one after them.
+      const ended = list.find((r) => r.kind === 'GAME_ENDED')?.version ?? (game.status === 'FINISHED' ? Infinity : undefined);
       const commits = new Map<number, StoredOutboxEntry[]>();
-      for (const row of pending.rows) commits.set(row.version, [...(commits.get(row.version) ?? []), row]);
-      const list = [...commits].map(([v, rows]) => ({ version: v, status: ended !== undefined && v < ended ? 'ACTIVE' : game.status, rows }));
-      const through = Math.max(...commits.keys());
-      written.push(...(await this.enqueue(await this.commitDeliveries(game, list), { gameId, through, lastRowId: pending.rows.at(-1)!.id })));
-      if (round + 1 >= FANOUT_ROUNDS) {
-        // A game this busy lets the other games' fan-outs through: its next run is a new job (the gate stays open).
-        await this.jobs.add(TASKS.notify, { gameId, version: through, status: game.status, gated: true }, { key: notifyGate(gameId), maxAttempts: GATED_ATTEMPTS, priority: priorityOf(TASKS.notify) });
-        return written;
+      for (const row of list) commits.set(row.version, [...(commits.get(row.version) ?? []), row]);
+      try {
+        out.push(...(await this.commitDeliveries(game, [...commits].map(([v, r]) => ({ version: v, status: ended !== undefined && v < ended ? 'ACTIVE' : game.status, rows: r })))));
+      } catch (error) {
+        // A game whose commits cannot be fanned out (a fault of ours) must not hold back every
+        // other game's: the read fails twice (tried again), and the third time they are skipped.
+        const key = `${gameId}:${list[0]!.id}`;
+        const n = (this.#tailFailures.get(key) ?? 0) + 1;
+        if (n < 3) {
+          this.#tailFailures.set(key, n);
+          throw error;
+        }
+        this.#tailFailures.delete(key);
+        skipped.push({ gameId, rowId: list[0]!.id, error: (error as Error).message });
       }
-      // Its close looks for rows after the mark just moved on (with the gate locked): none, the run ends
-      // without reading the game again; some, the next round takes them.
-      if (await this.store.settleNotify(gameId)) return written;
     }
+    return { more, written: await this.enqueue(out, rows.at(-1)!.mark), skipped };
   }
 
   /** The deliveries of some commits of a game, in their order (the webhooks listening read once). */
@@ -248,6 +241,8 @@ export class Notifications {
         for (const row of rows) {
           const event = webhookEventOf(row);
           if (!event || !w.events.includes(event)) continue;
+          // A webhook hears the commits made once it exists (the dispatcher may read a commit after a webhook created since).
+          if (w.createdAt > row.createdAt) continue;
           // "Your turn" is the webhook's player's turn only.
           if (event === 'YOUR_TURN' && (row.seat === null || !mine.includes(row.seat))) continue;
           const body: WebhookBody = { type: event, gameId, version, seat: event === 'YOUR_TURN' || event === 'SEAT_HANDED_TO_BOT' ? row.seat : null, game: summary, at, ...(event === 'GAME_OVER' ? { result: resultOf(row, game) } : {}) };
@@ -358,17 +353,8 @@ export class Notifications {
     return { id, channel: 'MAIL', webhookId: null, playerId, gameId: game.id, event, seat, version, body: body as never };
   }
 
-  private enqueue(out: NewDelivery[], notified?: { gameId: string; through: number; lastRowId?: string }): Promise<string[]> {
-    return this.store.enqueue(out, {
-      mail: (d) => ({ task: TASKS.mail, payload: { id: d.id }, maxAttempts: this.options.mailAttempts ?? 10, priority: priorityOf(TASKS.mail) }),
-      // One sender a webhook (its gate): one delivery in flight per target, a slow one holds one runner at most.
-      webhook: (webhookId) => this.senderJob(webhookId),
-    }, notified);
-  }
-
-  /** The job that sends a webhook's deliveries (one at a time per webhook: added by whoever opens its gate). */
-  private senderJob(webhookId: string): JobSpec {
-    return { task: TASKS.webhook, payload: { webhookId }, key: webhookGate(webhookId), maxAttempts: GATED_ATTEMPTS, priority: priorityOf(TASKS.webhook) };
+  private enqueue(out: NewDelivery[], mark?: OutboxMark): Promise<string[]> {
+    return this.store.enqueue(out, { mail: (d) => ({ task: TASKS.mail, payload: { id: d.id }, maxAttempts: this.options.mailAttempts ?? 10, priority: priorityOf(TASKS.mail) }) }, mark);
   }
 
   /** The verification code, sent through the queue (Players.codeSender). */
@@ -386,84 +372,11 @@ export class Notifications {
   // ---- the workers' side --------------------------------------------------------------
 
   /**
-   * @internal The `webhook` task. `{ webhookId }`: the webhook's sender (the one job its gate
-   * lets run): its due deliveries one at a time in the order fanned out, each recorded as it
-   * is made (a crash sends again only what was not recorded, with the same webhook-id), until
-   * a last look with the gate locked finds none due. A failed attempt is due again after
-   * e^attempts seconds (as the queue's own backoff), while the others go on; when only such
-   * are left, the gate closes with a timer job for the first of them. `{ webhookId, wake }`:
-   * that timer; `{ id }`: a delivery's job of an older release. Both only wake the sender.
+   * @internal A failed attempt (the last allowed: FAILED, else due again later, after
+   * e^attempts s); true if the webhook was disabled by it. Successes are recorded together
+   * (WebhookStore.sendable).
    */
-  async webhookTask(payload: Record<string, unknown>, send: WebhookSend): Promise<void> {
-    if (typeof payload.id === 'string') {
-      const delivery = await this.store.delivery(payload.id);
-      if (delivery?.status === 'PENDING' && delivery.webhookId) await this.store.wake(delivery.webhookId, this.senderJob(delivery.webhookId));
-      return;
-    }
-    const webhookId = String(payload.webhookId);
-    if (payload.wake) return this.store.wake(webhookId, this.senderJob(webhookId));
-    const started = Date.now();
-    let sent = 0;
-    // Successes not recorded yet: recorded with the next read, or by the statement that ends the
-    // run (one statement a batch, not one a delivery). A crash before sends them again, with
-    // the same webhook-id: at least once, as always.
-    let delivered: string[] = [];
-    // Before a failure (it counts in a row after them) and before yielding: record them alone.
-    const record = async () => {
-      if (delivered.length > 0) await this.store.sending(webhookId, 0, delivered.splice(0));
-    };
-    for (;;) {
-      const { webhook, due: batch } = await this.store.sending(webhookId, SENDER_BATCH, delivered.splice(0));
-      if (!webhook || webhook.disabledAt) {
-        await this.store.cancelPending(webhookId, webhook ? `the webhook was disabled: ${webhook.disabledReason}` : 'the webhook was deleted');
-      } else if (batch.length > 0) {
-        const secret = this.open(webhook);
-        let disabled = false;
-        for (const delivery of batch) {
-          const outcome = await send(webhook, secret, delivery);
-          sent++;
-          if (outcome.ok) {
-            delivered.push(delivery.id);
-            continue;
-          }
-          await record();
-          if ((disabled = await this.webhookFailed(delivery, webhook, outcome))) break; // the rest are cancelled by the next read
-        }
-        if (sent >= SENDER_RUN_DELIVERIES || Date.now() - started >= SENDER_RUN_MS) {
-          // A busy webhook lets the others through: its next run is a new job (the gate stays open).
-          await record();
-          await this.jobs.add(TASKS.webhook, { webhookId }, { key: webhookGate(webhookId), maxAttempts: GATED_ATTEMPTS, priority: priorityOf(TASKS.webhook) });
-          return;
-        }
-        // A full batch may have more behind it (read next); a short one was all that was due at
-        // the read, and the settle below says 'due' if more came since.
-        if (disabled || batch.length === SENDER_BATCH) continue;
-      }
-      const state = await this.store.settleWebhook(webhookId, { task: TASKS.webhook, payload: { webhookId, wake: true }, key: `webhook-timer:${webhookId}`, maxAttempts: GATED_ATTEMPTS, priority: priorityOf(TASKS.webhook) }, delivered.splice(0));
-      if (state !== 'due') return;
-    }
-  }
-
-  /**
-   * Gates stuck open (their job gone: removed by hand, or out of attempts) get their job again,
-   * so a game's or a webhook's notifications are never held back for good. Each process running
-   * workers asks every minute (src/server.ts); the job takes up where the gate's mark says (two
-   * processes healing at once heal a gate once: WebhookStore.healGates). The gates healed.
-   */
-  healGates(olderThanSeconds = GATE_STUCK_AFTER_S): Promise<string[]> {
-    return this.store.healGates(olderThanSeconds, (key): JobSpec | null => {
-      const id = key.slice(key.indexOf(':') + 1);
-      if (key === notifyGate(id)) return { task: TASKS.notify, payload: { gameId: id, version: 0, status: '', gated: true }, key, maxAttempts: GATED_ATTEMPTS, priority: priorityOf(TASKS.notify) };
-      if (key === webhookGate(id)) return { task: TASKS.webhook, payload: { webhookId: id }, key, maxAttempts: GATED_ATTEMPTS, priority: priorityOf(TASKS.webhook) };
-      return null;
-    });
-  }
-
-  /**
-   * @internal A failed attempt (the last allowed: FAILED, else due again later); true if the
-   * webhook was disabled by it. Successes are recorded together (WebhookStore.sending).
-   */
-  private async webhookFailed(delivery: DeliveryRecord, webhook: WebhookRecord, outcome: { error?: string }): Promise<boolean> {
+  async webhookFailed(delivery: DeliveryRecord, webhook: WebhookRecord, outcome: { error?: string }): Promise<boolean> {
     const attempts = delivery.attempts + 1;
     const last = attempts >= this.webhookAttempts;
     const error = outcome.error ?? 'failed';

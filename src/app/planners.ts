@@ -4,9 +4,8 @@
  *   clocks    a seat on a clock becomes awaited → its time-out at the deadline and a warning
  *             when a quarter is left, both from the store's clock; a seat no longer awaited
  *             → both cancelled
- *   notify    someone listens to the game → the fan-out of the commit's outbox rows (one
- *             job a game at a time: commits while one is pending or running add none)
- * And one planner of a day rather than a commit:
+ * The notifications need no planner: the dispatcher (src/app/dispatch.ts) follows the outbox
+ * the commits write anyway. And one planner of a day rather than a commit:
  *   digests   DIGEST_TIME came (the `digest_day` job) → one `digest` job per player who wants it
  *   messages  a message between players is stored → its fan-out (MessagePlanner: a message
  *             is no commit of the game, but it is planned the same way, its jobs stored by
@@ -54,33 +53,6 @@ export const clockPlanner: JobPlanner = ({ game, outbox, summary, version }) => 
   }
   return jobs;
 };
-
-/** The gate of a webhook's sender: one `webhook` job at a time per webhook (one delivery in flight). */
-export const webhookGate = (webhookId: string) => `webhook:${webhookId}`;
-
-/** The gate of a game's fan-out: one `notify` job at a time per game. */
-export const notifyGate = (gameId: string) => `notify:${gameId}`;
-
-/**
- * The fan-out job of a commit, added by the store only when someone listens to the game and
- * only when the commit opens the game's notify gate: while a fan-out of the game is pending
- * or running, later commits add nothing and that job takes their outbox rows too (it reads
- * every row after the gate's `through`, and closes the gate only when none is left).
- * `gated: true` tells it from a job of an older release (one version, no gate).
- */
-export function notifyJob(gameId: string, version: number, status: string, mail: boolean): JobSpec {
-  return {
-    // It must not give up (its gate stays open until it ends): a failing one is tried again, at most every 6 hours.
-    // Keyed by its gate, as every gated job is: a gate with no job of its key is stuck (stuckGates).
-    task: TASKS.notify, payload: { gameId, version, status, gated: true }, key: notifyGate(gameId), maxAttempts: 1000, priority: priorityOf(TASKS.notify), when: mail ? 'listened-or-mail' : 'listened',
-    gate: { key: notifyGate(gameId), after: version - 1 },
-  };
-}
-
-/** `mail`: a player who wants mail listens too (mail is on and webhooks can be signed). */
-export function notifyPlanner(mail: boolean): JobPlanner {
-  return ({ game, version, summary }) => [notifyJob(game.id, version, summary.status, mail)];
-}
 
 /** The one pending `digest_day` job (every process scheduling it adds the same). */
 export const digestDayKey = 'digest-day';

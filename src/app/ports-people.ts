@@ -107,8 +107,26 @@ export type NewDelivery = Pick<DeliveryRecord, 'id' | 'channel' | 'webhookId' | 
 export interface DeliveryJobs {
   /** One job a mail. */
   mail: (d: NewDelivery) => JobSpec;
-  /** The sender of a webhook, added by whoever opens its gate. */
-  webhook: (webhookId: string) => JobSpec;
+}
+
+/** Where the notifications' dispatcher is in the outbox: its last row fanned out, in the store's order. */
+export interface OutboxMark {
+  /** The writing transaction (PostgreSQL's xid8, as text; the memory store's row id). */
+  tx: string;
+  id: string;
+}
+
+/** An outbox row as the dispatcher reads it: whether anyone listens to its game, and its place. */
+export interface TailEntry extends StoredOutboxEntry {
+  listened: boolean;
+  mark: OutboxMark;
+}
+
+/** The dispatcher's hold on the outbox (one at a time across every process). */
+export interface DispatchLease {
+  /** Resolves when the hold is lost (its connection gone): stop dispatching. */
+  lost: Promise<void>;
+  release(): Promise<void>;
 }
 
 export interface WebhookStore {
@@ -127,54 +145,34 @@ export interface WebhookStore {
   claimYourTurn(playerId: string, gameId: string, version: number, seats: string[]): Promise<boolean>;
   /**
    * Writes the deliveries not written yet in one transaction: each new mail one with its job
-   * (`jobs.mail`); each webhook that got a new one woken (its sender's gate opened with the job
-   * `jobs.webhook(webhookId)`, unless it is open: then its running or pending sender takes them);
-   * and, with `notified`, the game's notify gate moved on to that version. Returns the ids written.
+   * (`jobs.mail`); with `mark`, the dispatcher's mark moved on to it (never back). Returns the
+   * ids written.
    */
-  enqueue(deliveries: NewDelivery[], jobs: DeliveryJobs, notified?: { gameId: string; through: number; /** the last outbox row fanned out (where the next look may start) */ lastRowId?: string }): Promise<string[]>;
+  enqueue(deliveries: NewDelivery[], jobs: DeliveryJobs, mark?: OutboxMark): Promise<string[]>;
   /**
-   * The game's outbox rows not fanned out yet: after its open notify gate's `through`, up to
-   * version `upTo`, oldest first. Null: the gate is not open (a job that is not the gate's).
+   * The outbox rows after the dispatcher's mark, in the order of their writing transactions,
+   * only those of transactions older than every one still running (no row can appear before
+   * them later): at most `limit`. `listened`: a webhook is on the row's game or on one of its
+   * players, or (`mail`) one of its players wants mail.
    */
-  unnotified(gameId: string, upTo: number): Promise<{ through: number; rows: StoredOutboxEntry[] } | null>;
+  tail(limit: number, mail: boolean): Promise<TailEntry[]>;
   /**
-   * The end of a fan-out: closes the game's notify gate unless rows after its `through` came
-   * meanwhile (locked first, looked at after: a commit either is seen here or opens it again).
-   * True: closed, the job may end; false: go on.
+   * The dispatcher's read, in one round trip: first `delivered` recorded (DELIVERED, one
+   * attempt more; their webhooks' failures in a row back to 0), then the webhooks' pending
+   * deliveries due now, not of the webhooks `busy`, oldest first, at most `perWebhook` of a
+   * webhook and `limit` in all (0: only the record), each with its webhook as it is now
+   * (null: gone).
    */
-  settleNotify(gameId: string): Promise<boolean>;
-  /** Opens the webhook's sender gate with `job`, unless open (a retry's timer, a job of an older release). */
-  wake(webhookId: string, job: JobSpec): Promise<void>;
-  /**
-   * A sender's next read, in one round trip: first `delivered` recorded (its successes not
-   * recorded yet: DELIVERED, one attempt more; the webhook's failures in a row back to 0),
-   * then the webhook as it is now (null: gone) and its pending deliveries due now, in the
-   * order fanned out, at most `limit` (0: only the record).
-   */
-  sending(webhookId: string, limit: number, delivered: string[]): Promise<{ webhook: WebhookRecord | null; due: DeliveryRecord[] }>;
+  sendable(limit: number, perWebhook: number, busy: string[], delivered: string[]): Promise<{ delivery: DeliveryRecord; webhook: WebhookRecord | null }[]>;
   /** Cancels every pending delivery of the webhook (disabled or deleted); how many. */
   cancelPending(webhookId: string, reason: string): Promise<number>;
-  /**
-   * The end of a sender's run: `delivered` recorded as `sending` records them, then, its gate
-   * locked: 'due' (a delivery is due now: go on); else the gate is closed: 'idle' (none
-   * pending), or 'waiting' (some wait for their next attempt: the job `timer` is added to run
-   * when the first of them is due).
-   */
-  settleWebhook(webhookId: string, timer: JobSpec, delivered?: string[]): Promise<'due' | 'waiting' | 'idle'>;
-  /**
-   * The gates open for at least `seconds` whose job is gone (none holds the gate's key, or it
-   * used up its attempts: removed by hand, say), each given the job `job(key)` in one
-   * transaction that first marks the gate as opened now (so that two processes healing at once
-   * heal it once). Such a gate would hold back its game's or webhook's notifications for good.
-   * Also removes what a gated job that closed its gate left when its completion was lost (a
-   * queue's row that no runner would ever take again). Returns the gates healed.
-   */
-  healGates(seconds: number, job: (key: string) => JobSpec | null): Promise<string[]>;
+  /** The dispatcher's hold, if no other process has it (null: one has). */
+  lease(): Promise<DispatchLease | null>;
   attempted(id: string, outcome: { status: DeliveryRecord['status']; error?: string | null; attempt?: boolean }): Promise<void>;
   /**
    * A failed attempt: the webhook's failures in a row after it, and how long ago the first of
    * them was (ms). `retryAfterSeconds`: a PENDING delivery's next attempt is due that long from
-   * now. Successes are recorded together, by `sending` and `settleWebhook`.
+   * now. Successes are recorded together, by `sendable`.
    */
   webhookFailed(deliveryId: string, webhookId: string, outcome: { status: DeliveryRecord['status']; error?: string | null; retryAfterSeconds?: number }): Promise<{ failures: number; failingForMs: number }>;
   /** True if this call disabled it (false: it already was, or is gone). */

@@ -303,13 +303,6 @@ export interface JobSpec {
   /** Jobs of one queue name run one at a time. Few names, never one per game or webhook (costly fetches). */
   queueName?: string;
   /**
-   * A gated job (in a commit's jobs): added only if this commit opens the gate `key` (none
-   * of its jobs pending or running), which then stays open until its task closes it
-   * (WebhookStore.settleNotify), so a busy game's commits add one job between them. `after`:
-   * the version the gate's work starts after when this commit opens it.
-   */
-  gate?: { key: string; after: number };
-  /**
    * Only when someone listens to the game: an enabled webhook on it or one of its players
    * ('listened'), or that or a player of it who wants mail ('listened-or-mail'). The store
    * decides in the commit's own statement.
@@ -348,6 +341,8 @@ export interface WakeUps {
   publish(gameId: string, version: number): void;
   /** Calls `wake` when the game may have new events; returns the unsubscribe. */
   listen(gameId: string, wake: () => void): () => void;
+  /** Calls `wake` whenever any game may have new events (a commit on any process); returns the unsubscribe. */
+  onCommit(wake: () => void): () => void;
   /** Calls `listener` with the hash of each player token revoked on any process (PlayerStore.revokeToken), null after a lost connection (recheck); returns the unsubscribe. */
   onTokenRevoked(listener: RevocationListener): () => void;
   /**

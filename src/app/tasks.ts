@@ -6,13 +6,13 @@
  */
 
 export const TASKS = {
-  /** A commit's outbox rows → its deliveries (added with the commit when someone listens). */
+  /** A job of the releases before the dispatcher (a commit's fan-out): does nothing now, the dispatcher follows the outbox. */
   notify: 'notify',
   /** A message between players → its deliveries (webhooks and mail of its recipients). */
   message: 'notify-message',
   /** DEADLINE_SOON for a game's seat → its deliveries. */
   deadlineNotice: 'notify-deadline',
-  /** One POST of a webhook delivery. */
+  /** A job of the releases before the dispatcher (a webhook's sender): does nothing now, the dispatcher sends. */
   webhook: 'webhook',
   /** One mail. */
   mail: 'mail',

@@ -14,15 +14,15 @@ export function jobJson(change: JobChange): Record<string, unknown> {
   return {
     task: change.task, payload: change.payload ?? {}, key: change.key ?? null, runAt: change.runAt?.toISOString() ?? null,
     runAfterSeconds: change.runAfterSeconds ?? null, maxAttempts: change.maxAttempts ?? null, priority: change.priority ?? null, when: change.when ?? null,
-    queueName: change.queueName ?? null, gate: change.gate ?? null,
+    queueName: change.queueName ?? null,
   };
 }
 
 /** Someone listens to the game `g`: an enabled webhook on it or on one of its players. */
-const listened = (g: string) =>
+export const listened = (g: string) =>
   `EXISTS (SELECT 1 FROM webhooks w WHERE w.disabled_at IS NULL AND (w.game_id = ${g}.id OR (w.game_id IS NULL AND w.player_id = ANY(${g}.player_ids))))`;
 /** A player of the game `g` wants mail (and can get it). */
-const wantsMail = (g: string) =>
+export const wantsMail = (g: string) =>
   `(cardinality(${g}.player_ids) > 0 AND EXISTS (SELECT 1 FROM players p WHERE p.id = ANY(${g}.player_ids) AND p.notify_by_email AND p.email_verified AND p.email IS NOT NULL))`;
 
 /**
@@ -31,10 +31,8 @@ const wantsMail = (g: string) =>
  * that commits it. `runAfterSeconds` counts from the statement's now(): the database's
  * clock, rounded to the millisecond as the outbox rows' created_at is (a deadline is read
  * from that column). A job with `when` is added only if someone listens
- * (its `conditional` column says which rows were); a job with `gate` only if the statement
- * opens its gate (asked only once the job is wanted: the CASE keeps that order, so a gate is
- * never opened without its job). Each row names its game (`game_id`: a statement may commit
-several). Reference the CTE from the statement's
+ * (its `conditional` column says which rows were). Each row names its game (`game_id`: a
+ * statement may commit several). Reference the CTE from the statement's
  * final SELECT, or PostgreSQL never runs it. An empty array adds nothing (and NOTIFYs nobody).
  */
 export function jobsSql(param: string, game: string): string {
@@ -44,7 +42,5 @@ export function jobsSql(param: string, game: string): string {
         max_attempts => (x->>'maxAttempts')::int, job_key => x->>'key', priority => (x->>'priority')::int, queue_name => x->>'queueName')).id END AS id,
       (x->>'when') IS NOT NULL AS conditional, ${game}.id AS game_id
     FROM ${game}, jsonb_array_elements(${param}::jsonb) AS x
-    WHERE CASE WHEN NOT (x->>'when' IS NULL OR ${listened(game)} OR (x->>'when' = 'listened-or-mail' AND ${wantsMail(game)})) THEN false
-      WHEN jsonb_typeof(x->'gate') = 'object' THEN open_job_gate(x->'gate'->>'key', (x->'gate'->>'after')::int)
-      ELSE true END`;
+    WHERE x->>'when' IS NULL OR ${listened(game)} OR (x->>'when' = 'listened-or-mail' AND ${wantsMail(game)})`;
 }

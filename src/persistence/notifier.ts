@@ -35,6 +35,7 @@ export class Notifier implements WakeUps {
   private client: pg.Client | null = null;
   private readonly listeners = new Map<string, Set<Wake>>();
   private readonly revoked = new Set<Revoked>();
+  private readonly committed = new Set<Wake>();
   /** The last version seen of each game listened to (for the catch-up). */
   private readonly seen = new Map<string, number>();
   /** The `updated_at` (ms) of each game listened to at the last catch-up: seat changes at version 0. */
@@ -72,6 +73,7 @@ export class Notifier implements WakeUps {
         const payload = JSON.parse(msg.payload ?? '{}') as { gameId?: string; games?: [string, number][] };
         if (payload.gameId) this.wake(payload.gameId);
         for (const [id, version] of payload.games ?? []) this.wake(id, version);
+        for (const fn of this.committed) fn();
       } catch {
         /* not ours */
       }
@@ -110,6 +112,7 @@ export class Notifier implements WakeUps {
   /** Tell every process (this one included) that `gameId` reached `version`. */
   publish(gameId: string, version: number) {
     this.wake(gameId, version); // listeners here need not wait for the round trip
+    for (const fn of this.committed) fn();
     this.pending.set(gameId, Math.max(version, this.pending.get(gameId) ?? 0));
     if (!this.flushTimer) this.flushTimer = setTimeout(() => void this.flush(), this.coalesceMs);
   }
@@ -171,6 +174,11 @@ export class Notifier implements WakeUps {
         this.seenAt.delete(gameId);
       }
     };
+  }
+
+  onCommit(wake: Wake): () => void {
+    this.committed.add(wake);
+    return () => this.committed.delete(wake);
   }
 
   /** Calls `fn` with the hash of each player token revoked on any process (PlayerStore.revokeToken); returns the unsubscribe. */

@@ -45,7 +45,7 @@ export async function openPorts(database: Database, opts: { log?: (msg: string) 
     revisions: new BatchedRevisions({ pool: database.queryPool, preparedStatements: database.preparedStatements }),
     lobby: new LobbyStore(database.prisma),
     players: new PlayerStore(database.prisma),
-    webhooks: new WebhookStore(database.prisma, database.queryPool),
+    webhooks: new WebhookStore(database.prisma, database.queryPool, database.directUrl ?? database.url),
     clocks: new ClockStore(database.prisma),
     absences: new AbsenceStore(database.prisma),
     mail: new MailStore(database.prisma),

@@ -1,24 +1,21 @@
 /**
  * Notifications' storage: webhooks (their secrets encrypted by the caller), deliveries with
  * their stable ids, and the "your turn" mail last sent per player and game. Fanning commits
- * out is one transaction: the deliveries they imply, a job for each new mail, each webhook
- * that got one woken, and the game's notify gate moved on, so running it again (at least
- * once) adds nothing twice.
+ * out is one transaction: the deliveries they imply, a job for each new mail, and the
+ * dispatcher's mark moved on, so running it again (at least once) adds nothing twice.
  *
- * Gates (tables job_gates and job_gate_marks, migration 20261225090000_coalesced_notifications): a game's fan-out
- * ('notify:<game>') and a webhook's sender ('webhook:<webhook>') each run as one job at a time.
- * Whoever opens a gate (open_job_gate: an upsert, so it waits for a job closing it) adds its
- * job in the same statement; the job closes it in a transaction that locks the gate's row
- * first and only then looks for work left (a statement of its own, so a snapshot taken after
- * the lock): work committed before the lock is seen, work committed after it opens the gate
- * again with a new job.
+ * The dispatcher (src/app/dispatch.ts: one at a time across every process, `lease`) reads the
+ * outbox after its mark in the order of the writing transactions (`tail`), and only rows of
+ * transactions older than every one still running (pg_snapshot_xmin): a transaction that
+ * began earlier and commits later can add no row before the mark. It writes the rows'
+ * deliveries and moves the mark in one statement (`enqueue`), and sends what is due
+ * (`sendable`). The horizon is the cluster's: a transaction left open anywhere on it (a
+ * forgotten prepared transaction, a long migration) holds the notifications back until it ends.
  */
 import type pg from 'pg';
 import type { PrismaClient } from '../generated/prisma/client.ts';
-import { notifyGate, webhookGate } from '../app/planners.ts';
-import type { DeliveryJobs, DeliveryRecord, JobSpec, NewDelivery, StoredOutboxEntry, WebhookRecord, WebhookStore as WebhookPort } from '../app/ports.ts';
-import { TASKS } from '../app/tasks.ts';
-import { jobJson } from './jobs.ts';
+import type { DeliveryJobs, DeliveryRecord, DispatchLease, NewDelivery, OutboxMark, TailEntry, WebhookRecord, WebhookStore as WebhookPort } from '../app/ports.ts';
+import { jobJson, listened, wantsMail } from './jobs.ts';
 import { prepared, statementName } from './statements.ts';
 
 export type { DeliveryRecord, NewDelivery, WebhookRecord } from '../app/ports.ts';
@@ -48,89 +45,75 @@ const DELIVERY_COLUMNS = 'id, channel, webhook_id::text, player_id::text, game_i
 /**
  * Statements of the notifications' own bookkeeping commit without waiting for the WAL flush
  * (set_config(..., true): this statement's transaction only; acknowledged commands keep
- * synchronous_commit on). What they write is made durable by a later commit that waits: the
- * job's completion (graphile-worker's, synchronous) flushes the WAL up to it and so every
- * earlier record, and a crash before that leaves the job to run again: a fan-out writes the same
- * deliveries again (their ids), a sender makes a delivery again (its webhook-id).
+ * synchronous_commit on). A crash of the database can lose the last of them, and only has
+ * work done again: the mark moves back with the deliveries it was written with, so the same
+ * rows are fanned out again into the same deliveries (their ids); a success not recorded has
+ * its delivery made again, with its same webhook-id (at least once, as always).
  */
 const ASYNC = `SELECT set_config('synchronous_commit', 'off', true)`;
+
+/** The dispatcher's advisory lock (one holder across every process on the database). */
+const DISPATCH_LOCK = 27_0003;
 
 const ENQUEUE_SQL = prepared(`WITH s AS (${ASYNC}), d AS (
   INSERT INTO deliveries (id, channel, webhook_id, player_id, game_id, event, seat, version, body)
   SELECT x->>'id', x->>'channel', (x->>'webhookId')::uuid, (x->>'playerId')::uuid, (x->>'gameId')::uuid, x->>'event', x->>'seat', (x->>'version')::int, x->'body'
   FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS t(x, n) ORDER BY n
   ON CONFLICT (id) DO NOTHING
-  RETURNING id, channel, webhook_id::text AS webhook_id
-), mails AS (
-  SELECT x FROM d, jsonb_array_elements($2::jsonb) AS x WHERE d.channel = 'MAIL' AND x->'payload'->>'id' = d.id
-), woken AS MATERIALIZED (
-  -- Each webhook given a delivery now, in the order of their ids (two fan-outs lock their gates alike).
-  -- Materialized: inlined, the planner may test open_job_gate below on every hook of $3, before
-  -- the join with the deliveries written, and so open the gate of a webhook given none (a rerun
-  -- fan-out whose ids were all stored) without adding its sender.
-  SELECT x FROM (SELECT DISTINCT webhook_id FROM d WHERE channel = 'WEBHOOK') w, jsonb_array_elements($3::jsonb) AS x
-  WHERE x->>'webhookId' = w.webhook_id ORDER BY w.webhook_id
+  RETURNING id, channel
 ), specs AS MATERIALIZED (
-  -- A job each new mail, then a sender each webhook whose gate this opens (the gates locked in that order).
   SELECT ARRAY(
     SELECT ROW(j->>'task', (j->'payload')::json, j->>'queueName', (j->>'runAt')::timestamptz, (j->>'maxAttempts')::smallint, j->>'key', (j->>'priority')::smallint, NULL)::graphile_worker.job_spec
-    FROM (SELECT x AS j FROM mails UNION ALL SELECT x->'job' FROM woken WHERE open_job_gate(x->>'gate', NULL)) t) AS specs
+    FROM d, jsonb_array_elements($2::jsonb) AS j WHERE d.channel = 'MAIL' AND j->'payload'->>'id' = d.id) AS specs
 ), added AS (
-  -- Them all in one add_jobs (add_job calls it too, so keys replace alike): one NOTIFY, and none
-  -- without a job (add_jobs NOTIFYs even for none, and every idle lane of every process then
-  -- fetches). One add_job a delivery cost about 0.45 ms each.
+  -- A job each new mail, in one add_jobs (one NOTIFY), and none without one (add_jobs NOTIFYs
+  -- even for none, and every idle lane of every process then fetches).
   SELECT j.id FROM specs a, LATERAL graphile_worker.add_jobs(a.specs) j WHERE cardinality(a.specs) > 0
-), g AS (
-  UPDATE job_gate_marks SET through = GREATEST(through, $5::int), through_id = GREATEST(through_id, $6::bigint) WHERE $4::text IS NOT NULL AND key = $4::text RETURNING 1
+), m AS (
+  UPDATE outbox_marks SET tx = $3::xid8, id = $4::bigint WHERE name = 'notify' AND $3::text IS NOT NULL AND (tx, id) < ($3::xid8, $4::bigint) RETURNING 1
 )
-SELECT id FROM d WHERE (SELECT count(*) FROM added) >= 0 AND (SELECT count(*) FROM g) >= 0 AND (SELECT count(*) FROM s) >= 0`);
-
-const UNNOTIFIED_SQL = prepared(`SELECT m.through, o.game_id::text AS game_id, o.id::text AS id, o.version, o.kind, o.seat, o.data, o.created_at
-  FROM job_gates g JOIN job_gate_marks m ON m.key = g.key
-  LEFT JOIN outbox o ON o.game_id = $1::uuid AND o.id > COALESCE(m.through_id, 0) AND o.version > m.through AND o.version <= $3::int
-  WHERE g.key = $2 AND g.open ORDER BY o.version, o.id`);
+SELECT id FROM d WHERE (SELECT count(*) FROM added) >= 0 AND (SELECT count(*) FROM m) >= 0 AND (SELECT count(*) FROM s) >= 0`);
 
 /**
- * The ends of a run (migration 20261226090000: a sender's successes recorded, the gate's row
- * locked, a look for work left, and once closed the job's key given up), committed as ASYNC says.
+ * The outbox after the mark, in (tx, id) order, of transactions older than every one still
+ * running, with whether anyone listens to each row's game (outbox_tail is the index).
  */
-const SETTLE_NOTIFY_SQL = prepared(`WITH s AS (${ASYNC}) SELECT settle_notify_gate($1, $2::uuid) AS closed FROM s`);
-const SETTLE_WEBHOOK_SQL = prepared(`WITH s AS (${ASYNC}) SELECT settle_webhook_gate($1, $2::uuid, $3, $4::json, $5, $6::int, $7::int, $8::text[]) AS state FROM s`);
+const TAIL_SQL = prepared(`WITH t AS MATERIALIZED (
+  SELECT o.* FROM outbox_marks m, LATERAL (
+    SELECT * FROM outbox o WHERE (o.tx, o.id) > (m.tx, m.id) AND o.tx < pg_snapshot_xmin(pg_current_snapshot()) ORDER BY o.tx, o.id LIMIT $1::int
+  ) o WHERE m.name = 'notify'
+), heard AS (
+  -- Once a game, not once a row.
+  SELECT g.id, COALESCE(${listened('g')} OR ($2::boolean AND ${wantsMail('g')}), false) AS listened
+  FROM games g WHERE g.id IN (SELECT DISTINCT game_id FROM t)
+)
+SELECT t.game_id::text AS game_id, t.id::text AS id, t.version, t.kind, t.seat, t.data, t.created_at, t.tx::text AS tx, COALESCE(h.listened, false) AS listened
+FROM t LEFT JOIN heard h ON h.id = t.game_id
+ORDER BY t.tx, t.id`);
 
 /**
- * Gates open for $1 seconds or more with no job of their key that may still run (every gated
- * job is keyed by its gate), marked as opened now: a second healer waiting on the row finds
- * it opened just now and leaves it.
+ * The dispatcher's read: the successes so far recorded ($4: DELIVERED, one attempt more, their
+ * webhooks' failures in a row back to 0), then the webhooks' pending deliveries due now, not of
+ * the webhooks $3 (being sent to), at most $2 a webhook and $1 in all, oldest first, each with
+ * its webhook (those just recorded are not due: this statement's snapshot still shows them
+ * pending).
  */
-const STUCK_GATES_SQL = `UPDATE job_gates g SET opened_at = now() WHERE g.open AND g.opened_at <= now() - make_interval(secs => $1::float8)
-  AND NOT EXISTS (SELECT 1 FROM graphile_worker._private_jobs j WHERE j.key = g.key AND (j.attempts < j.max_attempts OR j.locked_at IS NOT NULL)) RETURNING g.key`;
-
-/**
- * The rows of gated jobs that closed their gate (their key given up, their attempts spent:
- * give_up_job_key) but were never completed: graphile-worker's completion, which deletes the
- * row, failed (a lost connection, say) and the row would stay for good, locked until its four
- * hours ran out and then never fetched. Their work was done; deleting the row is what the
- * completion would have done, and this synchronous commit makes the close durable as that
- * one would have. A job that failed has a last_error, and one of a gate still open keeps its
- * key: neither is touched. Unlocked ones, or locked for $1 seconds (a run ends well before).
- */
-const CLOSED_UNCOMPLETED_SQL = `DELETE FROM graphile_worker._private_jobs j USING graphile_worker._private_tasks t
-  WHERE t.id = j.task_id AND t.identifier = ANY($2::text[]) AND j.key IS NULL AND j.attempts >= j.max_attempts AND j.last_error IS NULL
-  AND (j.locked_at IS NULL OR j.locked_at <= now() - make_interval(secs => $1::float8))`;
-
-/**
- * A sender's next read, in one statement: the successes of its run so far recorded ($3), then
- * the webhook as it is and its next due deliveries ($2 at most; those just recorded are not
- * due: this statement's snapshot still shows them pending). No row: the webhook is gone.
- */
-const SENDING_SQL = prepared(`WITH s AS (${ASYNC}), r AS (SELECT record_delivered($1::uuid, $3::text[]))
-SELECT ${COLUMNS.split(', ').map((c) => `w.${c} AS w_${c.replace('::text', '')}`).join(', ')}, d.*
-FROM webhooks w LEFT JOIN LATERAL (
-  SELECT ${DELIVERY_COLUMNS} FROM deliveries
-  WHERE webhook_id = w.id AND status = 'PENDING' AND (next_attempt_at IS NULL OR next_attempt_at <= now()) AND NOT (id = ANY($3::text[]))
-  ORDER BY seq LIMIT $2::int
-) d ON true
-WHERE w.id = $1::uuid AND (SELECT count(*) FROM s) >= 0 AND (SELECT count(*) FROM r) >= 0`);
+const SENDABLE_SQL = prepared(`WITH s AS (${ASYNC}), r AS (
+  UPDATE deliveries SET status = 'DELIVERED', attempts = attempts + 1, updated_at = now(), next_attempt_at = NULL
+  WHERE id = ANY($4::text[]) AND status = 'PENDING' RETURNING webhook_id
+), f AS (
+  UPDATE webhooks SET failures = 0, failing_since = NULL WHERE id IN (SELECT webhook_id FROM r) AND failures <> 0 RETURNING 1
+)
+SELECT ${COLUMNS.split(', ').map((c) => `w.${c} AS w_${c.replace('::text', '')}`).join(', ')}, ${DELIVERY_COLUMNS.split(', ').map((c) => `d.${c}`).join(', ')}
+FROM (
+  SELECT x.* FROM (
+    SELECT d.*, row_number() OVER (PARTITION BY d.webhook_id ORDER BY d.seq) AS n FROM deliveries d
+    WHERE d.status = 'PENDING' AND d.channel = 'WEBHOOK' AND (d.next_attempt_at IS NULL OR d.next_attempt_at <= now())
+      AND NOT (d.webhook_id = ANY($3::uuid[])) AND NOT (d.id = ANY($4::text[]))
+  ) x WHERE x.n <= $2::int ORDER BY x.seq LIMIT $1::int
+) d LEFT JOIN webhooks w ON w.id = d.webhook_id
+WHERE (SELECT count(*) FROM s) >= 0 AND (SELECT count(*) FROM f) >= 0
+ORDER BY d.seq`);
 
 /**
  * A failed attempt of a webhook delivery, in one statement: the delivery's status (and when a
@@ -154,7 +137,8 @@ SELECT (SELECT failures FROM w) AS failures,
   (SELECT count(*) FROM d)::int AS deliveries, (SELECT count(*) FROM s)::int AS async`);
 
 export class WebhookStore implements WebhookPort {
-  constructor(private readonly prisma: PrismaClient, private readonly pool: pg.Pool) {}
+  /** `directUrl`: the database past any pooler (a session's advisory lock needs a session of its own). */
+  constructor(private readonly prisma: PrismaClient, private readonly pool: pg.Pool, private readonly directUrl: string) {}
 
   private async query<T extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<T[]> {
     return (await this.pool.query<T>({ name: statementName({ sql: text }), text, values })).rows;
@@ -233,81 +217,76 @@ export class WebhookStore implements WebhookPort {
   }
 
   /**
-   * Writes the deliveries (an id already stored is skipped), a job for each new mail, wakes
-   * each webhook given a new one (its gate opened with its sender's job, unless open), and
-   * moves the game's notify gate on: one statement. Returns the ids written now.
+   * Writes the deliveries (an id already stored is skipped) with a job each new mail, and moves
+   * the dispatcher's mark on: one statement. Returns the ids written now.
    */
-  async enqueue(deliveries: NewDelivery[], jobs: DeliveryJobs, notified?: { gameId: string; through: number; lastRowId?: string }): Promise<string[]> {
-    if (deliveries.length === 0 && !notified) return [];
-    const hooks = [...new Set(deliveries.filter((d) => d.channel === 'WEBHOOK' && d.webhookId).map((d) => d.webhookId!))];
+  async enqueue(deliveries: NewDelivery[], jobs: DeliveryJobs, mark?: OutboxMark): Promise<string[]> {
+    if (deliveries.length === 0 && !mark) return [];
     const rows = await this.query<{ id: string }>(ENQUEUE_SQL, [
       JSON.stringify(deliveries),
       JSON.stringify(deliveries.filter((d) => d.channel === 'MAIL').map((d) => jobJson(jobs.mail(d)))),
-      JSON.stringify(hooks.map((id) => ({ webhookId: id, gate: webhookGate(id), job: jobJson(jobs.webhook(id)) }))),
-      notified ? notifyGate(notified.gameId) : null,
-      notified?.through ?? null,
-      notified?.lastRowId ?? null,
+      mark?.tx ?? null,
+      mark?.id ?? null,
     ]);
     return rows.map((r) => r.id);
   }
 
-  async unnotified(gameId: string, upTo: number): Promise<{ through: number; rows: StoredOutboxEntry[] } | null> {
-    const rows = await this.query<{ through: number | null; game_id: string | null; id: string | null; version: number; kind: string; seat: string | null; data: Record<string, unknown>; created_at: Date }>(
-      UNNOTIFIED_SQL, [gameId, notifyGate(gameId), upTo],
+  async tail(limit: number, mail: boolean): Promise<TailEntry[]> {
+    const rows = await this.query<{ game_id: string; id: string; version: number; kind: string; seat: string | null; data: Record<string, unknown>; created_at: Date; tx: string; listened: boolean }>(
+      TAIL_SQL, [limit, mail],
     );
-    if (!rows[0]) return null;
-    return {
-      through: rows[0].through ?? 0,
-      rows: rows.filter((r) => r.id !== null).map((r) => ({ gameId: r.game_id!, id: r.id!, version: r.version, kind: r.kind, seat: r.seat, data: r.data, createdAt: r.created_at }) as StoredOutboxEntry),
-    };
+    return rows.map((r) => ({ gameId: r.game_id, id: r.id, version: r.version, kind: r.kind, seat: r.seat, data: r.data, createdAt: r.created_at, listened: r.listened, mark: { tx: r.tx, id: r.id } }) as TailEntry);
   }
 
-  async healGates(seconds: number, job: (key: string) => JobSpec | null): Promise<string[]> {
-    const client = await this.pool.connect();
+  async sendable(limit: number, perWebhook: number, busy: string[], delivered: string[]): Promise<{ delivery: DeliveryRecord; webhook: WebhookRecord | null }[]> {
+    const rows = await this.query<Record<string, unknown>>(SENDABLE_SQL, [limit, perWebhook, busy, delivered]);
+    return rows.map((r) => {
+      const w = Object.fromEntries(Object.entries(r).filter(([k]) => k.startsWith('w_')).map(([k, v]) => [k.slice(2), v])) as unknown as WebhookRow;
+      const d = Object.fromEntries(Object.entries(r).filter(([k]) => !k.startsWith('w_'))) as unknown as DeliveryRow;
+      return { delivery: delivery(d), webhook: w.id ? webhook(w) : null };
+    });
+  }
+
+  /**
+   * A session-level advisory lock on a connection of its own: held while that connection
+   * lives (a process that dies, or whose connection drops, lets it go at once). Its health is
+   * asked every 5 s, each ask failing after 10, so a connection gone silent is noticed; two
+   * holders at once (the old one not knowing yet) only send some deliveries twice, with the
+   * same webhook-id.
+   */
+  async lease(): Promise<DispatchLease | null> {
+    const { Client } = (await import('pg')).default;
+    // A check that hangs (the network gone) fails after 10 s.
+    const client = new Client({ connectionString: this.directUrl, keepAlive: true, keepAliveInitialDelayMillis: 10_000, query_timeout: 10_000, connectionTimeoutMillis: 10_000 });
+    let lost!: () => void;
+    const gone = new Promise<void>((r) => (lost = r));
+    client.on('error', () => lost());
+    client.on('end', () => lost());
     try {
-      await client.query('BEGIN');
-      const { rows } = await client.query<{ key: string }>(STUCK_GATES_SQL, [seconds]);
-      const healed: string[] = [];
-      for (const { key } of rows) {
-        const spec = job(key);
-        if (!spec) continue;
-        const j = jobJson(spec);
-        await client.query(
-          'SELECT graphile_worker.add_job($1, $2::json, max_attempts => $3::int, job_key => $4, priority => $5::int)',
-          [j.task, JSON.stringify(j.payload), j.maxAttempts, j.key, j.priority],
-        );
-        healed.push(key);
+      await client.connect();
+      // The server drops this session within about 25 s of its client going silent (a dead
+      // host, a network gone), letting the lock go: not after the system's two hours.
+      await client.query('SET tcp_keepalives_idle = 10; SET tcp_keepalives_interval = 5; SET tcp_keepalives_count = 3');
+      const { rows } = await client.query<{ held: boolean }>('SELECT pg_try_advisory_lock($1) AS held', [DISPATCH_LOCK]);
+      if (!rows[0]?.held) {
+        await client.end().catch(() => {});
+        return null;
       }
-      await client.query(CLOSED_UNCOMPLETED_SQL, [seconds, [TASKS.notify, TASKS.webhook]]);
-      await client.query('COMMIT');
-      return healed;
     } catch (error) {
-      await client.query('ROLLBACK').catch(() => {});
+      await client.end().catch(() => {});
       throw error;
-    } finally {
-      client.release();
     }
-  }
-
-  async settleNotify(gameId: string): Promise<boolean> {
-    const rows = await this.query<{ closed: boolean }>(SETTLE_NOTIFY_SQL, [notifyGate(gameId), gameId]);
-    return rows[0]!.closed;
-  }
-
-  async wake(webhookId: string, job: JobSpec): Promise<void> {
-    const j = jobJson(job);
-    await this.pool.query(
-      `SELECT (graphile_worker.add_job($2, $3::json, max_attempts => $4::int, job_key => $5, priority => $6::int)).id WHERE open_job_gate($1, NULL)`,
-      [webhookGate(webhookId), j.task, JSON.stringify(j.payload), j.maxAttempts, j.key, j.priority],
-    );
-  }
-
-  async sending(webhookId: string, limit: number, delivered: string[]): Promise<{ webhook: WebhookRecord | null; due: DeliveryRecord[] }> {
-    const rows = await this.query<DeliveryRow & { [k: `w_${string}`]: never }>(SENDING_SQL, [webhookId, limit, delivered]);
-    const first = rows[0] as unknown as Record<string, unknown> | undefined;
-    if (!first) return { webhook: null, due: [] };
-    const w = Object.fromEntries(Object.entries(first).filter(([k]) => k.startsWith('w_')).map(([k, v]) => [k.slice(2), v])) as unknown as WebhookRow;
-    return { webhook: webhook(w), due: rows.filter((r) => r.id !== null).map(delivery) };
+    const check = setInterval(() => void client.query('SELECT 1').catch(() => lost()), 5_000);
+    check.unref();
+    void gone.then(() => clearInterval(check));
+    return {
+      lost: gone,
+      release: async () => {
+        clearInterval(check);
+        await client.end().catch(() => {});
+        lost();
+      },
+    };
   }
 
   async cancelPending(webhookId: string, reason: string): Promise<number> {
@@ -316,13 +295,6 @@ export class WebhookStore implements WebhookPort {
       [webhookId, reason],
     );
     return rowCount ?? 0;
-  }
-
-  async settleWebhook(webhookId: string, timer: JobSpec, delivered: string[] = []): Promise<'due' | 'waiting' | 'idle'> {
-    // The timer runs when the first waiting delivery is due (worked out by the statement).
-    const j = jobJson(timer);
-    const rows = await this.query<{ state: 'due' | 'waiting' | 'idle' }>(SETTLE_WEBHOOK_SQL, [webhookGate(webhookId), webhookId, j.task, JSON.stringify(j.payload), j.key, j.priority, j.maxAttempts, delivered]);
-    return rows[0]!.state;
   }
 
   async attempted(id: string, outcome: { status: DeliveryRecord['status']; error?: string | null; attempt?: boolean }): Promise<void> {
@@ -334,7 +306,7 @@ export class WebhookStore implements WebhookPort {
 
   /**
    * A failed attempt of a webhook delivery, in one statement: the delivery's status and the
-   * webhook's count of failures in a row. (Successes are recorded together: `sending`, `settleWebhook`.)
+   * webhook's count of failures in a row. (Successes are recorded together: `sendable`.)
    */
   async webhookFailed(deliveryId: string, webhookId: string, outcome: { status: DeliveryRecord['status']; error?: string | null; retryAfterSeconds?: number }): Promise<{ failures: number; failingForMs: number }> {
     const rows = await this.query<{ failures: number | null; failing_for_ms: number | null }>(FAILED_SQL, [webhookId, deliveryId, outcome.status, outcome.error ?? null, outcome.retryAfterSeconds ?? null]);

@@ -1,21 +1,21 @@
 /**
- * The notifications' tasks (registered by src/workers/tasks.ts):
- *   notify           a game's commits' outbox rows → their deliveries (added by the statement of
- *                    the commit that opens the game's notify gate; one job a game at a time)
+ * The notifications' tasks (registered by src/workers/tasks.ts), and the dispatcher's POST:
+ *   dispatcher       the outbox → deliveries, and the webhooks' POSTs, signed as Standard Webhooks
+ *                    do; a failed one is tried again after e^attempts s (the same webhook-id)
+ *                    until a 2xx or the last attempt (src/app/dispatch.ts: one process at a time)
  *   notify-deadline  DEADLINE_SOON for a game's seat → its deliveries
- *   webhook          a webhook's sender: its deliveries' POSTs one at a time, signed as Standard
- *                    Webhooks do; a failed one is tried again after e^attempts s (the same
- *                    webhook-id) until a 2xx or the last attempt (src/app/notifications.ts)
  *   mail             one mail over SMTP (nodemailer); one naming its player (the digest) only
  *                    if they still want it when it runs
+ *   notify, webhook  jobs of the releases before the dispatcher: nothing to do (it fans out every
+ *                    row they would have, and sends every pending delivery)
  * Each attempt of a webhook has 5 seconds, for everything (connecting, sending, the
  * answer's status line and headers, at most 16 KiB); the attempt's outcome is its status,
  * known before any of the body. Connections are kept alive between a target's POSTs (a new
  * TCP connection a delivery cost the server about a tenth of its CPU in the bench's webhook
  * run): the body is read and dropped in the background, at most 64 KiB within a second, else
  * the connection is closed, so neither a target that never answers nor one that sends
- * 200 MiB holds a runner or a connection longer. A webhook's deliveries run one at a
- * time (one sender job a webhook, its gate), so a slow target holds one runner at most. The address it
+ * 200 MiB holds a lane or a connection longer. A webhook's deliveries run one at a
+ * time (its lane in the dispatcher), so a slow target holds up only its own. The address it
  * connects to is checked again (no private address unless allowed) and redirects are not
  * followed.
  */
@@ -23,8 +23,8 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
 import nodemailer from 'nodemailer';
-import type { Notifications } from '../app/notifications.ts';
-import { signWebhook } from '../app/notifications.ts';
+import type { Core } from '../app/core.ts';
+import { signWebhook, type WebhookSend } from '../app/notifications.ts';
 import { guardedLookup, isPrivateAddress } from '../app/targets.ts';
 import { TASKS, type TaskRegistry } from '../app/tasks.ts';
 
@@ -113,27 +113,33 @@ function postOnce(target: URL, headers: Record<string, string>, body: string, op
   });
 }
 
-export function defineNotificationTasks(queue: TaskRegistry, notifications: Notifications, mailer: MailerOptions | null, log: (msg: string) => void = () => {}): { close(): void } {
+/** One signed POST of a delivery (the dispatcher's `send`). */
+export function webhookSender(allowPrivate: boolean): WebhookSend {
+  return async (webhook, secret, delivery) => {
+    const body = JSON.stringify(delivery.body);
+    const timestamp = Math.floor(Date.now() / 1000);
+    const headers = { 'webhook-id': delivery.id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signWebhook(secret, delivery.id, timestamp, body) };
+    const outcome = await post(webhook.url, headers, body, { allowPrivate });
+    const ok = 'status' in outcome && outcome.status >= 200 && outcome.status < 300;
+    const error = ok ? undefined : 'error' in outcome ? outcome.error : outcome.status >= 300 && outcome.status < 400 ? `answered ${outcome.status}: redirects are not followed` : `answered ${outcome.status}`;
+    return { ok, error };
+  };
+}
+
+/**
+ * Registers the notifications' tasks and, with `dispatch`, starts the dispatcher (it runs only
+ * while this process holds its lease). Returns what to stop when the worker stops.
+ */
+export function defineNotificationTasks(queue: TaskRegistry, core: Core, mailer: MailerOptions | null, log: (msg: string) => void = () => {}, dispatch = true): { stop(): Promise<void>; close(): void } {
+  const notifications = core.notifications;
   const transport = mailer ? nodemailer.createTransport(mailer.smtpUrl) : null;
 
-  queue.define(TASKS.notify, async (p) => {
-    await notifications.fanOut(String(p.gameId), Number(p.version), String(p.status), p.gated === true);
-  });
+  // Jobs of the releases before the dispatcher (a commit's fan-out, a webhook's sender or its timer): it does their work.
+  queue.define(TASKS.notify, async () => {});
+  queue.define(TASKS.webhook, async () => {});
 
   queue.define(TASKS.deadlineNotice, async (p) => {
     await notifications.fanOutDeadline(String(p.gameId), String(p.seat), Number(p.version), new Date(String(p.deadline)));
-  });
-
-  queue.define(TASKS.webhook, async (p) => {
-    await notifications.webhookTask(p, async (webhook, secret, delivery) => {
-      const body = JSON.stringify(delivery.body);
-      const timestamp = Math.floor(Date.now() / 1000);
-      const headers = { 'webhook-id': delivery.id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signWebhook(secret, delivery.id, timestamp, body) };
-      const outcome = await post(webhook.url, headers, body, { allowPrivate: notifications.options.allowPrivate });
-      const ok = 'status' in outcome && outcome.status >= 200 && outcome.status < 300;
-      const error = ok ? undefined : 'error' in outcome ? outcome.error : outcome.status >= 300 && outcome.status < 400 ? `answered ${outcome.status}: redirects are not followed` : `answered ${outcome.status}`;
-      return { ok, error };
-    });
   });
 
   queue.define(TASKS.mail, async (p, helpers) => {
@@ -169,5 +175,12 @@ export function defineNotificationTasks(queue: TaskRegistry, notifications: Noti
     await notifications.store.attempted(found.delivery.id, { status: 'DELIVERED', error: null });
   });
 
-  return { close: () => transport?.close() };
+  const dispatcher = dispatch ? core.dispatcher({ send: webhookSender(notifications.options.allowPrivate), log }) : null;
+  dispatcher?.start();
+  return {
+    // Before the database closes: the dispatcher records what it sent.
+    stop: async () => dispatcher?.stop(),
+    // After the queue's runners stopped: a mail job in flight keeps its transport until then.
+    close: () => transport?.close(),
+  };
 }

@@ -13,10 +13,15 @@ export interface WorkerOptions {
   /** SMTP for mail (null: mail jobs do nothing). */
   mailer: MailerOptions | null;
   log?: (msg: string) => void;
+  /** Run the notifications' dispatcher here, while no other process holds it (default false). */
+  dispatch?: boolean;
 }
 
-/** Registers every task; returns what to close when the worker stops. */
-export function defineTasks(queue: TaskRegistry, core: Core, options: WorkerOptions): { close(): void } {
+/**
+ * Registers every task (and starts the dispatcher). When the worker stops: `stop` (the
+ * dispatcher) before the database closes, `close` (the mail transport) after the queue's runners.
+ */
+export function defineTasks(queue: TaskRegistry, core: Core, options: WorkerOptions): { stop(): Promise<void>; close(): void } {
   queue.define(TASKS.bot, async (p) => {
     await core.bots.move(String(p.gameId));
   });
@@ -38,5 +43,5 @@ export function defineTasks(queue: TaskRegistry, core: Core, options: WorkerOpti
   queue.define(TASKS.digest, async (p) => {
     await core.digests.digest(String(p.playerId), String(p.day));
   });
-  return defineNotificationTasks(queue, core.notifications, options.mailer, options.log);
+  return defineNotificationTasks(queue, core, options.mailer, options.log, options.dispatch ?? false);
 }

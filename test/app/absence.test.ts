@@ -31,7 +31,12 @@ function setup(options: Partial<CoreOptions> = {}) {
     /** Seconds since T0 by the store's clock. */
     now: () => (now - T0) / 1000,
     later: (seconds: number) => void (now += seconds * 1000),
-    run: () => runDueJobs(ports.data, tasks),
+    run: async () => {
+      // The due jobs, then the dispatcher's fan-out of the outbox (the deliveries, stored; nothing is sent here).
+      const ran = await runDueJobs(ports.data, tasks);
+      while ((await core.notifications.fanOutTail()).more);
+      return ran;
+    },
     runAt: (task: string) => ports.data.jobs.filter((j) => j.task === task).map((j) => (j.runAt.getTime() - T0) / 1000),
     player: async (name: string): Promise<Actor> => core.authenticate((await core.players.register({ name }, { address: '127.0.0.1' })).token),
   };

@@ -1,8 +1,8 @@
 /**
  * The core on its memory ports (src/app/memory): no HTTP, no database. Commands, the
  * lobby, conflicts and finished games, and what follows a commit: the jobs the planners add
- * with it (a bot's move, a seat's deadlines, the notify fan-out only when someone listens),
- * run here by the memory queue through the same tasks the workers define.
+ * with it (a bot's move, a seat's deadlines), run here by the memory queue through the same
+ * tasks the workers define; and the notifications' dispatcher, which follows the outbox.
  */
 import { describe, expect, it } from 'vitest';
 import { SYSTEM_ACTOR, type Actor } from '../../src/app/actors.ts';
@@ -28,7 +28,12 @@ function setup(options: Partial<CoreOptions> = {}) {
     later: (seconds: number) => {
       now += seconds * 1000;
     },
-    run: () => runDueJobs(ports.data, tasks),
+    run: async () => {
+      // The due jobs, then the dispatcher's fan-out of the outbox (the deliveries, stored; nothing is sent here).
+      const ran = await runDueJobs(ports.data, tasks);
+      while ((await core.notifications.fanOutTail()).more);
+      return ran;
+    },
     jobs: (task?: string) => ports.data.jobs.filter((j) => task === undefined || j.task === task),
   };
 }
@@ -145,18 +150,77 @@ describe('what follows a commit, planned with it', () => {
     expect(jobs(TASKS.deadlinePassed)).toEqual([]);
   });
 
-  it('adds the notify fan-out only when someone listens to the game', async () => {
-    const { core, jobs, ports } = setup();
+  it('fans out the games someone listens to, from the outbox, and sends each webhook\'s deliveries once, in order', async () => {
+    const { core, jobs } = setup();
     const quiet = await core.commands.create({ type: 'guessing-game', seats: TWO });
     await core.commands.execute(seat(quiet.game.id, 'north'), quiet.game.id, { type: 'guess', number: 2 });
-    expect(jobs(TASKS.notify)).toEqual([]);
-
     const { player, token } = await core.players.register({ name: 'Ada' }, { address: '127.0.0.1' });
     const ada = await core.authenticate(token);
     expect(ada).toEqual({ kind: 'player', playerId: player.id });
-    await ports.webhooks.create({ id: crypto.randomUUID(), playerId: player.id, gameId: null, url: 'https://example.org/hook', events: ['YOUR_TURN'], secret: 'x' });
+    await core.notifications.createWebhook(ada, { url: 'https://93.184.215.14/hook', events: ['YOUR_TURN', 'EVENT_APPENDED'] });
     const heard = await core.lobby.create(ada, { type: 'guessing-game', seats: [{ seat: 'north', me: true }, { seat: 'east', name: 'E' }] });
-    expect(jobs(TASKS.notify).map((j) => j.payload)).toEqual([{ gameId: heard.game.id, version: 1, status: 'ACTIVE', gated: true }]);
+    await core.commands.execute(seat(heard.game.id, 'east'), heard.game.id, { type: 'guess', number: 2 });
+    // No job follows a commit for the notifications: the dispatcher reads the outbox.
+    expect(jobs().map((j) => j.task)).not.toContain(TASKS.notify);
+    const sent: [string, string, number][] = [];
+    const dispatcher = core.dispatcher({ send: async (_w, _s, d) => (sent.push([d.gameId, d.event, d.version]), { ok: true }) });
+    await dispatcher.pass();
+    await dispatcher.settle();
+    await dispatcher.pass(); // nothing more: each was recorded as sent
+    await dispatcher.settle();
+    // Only the game Ada plays in; the other is read past.
+    // (North stays awaited while east guesses: one YOUR_TURN, when the game began awaiting it.)
+    expect(sent).toEqual([[heard.game.id, 'EVENT_APPENDED', 1], [heard.game.id, 'YOUR_TURN', 1], [heard.game.id, 'EVENT_APPENDED', 2]]);
+  });
+
+  it('skips, the third time, the commits of a game that cannot be fanned out, so that the other games\' go out', async () => {
+    const { core, ports } = setup();
+    const { token } = await core.players.register({ name: 'Ada' }, { address: '127.0.0.1' });
+    const ada = await core.authenticate(token);
+    await core.notifications.createWebhook(ada, { url: 'https://93.184.215.14/hook', events: ['EVENT_APPENDED'] });
+    const broken = await core.lobby.create(ada, { type: 'guessing-game', seats: [{ seat: 'north', me: true }, { seat: 'east', name: 'E' }] });
+    const fine = await core.lobby.create(ada, { type: 'guessing-game', seats: [{ seat: 'north', me: true }, { seat: 'east', name: 'E' }] });
+    // A fault of ours in one game's fan-out (injected: its listeners cannot be read).
+    const listening = ports.webhooks.listening.bind(ports.webhooks);
+    ports.webhooks.listening = async (gameId, ids) => {
+      if (gameId === broken.game.id) throw new Error('cannot read its listeners');
+      return listening(gameId, ids);
+    };
+    const logged: string[] = [];
+    const sent: string[] = [];
+    const dispatcher = core.dispatcher({ send: async (_w, _s, d) => (sent.push(d.gameId), { ok: true }), log: (m) => logged.push(m) });
+    await expect(dispatcher.pass()).rejects.toThrow('cannot read its listeners');
+    await expect(dispatcher.pass()).rejects.toThrow('cannot read its listeners');
+    expect(sent).toEqual([]);
+    await dispatcher.pass();
+    await dispatcher.settle();
+    expect(sent).toEqual([fine.game.id]);
+    expect(logged).toEqual([expect.stringContaining(`the commits of game ${broken.game.id}`)]);
+  });
+
+  it('counts a webhook whose secret cannot be read (the key changed) as a failed attempt, tried again later', async () => {
+    const { core, ports, later } = setup();
+    const { token } = await core.players.register({ name: 'Ada' }, { address: '127.0.0.1' });
+    const ada = await core.authenticate(token);
+    const { webhook } = await core.notifications.createWebhook(ada, { url: 'https://93.184.215.14/hook', events: ['EVENT_APPENDED'] });
+    // Sealed with another key.
+    ports.data.webhooks.get(webhook.id)!.secret = 'v1.AAAAAAAAAAAAAAAA.AAAA.AAAAAAAAAAAAAAAAAAAAAA';
+    await core.lobby.create(ada, { type: 'guessing-game', seats: [{ seat: 'north', me: true }, { seat: 'east', name: 'E' }] });
+    const sent: string[] = [];
+    const dispatcher = core.dispatcher({ send: async (_w, _s, d) => (sent.push(d.id), { ok: true }) });
+    await dispatcher.pass();
+    await dispatcher.settle();
+    const [delivery] = await ports.webhooks.deliveries(webhook.id, 5);
+    expect(sent).toEqual([]);
+    expect(delivery).toMatchObject({ status: 'PENDING', attempts: 1, lastError: expect.stringContaining('WEBHOOK_SECRET_KEY') });
+    // Not due again at once: the next look sends nothing; e^1 s later it is tried again.
+    await dispatcher.pass();
+    await dispatcher.settle();
+    expect((await ports.webhooks.deliveries(webhook.id, 5))[0]!.attempts).toBe(1);
+    later(3);
+    await dispatcher.pass();
+    await dispatcher.settle();
+    expect((await ports.webhooks.deliveries(webhook.id, 5))[0]!.attempts).toBe(2);
   });
 
   it('takes planners of other channels, registered by name, with every commit', async () => {
@@ -169,7 +233,7 @@ describe('what follows a commit, planned with it', () => {
         },
       },
     });
-    expect(core.planners.names).toEqual(['bots', 'clocks', 'notify', 'reminders']);
+    expect(core.planners.names).toEqual(['bots', 'clocks', 'reminders']);
     const { game } = await core.commands.create({ type: 'guessing-game', seats: TWO });
     await core.commands.execute(SYSTEM_ACTOR, game.id, { type: 'timeOut', seat: 'east' });
     expect(seen).toEqual([[game.id, 1, ['EVENTS_APPENDED', 'GAME_STARTED', 'SEAT_AWAITED', 'SEAT_AWAITED']], [game.id, 4, ['EVENTS_APPENDED', 'GAME_ENDED']]]);

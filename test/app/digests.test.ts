@@ -34,7 +34,12 @@ function setup() {
     await core.players.update(actor, { notifyByEmail: true, emailDigest: digest });
     return { actor, id: player.id, email, token };
   }
-  return { core, ports, data: ports.data, player, run: () => runDueJobs(ports.data, tasks) };
+  return { core, ports, data: ports.data, player, run: async () => {
+      // The due jobs, then the dispatcher's fan-out of the outbox (the deliveries, stored; nothing is sent here).
+      const ran = await runDueJobs(ports.data, tasks);
+      while ((await core.notifications.fanOutTail()).more);
+      return ran;
+    } };
 }
 
 describe('the digest and the calendar on the memory ports', () => {

@@ -28,7 +28,10 @@ function setup(options: Partial<CoreOptions> = {}) {
     core, ports, data: ports.data,
     later: (seconds: number) => void (now += seconds * 1000),
     // Only the fan-outs: the deliveries are looked at where they are stored, not sent.
-    fanOut: () => runDueJobs(ports.data, { [TASKS.message]: tasks[TASKS.message]!, [TASKS.notify]: tasks[TASKS.notify]! }),
+    fanOut: async () => {
+      await runDueJobs(ports.data, { [TASKS.message]: tasks[TASKS.message]! });
+      while ((await core.notifications.fanOutTail()).more);
+    },
   };
 }
 

@@ -81,7 +81,7 @@ describe('the message store', () => {
     // Someone listens now (a webhook on the game): the same send adds the `when` job too.
     const playerId = randomUUID();
     await db.prisma.player.create({ data: { id: playerId, name: 'P' } });
-    await new WebhookStore(db.prisma, db.queryPool).create({ id: randomUUID(), playerId, gameId, url: 'https://example.com/hook', events: ['MESSAGE'], secret: 'sealed' });
+    await new WebhookStore(db.prisma, db.queryPool, db.url).create({ id: randomUUID(), playerId, gameId, url: 'https://example.com/hook', events: ['MESSAGE'], secret: 'sealed' });
     const heard = await store.send({ id: randomUUID(), gameId, from: 'north', to: null, text: 'four' }, `test:${randomUUID()}`, limit, [{ task, payload: { text: 'four' } }, { task, payload: { text: 'four', heard: true }, when: 'listened' }]);
     expect(heard.stored?.text).toBe('four');
     expect((await jobsOf(task)).filter((j) => j.text === 'four').sort((a, b) => Number(!!a.heard) - Number(!!b.heard))).toEqual([{ text: 'four' }, { text: 'four', heard: true }]);

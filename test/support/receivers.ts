@@ -102,19 +102,27 @@ export interface MailBox {
   mails: ParsedMail[];
   /** The mails received so far with `address` among their To addresses, oldest first. */
   to(address: string): ParsedMail[];
+  /** Mails whose data began to arrive (with `answerAfterMs`, before they are answered). */
+  started(): number;
   close(): Promise<void>;
 }
 
-/** A real SMTP server on 127.0.0.1 (no TLS, no login), every mail parsed. */
-export async function startMailBox(): Promise<MailBox> {
+/**
+ * A real SMTP server on 127.0.0.1 (no TLS, no login), every mail parsed. `answerAfterMs`: each
+ * mail is answered (accepted) that long after its data arrived, so its sender's job is in flight meanwhile.
+ */
+export async function startMailBox(opts: { answerAfterMs?: number } = {}): Promise<MailBox> {
   const mails: ParsedMail[] = [];
+  let started = 0;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
     onData(stream, _session, callback) {
+      started++;
       simpleParser(stream)
-        .then((mail) => {
+        .then(async (mail) => {
+          if (opts.answerAfterMs) await new Promise((r) => setTimeout(r, opts.answerAfterMs));
           mails.push(mail);
           callback();
         })
@@ -128,7 +136,7 @@ export async function startMailBox(): Promise<MailBox> {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   const port = (server.server.address() as AddressInfo).port;
   const to = (address: string) => mails.filter((m) => (Array.isArray(m.to) ? m.to : [m.to]).some((t) => t?.value.some((v) => v.address === address)));
-  return { url: `smtp://127.0.0.1:${port}`, mails, to, close: () => new Promise((r) => server.close(() => r())) };
+  return { url: `smtp://127.0.0.1:${port}`, mails, to, started: () => started, close: () => new Promise((r) => server.close(() => r())) };
 }
 
 export async function until<T>(check: () => T | undefined | false | Promise<T | undefined | false>, ms = 20_000, what = 'the condition'): Promise<T> {

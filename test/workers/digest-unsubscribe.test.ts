@@ -146,11 +146,13 @@ describe('a your-turn mail written before the player unsubscribed and turned mai
     const stopWorkers = await startWorkers();
     const [bob, gil] = [await person('Bob', false), await person('Gil', false)];
     await stopWorkers();
-    // Gil joins Bob's Raid and is awaited: the game's fan-out (run here, as a worker would) writes the mail and its job.
+    // Gil joins Bob's Raid and is awaited: the dispatcher's fan-out (run here, as a worker would) writes the mail and its job.
     await raid(bob, gil);
-    const [game] = (await server.gql(`{ me { games(first: 1) { nodes { id version status } } } }`, {}, gil.token)).data.me.games.nodes;
-    const ids = await server.core.notifications.fanOut(game.id, game.version, game.status, true);
-    const written = (await Promise.all(ids.map((id) => server.core.notifications.mailOf(id)))).find((m) => m?.to === gil.email && m.delivery.event === 'YOUR_TURN')!;
+    const ids: string[] = [];
+    const written = (await until(async () => {
+      ids.push(...(await server.core.notifications.fanOutTail()).written);
+      return (await Promise.all(ids.map((id) => server.core.notifications.mailOf(id)))).find((m) => m?.to === gil.email && m.delivery.event === 'YOUR_TURN');
+    }, 10_000, 'the your-turn mail written'))!;
     const old = /Stop it: (\S+)$/m.exec(written.mail.text)![1]!;
     expect(written.mail.unsubscribe).toBe(old);
 

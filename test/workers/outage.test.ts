@@ -1,34 +1,39 @@
 /**
- * A PostgreSQL outage with a job in flight (issue 24.1). One server process (HTTP and
- * workers) on a cluster of the test's own; a webhook receiver that answers each delivery
- * after a while, so a job is always running; commands in a loop. The database is stopped
- * with `pg_ctl stop -m immediate` while a delivery is in flight (its completion cannot be
- * written), for 10 s, then started again. The process must survive (graphile-worker's runner
- * stops on such an error: the queue starts another once the database is back), answer
- * 503 UNAVAILABLE with Retry-After while the database is down (never a refused
- * connection), and afterwards every acknowledged command's events are stored and every
- * acknowledged commit's delivery arrives (the jobs run again).
+ * A PostgreSQL outage with a job and a delivery in flight (issue 24.1). One server process
+ * (HTTP and workers) on a cluster of the test's own; a webhook receiver that answers each
+ * delivery after a while, so one is always in flight; a mail server that answers each mail
+ * after a while, so a mail job is running; commands in a loop. The database is stopped with
+ * `pg_ctl stop -m immediate` while both are in flight (the job's completion cannot be written,
+ * nor the delivery's success), for 10 s, then started again. The process must survive
+ * (graphile-worker's runner stops on such an error: the queue starts another once the database
+ * is back; the dispatcher's lease ends with its connection: it takes it again), answer 503
+ * UNAVAILABLE with Retry-After while the database is down (never a refused connection), and
+ * afterwards every acknowledged command's events are stored, every acknowledged commit's
+ * delivery arrives, and the mail goes out (its job runs again).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, nth, type Game } from '../scaling/load.ts';
 import { havePg15, primaryCluster, serverProcess, until, type Cluster, type ServerProcess } from '../scaling/parts.ts';
-import { startReceiver, type Receiver } from '../support/receivers.ts';
+import { startMailBox, startReceiver, type MailBox, type Receiver } from '../support/receivers.ts';
 
 if (!havePg15 && process.env.CI) throw new Error('PostgreSQL 15 is needed (.ci/run installs it)');
 
 describe.skipIf(!havePg15)('a database outage with a job in flight', () => {
   let cluster: Cluster;
   let receiver: Receiver;
+  let box: MailBox;
   let server: ServerProcess;
 
   beforeAll(async () => {
     cluster = await primaryCluster();
     receiver = await startReceiver();
-    server = await serverProcess({ DATABASE_URL: cluster.url, WEBHOOK_ALLOW_PRIVATE: 'true', DATABASE_POOL_SIZE: '4', QUEUE_POLL_MS: '300', QUEUE_HEARTBEAT_MS: '500', MAX_EVENT_LOOP_DELAY: '0' });
+    box = await startMailBox({ answerAfterMs: 3000 });
+    server = await serverProcess({ DATABASE_URL: cluster.url, SMTP_URL: box.url, MAIL_FROM: 'games@outage.test', PUBLIC_URL: 'http://outage.test', WEBHOOK_ALLOW_PRIVATE: 'true', DATABASE_POOL_SIZE: '4', QUEUE_POLL_MS: '300', QUEUE_HEARTBEAT_MS: '500', MAX_EVENT_LOOP_DELAY: '0' });
   }, 120_000);
   afterAll(async () => {
     await server?.stop();
     await receiver?.close();
+    await box?.close();
     cluster?.stop();
   });
 
@@ -77,8 +82,12 @@ describe.skipIf(!havePg15)('a database outage with a job in flight', () => {
       }
     })();
 
-    // A delivery is in flight (its answer comes 1.5 s later): the database goes away.
+    // A delivery is in flight (its answer comes 1.5 s later), and a mail job (a player's code, answered 3 s later): the database goes away.
     await until('a delivery in flight', async () => receiver.received.some((r) => r.path === path), { tries: 400, everyMs: 50 });
+    const email = 'eve@outage.test';
+    const eve = await call(base, 'POST', '/graphql', { query: `mutation { registerPlayer(input: { name: "Eve", email: "${email}" }) { token } }` });
+    expect(eve.body.errors).toBeUndefined();
+    await until('a mail job in flight', async () => box.started() > 0, { tries: 400, everyMs: 50 });
     cluster.halt();
     const downAt = answers.length;
     await new Promise((r) => setTimeout(r, 10_000));
@@ -125,6 +134,8 @@ describe.skipIf(!havePg15)('a database outage with a job in flight', () => {
       const listed = await call(base, 'GET', '/api/me/webhooks?first=100', undefined, token).catch(() => null);
       throw new Error(`${(error as Error).message}; missing commits ${JSON.stringify(missing)}; webhooks ${JSON.stringify(listed?.body).slice(0, 3000)}; server: ${server.output().slice(-3000)}`);
     });
+    // The mail's job ran again once the database was back.
+    await until('the mail sent', async () => box.to(email).length > 0, { tries: 600, everyMs: 100 });
     expect(server.output()).not.toMatch(/shutting down after an error/);
     expect(server.output()).toMatch(/job queue: the \w+ runner is back/); // it did stop, and came back
   }, 180_000);

@@ -3,9 +3,8 @@
  * `standardwebhooks` library: the events of a player's games, signed; a 500 is retried
  * with the same webhook-id within 30 s; a webhook that keeps failing is disabled and says
  * so; private targets refused (at creation, after DNS, at delivery) unless allowed; no
- * redirect followed; a commit nobody listens to adds no job.
+ * redirect followed; a job planned for listened games is not added to a commit nobody listens to.
  */
-import { notifyJob } from '../../src/app/planners.ts';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TASKS } from '../../src/app/tasks.ts';
@@ -218,7 +217,7 @@ describe('webhooks', () => {
     expect(receiver.received.some((r) => r.path === '/elsewhere')).toBe(false);
   });
 
-  it('adds the notification job in the append only when someone listens, never for an append that was not stored', async () => {
+  it('adds a job planned only for a listened game in the append only when someone listens, never for an append that was not stored', async () => {
     const store = strict.core.ports.games;
     const newGame = async (playerIds: string[]) => {
       const id = randomUUID();
@@ -231,8 +230,8 @@ describe('webhooks', () => {
     };
     const append = (gameId: string, expectedVersion = 1) =>
       store.append({ gameId, expectedVersion, seat: 'north', command: { type: 'x' }, idempotencyKey: null, events: [{ type: 'E', seat: 'north', data: { type: 'E' } }], summary: { status: 'ACTIVE', awaiting: ['north'], result: null }, outbox: [{ kind: 'EVENTS_APPENDED', seat: null }],
-        // The job the core's notify planner plans for every commit; the store adds it only when someone listens.
-        jobs: [notifyJob(gameId, expectedVersion + 1, 'ACTIVE', false)] });
+        // A job planned only if someone listens (as a message's fan-out is); the store decides in the append.
+        jobs: [{ task: 'test-nobody-runs', payload: { gameId }, when: 'listened' }] });
     // Nobody listens (seat tokens; a player without webhook or mail): no job, no NOTIFY.
     const cid = await player(strict, 'Cid');
     expect(await append(await newGame([]))).toMatchObject({ ok: true, notified: 0 });

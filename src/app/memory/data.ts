@@ -38,8 +38,8 @@ export class MemoryData {
   readonly deliveries = new Map<string, DeliveryRecord>();
   readonly yourTurn = new Map<string, number>();
   readonly jobs: MemoryJob[] = [];
-  /** The job queue's gates (JobSpec.gate): open while their job is pending or running; `through`: a notify gate's last version fanned out. */
-  readonly gates = new Map<string, { open: boolean; through: number | null; openedAt?: Date }>();
+  /** The dispatcher's mark: the id of the last outbox row fanned out (ids grow in commit order here). */
+  notifyMark = 0;
   /** When a failed delivery is due again. */
   readonly nextAttempt = new Map<string, Date>();
   /** Absences of every player (AbsenceStore). */
@@ -82,7 +82,6 @@ export class MemoryData {
         continue;
       }
       if (change.when && !this.listened(game, change.when === 'listened-or-mail')) continue;
-      if (change.gate && !this.openGate(change.gate.key, change.gate.after)) continue;
       if (change.when) conditional++;
       this.addJob(change);
     }
@@ -95,14 +94,6 @@ export class MemoryData {
     const job: MemoryJob = { id: this.nextId(), task: spec.task, payload: copy(spec.payload ?? {}), key: spec.key ?? null, runAt, priority: spec.priority ?? 0, maxAttempts: spec.maxAttempts ?? 25, attempts: 0 };
     this.jobs.push(job);
     return job.id;
-  }
-
-  /** Opens a gate: true if it was closed (or new); `through` set when given. */
-  openGate(key: string, through: number | null): boolean {
-    const gate = this.gates.get(key);
-    if (gate?.open) return false;
-    this.gates.set(key, { open: true, through: through ?? gate?.through ?? null, openedAt: this.now() });
-    return true;
   }
 
   removeJob(key: string): void {

@@ -49,8 +49,16 @@ class MemoryWakeUps implements WakeUps {
     return new Promise((resolve) => queueMicrotask(resolve));
   }
 
+  private readonly committed = new Set<() => void>();
+
   publish(gameId: string, _version: number): void {
     for (const wake of this.listeners.get(gameId) ?? []) queueMicrotask(wake);
+    for (const wake of this.committed) queueMicrotask(wake);
+  }
+
+  onCommit(wake: () => void): () => void {
+    this.committed.add(wake);
+    return () => void this.committed.delete(wake);
   }
 
   listen(gameId: string, wake: () => void): () => void {

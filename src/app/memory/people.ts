@@ -1,6 +1,5 @@
 /** The player and webhook stores in memory (see src/app/memory/index.ts). */
-import { notifyGate, webhookGate } from '../planners.ts';
-import type { CodeGuess, DeliveryJobs, DeliveryRecord, JobSpec, NewDelivery, PlayerRecord, PlayerStore, PlayerTokenRecord, WebhookRecord, WebhookStore } from '../ports.ts';
+import type { CodeGuess, DeliveryJobs, DeliveryRecord, DispatchLease, NewDelivery, OutboxMark, PlayerRecord, PlayerStore, PlayerTokenRecord, TailEntry, WebhookRecord, WebhookStore } from '../ports.ts';
 import { copy, type MemoryData } from './data.ts';
 
 export class MemoryPlayers implements PlayerStore {
@@ -156,102 +155,65 @@ export class MemoryWebhooks implements WebhookStore {
     return false;
   }
 
-  async enqueue(deliveries: NewDelivery[], jobs: DeliveryJobs, notified?: { gameId: string; through: number }) {
+  async enqueue(deliveries: NewDelivery[], jobs: DeliveryJobs, mark?: OutboxMark) {
     const written: string[] = [];
-    const woken = new Set<string>();
     for (const x of deliveries) {
       if (this.d.deliveries.has(x.id)) continue;
       const at = this.d.now();
       this.d.deliveries.set(x.id, { ...copy(x), status: 'PENDING', attempts: 0, lastError: null, createdAt: at, updatedAt: at });
       if (x.channel === 'MAIL') this.d.addJob(jobs.mail(x));
-      else if (x.webhookId) woken.add(x.webhookId);
       written.push(x.id);
     }
-    for (const id of [...woken].sort()) if (this.d.openGate(webhookGate(id), null)) this.d.addJob(jobs.webhook(id));
-    const gate = notified && this.d.gates.get(notifyGate(notified.gameId));
-    if (gate && notified) gate.through = Math.max(gate.through ?? notified.through, notified.through);
+    if (mark) this.d.notifyMark = Math.max(this.d.notifyMark, Number(mark.id));
     return written;
   }
 
-  async unnotified(gameId: string, upTo: number) {
-    const gate = this.d.gates.get(notifyGate(gameId));
-    if (!gate?.open || gate.through === null) return null;
-    const through = gate.through;
-    const rows = (this.d.outbox.get(gameId) ?? []).filter((o) => o.version > through && o.version <= upTo).sort((a, b) => a.version - b.version || Number(a.id) - Number(b.id));
-    return { through, rows: copy(rows) };
+  /** Every commit here is whole and in id order: the rows after the mark are the tail. */
+  async tail(limit: number, mail: boolean): Promise<TailEntry[]> {
+    const rows = [...this.d.outbox.values()].flat().filter((o) => Number(o.id) > this.d.notifyMark).sort((a, b) => Number(a.id) - Number(b.id)).slice(0, limit);
+    return rows.map((o) => {
+      const game = this.d.games.get(o.gameId);
+      return { ...copy(o), listened: game ? this.d.listened(game, mail) : false, mark: { tx: o.id, id: o.id } };
+    });
   }
 
-  async settleNotify(gameId: string) {
-    const gate = this.d.gates.get(notifyGate(gameId));
-    if (!gate?.open) return true;
-    if ((this.d.outbox.get(gameId) ?? []).some((o) => o.version > (gate.through ?? 0))) return false;
-    gate.open = false;
-    return true;
-  }
-
-  async wake(webhookId: string, job: JobSpec) {
-    if (this.d.openGate(webhookGate(webhookId), null)) this.d.addJob(job);
-  }
-
-  private pending(webhookId: string) {
-    return [...this.d.deliveries.values()].filter((x) => x.webhookId === webhookId && x.status === 'PENDING');
-  }
-
-  private due(webhookId: string, limit: number) {
-    const now = this.d.now().getTime();
-    return this.pending(webhookId).filter((x) => (this.d.nextAttempt.get(x.id)?.getTime() ?? 0) <= now).slice(0, limit).map(copy);
-  }
-
-  private recordDelivered(webhookId: string, delivered: string[]) {
-    if (delivered.length === 0) return;
+  async sendable(limit: number, perWebhook: number, busy: string[], delivered: string[]) {
+    const now = this.d.now();
     for (const id of delivered) {
       const x = this.d.deliveries.get(id);
-      if (!x || x.webhookId !== webhookId) continue;
-      Object.assign(x, { status: 'DELIVERED', attempts: x.attempts + 1, updatedAt: this.d.now() });
+      if (!x || x.status !== 'PENDING') continue;
+      Object.assign(x, { status: 'DELIVERED', attempts: x.attempts + 1, updatedAt: now });
       this.d.nextAttempt.delete(id);
+      const w = x.webhookId ? this.d.webhooks.get(x.webhookId) : undefined;
+      if (w) {
+        w.failures = 0;
+        this.failingSince.set(w.id, null);
+      }
     }
-    const w = this.d.webhooks.get(webhookId);
-    if (w) w.failures = 0;
-    this.failingSince.set(webhookId, null);
+    const taken = new Map<string, number>();
+    const out: { delivery: DeliveryRecord; webhook: WebhookRecord | null }[] = [];
+    for (const x of this.d.deliveries.values()) {
+      if (out.length >= limit) break;
+      if (x.channel !== 'WEBHOOK' || x.status !== 'PENDING' || !x.webhookId || busy.includes(x.webhookId)) continue;
+      if ((this.d.nextAttempt.get(x.id)?.getTime() ?? 0) > now.getTime()) continue;
+      const n = taken.get(x.webhookId) ?? 0;
+      if (n >= perWebhook) continue;
+      taken.set(x.webhookId, n + 1);
+      const w = this.d.webhooks.get(x.webhookId);
+      out.push({ delivery: copy(x), webhook: w ? copy(w) : null });
+    }
+    return out;
   }
 
-  async sending(webhookId: string, limit: number, delivered: string[]) {
-    this.recordDelivered(webhookId, delivered);
-    const w = this.d.webhooks.get(webhookId);
-    return { webhook: w ? copy(w) : null, due: w ? this.due(webhookId, limit) : [] };
+  /** One process here: the hold is always this one's, and never lost. */
+  async lease(): Promise<DispatchLease | null> {
+    return { lost: new Promise<void>(() => {}), release: async () => {} };
   }
 
   async cancelPending(webhookId: string, reason: string) {
-    const pending = this.pending(webhookId);
+    const pending = [...this.d.deliveries.values()].filter((x) => x.webhookId === webhookId && x.status === 'PENDING');
     for (const x of pending) Object.assign(x, { status: 'CANCELLED', lastError: reason, updatedAt: this.d.now() });
     return pending.length;
-  }
-
-  async healGates(seconds: number, job: (key: string) => JobSpec | null) {
-    const before = this.d.now().getTime() - seconds * 1000;
-    const healed: string[] = [];
-    for (const [key, gate] of this.d.gates) {
-      if (!gate.open || (gate.openedAt?.getTime() ?? 0) > before || this.d.jobs.some((j) => j.key === key && j.attempts < j.maxAttempts)) continue;
-      gate.openedAt = this.d.now();
-      const spec = job(key);
-      if (!spec) continue;
-      this.d.addJob(spec);
-      healed.push(key);
-    }
-    return healed;
-  }
-
-  async settleWebhook(webhookId: string, timer: JobSpec, delivered: string[] = []) {
-    this.recordDelivered(webhookId, delivered);
-    const gate = this.d.gates.get(webhookGate(webhookId));
-    const pending = this.pending(webhookId);
-    const now = this.d.now().getTime();
-    const next = pending.map((x) => this.d.nextAttempt.get(x.id)?.getTime() ?? 0);
-    if (next.some((t) => t <= now)) return 'due' as const;
-    if (gate) gate.open = false;
-    if (next.length === 0) return 'idle' as const;
-    this.d.addJob({ ...timer, runAt: new Date(Math.min(...next)) });
-    return 'waiting' as const;
   }
 
   async attempted(id: string, outcome: { status: DeliveryRecord['status']; error?: string | null; attempt?: boolean }) {
