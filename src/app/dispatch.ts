@@ -67,7 +67,7 @@ export class Dispatcher {
   ) {
     this.#pollMs = options.pollMs ?? 1000;
     this.#gapMs = options.gapMs ?? 20;
-    this.#idleGapMs = options.idleGapMs ?? 100;
+    this.#idleGapMs = options.idleGapMs ?? 250;
     this.#maxLanes = options.lanes ?? 16;
     this.#log = options.log ?? (() => {});
   }

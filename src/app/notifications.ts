@@ -169,7 +169,7 @@ export class Notifications {
     return this.players.unsubscribe(playerId, player.unsubscribeVersion);
   }
 
-  // ---- fan-out: outbox rows to deliveries (the queue's `notify` task) ---------------------
+  // ---- fan-out: outbox rows to deliveries (the dispatcher's) ------------------------------
 
   private name(game: GameRecord): string {
     return gameName(this.registry.type(game.type)?.name ?? game.type, game);
