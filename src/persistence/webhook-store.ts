@@ -12,7 +12,7 @@
  * (`sendable`). The horizon is the cluster's: a transaction left open anywhere on it (a
  * forgotten prepared transaction, a long migration) holds the notifications back until it ends.
  */
-import type pg from 'pg';
+import pg from 'pg';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import type { DeliveryJobs, DeliveryRecord, DispatchLease, NewDelivery, OutboxMark, TailEntry, WebhookRecord, WebhookStore as WebhookPort } from '../app/ports.ts';
 import { jobJson, listened, wantsMail } from './jobs.ts';
@@ -255,9 +255,8 @@ export class WebhookStore implements WebhookPort {
    * same webhook-id.
    */
   async lease(): Promise<DispatchLease | null> {
-    const { Client } = (await import('pg')).default;
     // A check that hangs (the network gone) fails after 10 s.
-    const client = new Client({ connectionString: this.directUrl, keepAlive: true, keepAliveInitialDelayMillis: 10_000, query_timeout: 10_000, connectionTimeoutMillis: 10_000 });
+    const client = new pg.Client({ connectionString: this.directUrl, keepAlive: true, keepAliveInitialDelayMillis: 10_000, query_timeout: 10_000, connectionTimeoutMillis: 10_000 });
     let lost!: () => void;
     const gone = new Promise<void>((r) => (lost = r));
     client.on('error', () => lost());
