@@ -153,7 +153,8 @@ export interface WebhookStore {
    * The outbox rows after the dispatcher's mark, in the order of their writing transactions,
    * only those of transactions older than every one still running (no row can appear before
    * them later): at most `limit`. `listened`: a webhook is on the row's game or on one of its
-   * players, or (`mail`) one of its players wants mail.
+   * players, or (`mail`) one of its players wants mail. Rows written while nobody listened may
+   * be left out (PostgreSQL's store does: `heard`); the memory store reads them all.
    */
   tail(limit: number, mail: boolean): Promise<TailEntry[]>;
   /**

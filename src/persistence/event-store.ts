@@ -5,7 +5,7 @@
  */
 import type pg from 'pg';
 import { Prisma, type PrismaClient } from '../generated/prisma/client.ts';
-import { jobJson, jobsSql } from './jobs.ts';
+import { heard, jobJson, jobsSql } from './jobs.ts';
 import { awayOf, awaySql, GAME_COLUMNS, prepared, REVISION, statementName } from './statements.ts';
 import type {
   AppendInput, AppendOutcome, Away, CommandRecord, GameRecord, GameStore, LagTolerantReads, NewGame, OutboxEntry, SeatEntry, StoredEvent, StoredOutboxEntry,
@@ -95,9 +95,12 @@ WITH g AS (
   SELECT g.id, $2::int + x.ord::int, x.e->>'type', x.e->>'seat', x.e->'data', NULLIF(x.e->'rolls', 'null'::jsonb), c.id, now()
   FROM g, c, jsonb_array_elements($10::jsonb) WITH ORDINALITY AS x(e, ord)
   RETURNING version, position
+), h AS MATERIALIZED (
+  -- Once, not once a row.
+  SELECT g.id, ${heard('g')} AS heard FROM g
 ), o AS (
-  INSERT INTO outbox (game_id, version, kind, seat, data)
-  SELECT g.id, $3::int, x->>'kind', x->>'seat', COALESCE(x->'data', '{}'::jsonb) FROM g, jsonb_array_elements($11::jsonb) AS x
+  INSERT INTO outbox (game_id, version, kind, seat, data, heard)
+  SELECT h.id, $3::int, x->>'kind', x->>'seat', COALESCE(x->'data', '{}'::jsonb), h.heard FROM h, jsonb_array_elements($11::jsonb) AS x
   RETURNING 1
 ), j AS (
   ${jobsSql('$12', 'g')}
@@ -150,9 +153,11 @@ WITH x AS (
   SELECT g.id, g.expected + y.ord::int, y.e->>'type', y.e->>'seat', y.e->'data', NULLIF(y.e->'rolls', 'null'::jsonb), c.id, now()
   FROM g JOIN c ON c.game_id = g.id, jsonb_array_elements(g.v->'events') WITH ORDINALITY AS y(e, ord)
   RETURNING game_id, version, position
+), h AS MATERIALIZED (
+  SELECT g.id, ${heard('g')} AS heard FROM g
 ), o AS (
-  INSERT INTO outbox (game_id, version, kind, seat, data)
-  SELECT g.id, g.version, y->>'kind', y->>'seat', COALESCE(y->'data', '{}'::jsonb) FROM g, jsonb_array_elements(g.v->'outbox') AS y
+  INSERT INTO outbox (game_id, version, kind, seat, data, heard)
+  SELECT g.id, g.version, y->>'kind', y->>'seat', COALESCE(y->'data', '{}'::jsonb), h.heard FROM g JOIN h ON h.id = g.id, jsonb_array_elements(g.v->'outbox') AS y
   RETURNING game_id
 ), j AS (
   ${jobsSql("(g.v->'jobs')", 'g')}

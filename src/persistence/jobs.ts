@@ -24,6 +24,11 @@ export const listened = (g: string) =>
 /** A player of the game `g` wants mail (and can get it). */
 export const wantsMail = (g: string) =>
   `(cardinality(${g}.player_ids) > 0 AND EXISTS (SELECT 1 FROM players p WHERE p.id = ANY(${g}.player_ids) AND p.notify_by_email AND p.email_verified AND p.email IS NOT NULL))`;
+/**
+ * Someone listens to the game `g` now: a webhook, or a player who gets mail. The outbox rows a
+ * commit writes keep it (`heard`), and the dispatcher reads only those.
+ */
+export const heard = (g: string) => `(${listened(g)} OR ${wantsMail(g)})`;
 
 /**
  * A CTE body adding (or removing) the jobs of the jsonb array parameter `param` (built with

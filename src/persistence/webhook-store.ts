@@ -76,19 +76,20 @@ SELECT id FROM d WHERE (SELECT count(*) FROM added) >= 0 AND (SELECT count(*) FR
 
 /**
  * The outbox after the mark, in (tx, id) order, of transactions older than every one still
- * running, with whether anyone listens to each row's game (outbox_tail is the index).
+ * running, with whether anyone listens to each row's game now (outbox_tail is the index). Only
+ * rows written while someone listened (`heard`): the rest are nobody's, and no look reads them.
  */
 const TAIL_SQL = prepared(`WITH t AS MATERIALIZED (
   SELECT o.* FROM outbox_marks m, LATERAL (
-    SELECT * FROM outbox o WHERE (o.tx, o.id) > (m.tx, m.id) AND o.tx < pg_snapshot_xmin(pg_current_snapshot()) ORDER BY o.tx, o.id LIMIT $1::int
+    SELECT * FROM outbox o WHERE o.heard AND (o.tx, o.id) > (m.tx, m.id) AND o.tx < pg_snapshot_xmin(pg_current_snapshot()) ORDER BY o.tx, o.id LIMIT $1::int
   ) o WHERE m.name = 'notify'
-), heard AS (
+), listening AS (
   -- Once a game, not once a row.
   SELECT g.id, COALESCE(${listened('g')} OR ($2::boolean AND ${wantsMail('g')}), false) AS listened
   FROM games g WHERE g.id IN (SELECT DISTINCT game_id FROM t)
 )
 SELECT t.game_id::text AS game_id, t.id::text AS id, t.version, t.kind, t.seat, t.data, t.created_at, t.tx::text AS tx, COALESCE(h.listened, false) AS listened
-FROM t LEFT JOIN heard h ON h.id = t.game_id
+FROM t LEFT JOIN listening h ON h.id = t.game_id
 ORDER BY t.tx, t.id`);
 
 /**

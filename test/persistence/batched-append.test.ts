@@ -137,4 +137,36 @@ describe('appends made together', () => {
     expect(rows.map((r) => r.key)).toEqual([`batched-append-test:${games[1]!.id}`, `batched-append-test:${games[2]!.id}`].sort());
     await db.pool.query(`DELETE FROM graphile_worker._private_jobs WHERE task_id = (SELECT id FROM graphile_worker._private_tasks WHERE identifier = 'batched-append-test')`);
   });
+
+  it('mark each game\'s outbox rows heard only when someone listens to it, together and alone', async () => {
+    const player = async (mail = false) => {
+      const id = randomUUID();
+      await db.prisma.player.create({ data: { id, name: 'P', ...(mail ? { email: `${id}@example.com`, emailVerified: true, notifyByEmail: true } : {}) } });
+      return id;
+    };
+    const hook = async (playerId: string, gameId: string | null) =>
+      db.prisma.webhook.create({ data: { id: randomUUID(), playerId, gameId, url: 'https://example.com/hook', events: ['EVENT_APPENDED'], secret: 'sealed' } });
+    const [nobody, onGame, byPlayer, byMail, quiet] = await Promise.all(Array.from({ length: 5 }, () => newGame()));
+    const [p2, p3, p4, p5] = [await player(), await player(), await player(true), await player()];
+    await hook(p2, onGame!.id); // a webhook on the game, of a player not in it
+    await hook(p3, null); // player-wide, of a player in the game
+    await hook(p5, onGame!.id); // a player of quiet's, on another game only
+    const players: [GameRecord, string[]][] = [[byPlayer!, [p3]], [byMail!, [p4]], [quiet!, [p5]]];
+    for (const [g, ids] of players) await db.pool.query('UPDATE games SET player_ids = $2::uuid[] WHERE id = $1::uuid', [g.id, ids]);
+    const games = [nobody!, onGame!, byPlayer!, byMail!, quiet!];
+    const heard = async () =>
+      (await db.pool.query<{ game_id: string; heard: boolean[] }>('SELECT game_id::text, array_agg(heard ORDER BY id) AS heard FROM outbox WHERE game_id = ANY($1::uuid[]) GROUP BY game_id', [games.map((g) => g.id)])).rows;
+    const want = (n: number) => expect.arrayContaining(games.map((g) => ({ game_id: g.id, heard: Array(n).fill(g === onGame || g === byPlayer || g === byMail) })));
+
+    const together = await Promise.all(games.map((g) => store.append(command(g))));
+    expect(await transactions(games.map((g) => g.id))).toBe(1);
+    expect(await heard()).toEqual(want(1));
+    for (const [i, g] of games.entries()) {
+      const o = together[i]!;
+      if (!o.ok) throw new Error('refused');
+      await store.append(command({ ...g, version: o.lastVersion }));
+    }
+    expect(await heard()).toEqual(want(2));
+  });
 });
+
