@@ -194,7 +194,7 @@ async function main() {
       if (!havePg15) throw new Error('BENCH_PG=system needs PostgreSQL 15 in /usr/lib/postgresql/15/bin (or PG15_BIN)');
       // As test/scaling/parts.ts starts them, but durable like the embedded one: fsync on,
       // shared_buffers at PostgreSQL's default.
-      cluster = await primaryCluster(['fsync = on', 'shared_buffers = 128MB', ...(['1', 'all'].includes(process.env.BENCH_STATEMENTS ?? '') ? ['shared_preload_libraries = pg_stat_statements', `pg_stat_statements.track = ${process.env.BENCH_STATEMENTS === 'all' ? 'all' : 'top'}`] : [])]);
+      cluster = await primaryCluster(['fsync = on', 'shared_buffers = 128MB', ...(['1', 'all'].includes(process.env.BENCH_STATEMENTS ?? '') ? ['shared_preload_libraries = pg_stat_statements', `pg_stat_statements.track = ${process.env.BENCH_STATEMENTS === 'all' ? 'all' : 'top'}`, 'pg_stat_statements.track_planning = on'] : [])]);
       log(`system PostgreSQL 15: a throw-away cluster on port ${cluster.port}`);
       url = cluster.url;
     } else if (!url) {
@@ -249,12 +249,14 @@ async function main() {
       if (statements) {
         // Where PostgreSQL's time went in the 2-webhook run: the statements by total execution time.
         const { rows } = await database.pool.query(
-          `SELECT calls, round(total_exec_time::numeric, 1) AS total_ms, round((total_exec_time / calls)::numeric, 3) AS mean_ms, left(regexp_replace(query, '\\s+', ' ', 'g'), 110) AS query
-           FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT ${process.env.BENCH_STATEMENTS === 'all' ? 40 : 15}`,
+          `SELECT calls, round(total_exec_time::numeric, 1) AS total_ms, round((total_exec_time / NULLIF(calls, 0))::numeric, 3) AS mean_ms, round(total_plan_time::numeric, 1) AS plan_ms,
+             left(regexp_replace(query, '\\s+', ' ', 'g'), 100) AS query
+           FROM pg_stat_statements ORDER BY total_exec_time + total_plan_time DESC LIMIT ${process.env.BENCH_STATEMENTS === 'all' ? 40 : 15}`,
         );
+        const all = (await database.pool.query(`SELECT sum(calls)::int AS calls, round(sum(total_exec_time)::numeric, 1) AS exec_ms, round(sum(total_plan_time)::numeric, 1) AS plan_ms FROM pg_stat_statements`)).rows[0];
         console.log('');
-        console.log(`statements of the 2-webhook run (pg_stat_statements), by total execution time; ${webhooks[1]!.commands} commands`);
-        console.log(table(['calls', 'total ms', 'mean ms', 'query'], rows.map((r) => [r.calls, r.total_ms, r.mean_ms, r.query])));
+        console.log(`statements of the 2-webhook run (pg_stat_statements), by total execution and planning time; ${webhooks[1]!.commands} commands; all statements: ${all.calls} calls, ${all.exec_ms} ms executing, ${all.plan_ms} ms planning`);
+        console.log(table(['calls', 'total ms', 'mean ms', 'plan ms', 'query'], rows.map((r) => [r.calls, r.total_ms, r.mean_ms, r.plan_ms, r.query])));
       }
       return;
     }

@@ -200,8 +200,12 @@ export class Notifications {
     const games = new Map<string, StoredOutboxEntry[]>();
     for (const row of rows) if (row.listened) games.set(row.gameId, [...(games.get(row.gameId) ?? []), row]);
     const out: NewDelivery[] = [];
+    // The games and their webhooks, each read once for the whole tail.
+    const records = games.size ? await this.games.listGames({ ids: [...games.keys()] }, games.size) : [];
+    const found = new Map(records.map((g) => [g.id, g]));
+    const hooks = this.options.secretKey ? await this.store.listening(records) : new Map<string, WebhookRecord[]>();
     for (const [gameId, list] of games) {
-      const game = await this.games.game(gameId);
+      const game = found.get(gameId);
       if (!game) continue;
       // A commit's status was the game's now, unless the game ended at a later commit: one of
       // these, or (a finished game whose end is not among them) one after them.
@@ -209,7 +213,7 @@ export class Notifications {
       const commits = new Map<number, StoredOutboxEntry[]>();
       for (const row of list) commits.set(row.version, [...(commits.get(row.version) ?? []), row]);
       try {
-        out.push(...(await this.commitDeliveries(game, [...commits].map(([v, r]) => ({ version: v, status: ended !== undefined && v < ended ? 'ACTIVE' : game.status, rows: r })))));
+        out.push(...(await this.commitDeliveries(game, hooks.get(gameId) ?? [], [...commits].map(([v, r]) => ({ version: v, status: ended !== undefined && v < ended ? 'ACTIVE' : game.status, rows: r })))));
       } catch (error) {
         // A game whose commits cannot be fanned out (a fault of ours) must not hold back every
         // other game's: the read fails twice (tried again), and the third time they are skipped.
@@ -226,12 +230,11 @@ export class Notifications {
     return { more, written: await this.enqueue(out, rows.at(-1)!.mark), skipped };
   }
 
-  /** The deliveries of some commits of a game, in their order (the webhooks listening read once). */
-  private async commitDeliveries(game: GameRecord, commits: { version: number; status: string; rows: StoredOutboxEntry[] }[]): Promise<NewDelivery[]> {
+  /** The deliveries of some commits of a game, in their order, to the webhooks listening to it (`hooks`) and the players who want mail. */
+  private async commitDeliveries(game: GameRecord, hooks: WebhookRecord[], commits: { version: number; status: string; rows: StoredOutboxEntry[] }[]): Promise<NewDelivery[]> {
     const gameId = game.id;
     const seatsOf = (playerId: string) => game.seats.filter((s) => s.kind === 'player' && s.playerId === playerId).map((s) => s.seat);
     const out: NewDelivery[] = [];
-    const hooks = this.options.secretKey ? await this.store.listening(gameId, game.playerIds) : [];
     const wantMail = this.options.mail && this.unsubscribeKey ? (await this.players.players(game.playerIds)).filter((p) => wantsMail(p)) : [];
     for (const { version, status, rows } of commits) {
       const at = rows[0]!.createdAt.toISOString();
@@ -296,7 +299,7 @@ export class Notifications {
     const at = new Date().toISOString();
     const out: NewDelivery[] = [];
     if (this.options.secretKey) {
-      for (const w of await this.store.listening(gameId, game.playerIds)) {
+      for (const w of (await this.store.listening([game])).get(gameId) ?? []) {
         if (!w.events.includes('DEADLINE_SOON') || w.playerId !== playerId) continue;
         const body: WebhookBody = { type: 'DEADLINE_SOON', gameId, version, seat, game: { id: game.id, type: game.type, status: game.status, version }, at };
         out.push({ id: deliveryId(w.id, gameId, seat, version, deadline.getTime(), 'DEADLINE_SOON'), channel: 'WEBHOOK', webhookId: w.id, playerId, gameId, event: 'DEADLINE_SOON', seat, version, body: body as never });
@@ -324,7 +327,7 @@ export class Notifications {
     const at = message.at.toISOString();
     const shown = { id: message.id, from: message.from, to: message.to, text: message.text, at };
     if (this.options.secretKey) {
-      for (const w of await this.store.listening(game.id, recipients)) {
+      for (const w of (await this.store.listening([{ id: game.id, playerIds: recipients }])).get(game.id) ?? []) {
         if (!w.events.includes('MESSAGE') || !recipients.includes(w.playerId)) continue;
         const body: WebhookBody = { type: 'MESSAGE', gameId: game.id, version: game.version, seat: message.from, game: { id: game.id, type: game.type, status: game.status, version: game.version }, at, message: shown };
         out.push({ id: deliveryId(w.id, message.id, 'MESSAGE'), channel: 'WEBHOOK', webhookId: w.id, playerId: w.playerId, gameId: game.id, event: 'MESSAGE', seat: message.from, version: game.version, body: body as never });

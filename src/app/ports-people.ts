@@ -135,8 +135,8 @@ export interface WebhookStore {
   delete(playerId: string, id: string): Promise<boolean>;
   ofPlayer(playerId: string): Promise<WebhookRecord[]>;
   get(id: string): Promise<WebhookRecord | null>;
-  /** The enabled webhooks on the game or on one of these players. */
-  listening(gameId: string, playerIds: string[]): Promise<WebhookRecord[]>;
+  /** The enabled webhooks on each game or on one of its players (these), by game id; each game's in id order. */
+  listening(games: { id: string; playerIds: string[] }[]): Promise<Map<string, WebhookRecord[]>>;
   deliveries(webhookId: string, first: number): Promise<DeliveryRecord[]>;
   delivery(id: string): Promise<DeliveryRecord | null>;
   /** The seat whose command made this version (null: setup or the service). */

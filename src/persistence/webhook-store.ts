@@ -116,6 +116,13 @@ FROM (
 WHERE (SELECT count(*) FROM s) >= 0 AND (SELECT count(*) FROM f) >= 0
 ORDER BY d.seq`);
 
+/** The enabled webhooks of each game $1 (on it, or player-wide of one of its players: the pairs $2, $3), by game, in id order. */
+const LISTENING_SQL = prepared(`SELECT x.listened_game::text AS listened_game, ${COLUMNS.split(', ').map((c) => `w.${c}`).join(', ')}
+FROM unnest($1::uuid[]) AS x(listened_game)
+JOIN webhooks w ON w.disabled_at IS NULL AND (w.game_id = x.listened_game
+  OR (w.game_id IS NULL AND w.player_id IN (SELECT p.player FROM unnest($2::uuid[], $3::uuid[]) AS p(game, player) WHERE p.game = x.listened_game)))
+ORDER BY x.listened_game, w.id`);
+
 /**
  * A failed attempt of a webhook delivery, in one statement: the delivery's status (and when a
  * PENDING one is due again, $5 seconds on) and the webhook's count of failures in a row.
@@ -171,13 +178,14 @@ export class WebhookStore implements WebhookPort {
     return rows[0] ? webhook(rows[0]) : null;
   }
 
-  /** The enabled webhooks listening to a game: its own, and those of its players for all their games. */
-  async listening(gameId: string, playerIds: string[]): Promise<WebhookRecord[]> {
-    const rows = await this.prisma.$queryRawUnsafe<WebhookRow[]>(
-      `SELECT ${COLUMNS} FROM webhooks WHERE disabled_at IS NULL AND (game_id = $1::uuid OR (game_id IS NULL AND player_id = ANY($2::uuid[]))) ORDER BY id`,
-      gameId, playerIds,
-    );
-    return rows.map(webhook);
+  /** The enabled webhooks listening to each game: its own, and those of its players for all their games. One statement for all. */
+  async listening(games: { id: string; playerIds: string[] }[]): Promise<Map<string, WebhookRecord[]>> {
+    const out = new Map(games.map((g) => [g.id, [] as WebhookRecord[]]));
+    if (games.length === 0) return out;
+    const pairs = games.flatMap((g) => g.playerIds.map((p) => [g.id, p] as const));
+    const rows = await this.query<WebhookRow & { listened_game: string }>(LISTENING_SQL, [games.map((g) => g.id), pairs.map(([g]) => g), pairs.map(([, p]) => p)]);
+    for (const r of rows) out.get(r.listened_game)?.push(webhook(r));
+    return out;
   }
 
   async deliveries(webhookId: string, first: number): Promise<DeliveryRecord[]> {

@@ -112,6 +112,25 @@ describe('the webhook store', () => {
     expect(await store.tail(100, false)).toEqual([]);
   });
 
+  it('reads the webhooks listening to many games in one call: on the game, or player-wide of one of its players, enabled', async () => {
+    const [p1, p2, outsider] = [await aPlayer(), await aPlayer(), await aPlayer()];
+    const [g1, g2, g3] = [await aGame([p1]), await aGame([p1, p2]), await aGame([])];
+    const onG1 = await aWebhook(outsider, g1);
+    const ofP1 = await aWebhook(p1);
+    const ofP2 = await aWebhook(p2);
+    const off = await aWebhook(p2, g2);
+    await store.disable(off.id, 'test');
+    await aWebhook(outsider); // player-wide, of a player in none of them
+    const sorted = (...hooks: { id: string }[]) => hooks.map((h) => h.id).sort();
+    const got = await store.listening([{ id: g1, playerIds: [p1] }, { id: g2, playerIds: [p1, p2] }, { id: g3, playerIds: [] }]);
+    expect([...got.keys()]).toEqual([g1, g2, g3]);
+    expect(got.get(g1)!.map((w) => w.id)).toEqual(sorted(onG1, ofP1));
+    expect(got.get(g2)!.map((w) => w.id)).toEqual(sorted(ofP1, ofP2));
+    expect(got.get(g3)).toEqual([]);
+    expect(got.get(g1)![0]).toMatchObject({ url: 'https://example.com/hook', events: ['EVENT_APPENDED'], secret: 'sealed', disabledAt: null });
+    expect(await store.listening([])).toEqual(new Map());
+  });
+
   it('reads no row of a transaction still running, nor any committed after it began, until it ends', async () => {
     const [a, b] = [await aGame([]), await aGame([])];
     const r1 = await put(a, 1);

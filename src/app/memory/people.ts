@@ -127,8 +127,9 @@ export class MemoryWebhooks implements WebhookStore {
     return w ? copy(w) : null;
   }
 
-  async listening(gameId: string, playerIds: string[]) {
-    return [...this.d.webhooks.values()].filter((w) => !w.disabledAt && (w.gameId === gameId || (w.gameId === null && playerIds.includes(w.playerId)))).map(copy);
+  async listening(games: { id: string; playerIds: string[] }[]) {
+    const hooks = [...this.d.webhooks.values()].filter((w) => !w.disabledAt).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return new Map(games.map((g) => [g.id, hooks.filter((w) => w.gameId === g.id || (w.gameId === null && g.playerIds.includes(w.playerId))).map(copy)]));
   }
 
   async deliveries(webhookId: string, first: number) {
