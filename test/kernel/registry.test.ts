@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GameRegistry } from '../../src/domain/kernel/index.ts';
+import { copyJson, GameRegistry } from '../../src/domain/kernel/index.ts';
 import { guessingGame } from '../support/guessing-game.ts';
 
 describe('registry', () => {
@@ -19,9 +19,23 @@ describe('registry', () => {
     expect(registry.validateCommand('nope', {})).toMatchObject({ ok: false, reason: 'unknown game type "nope"' });
   });
 
-  it('fills option defaults', () => {
-    expect(registry.validateOptions('guessing-game', {})).toEqual({ ok: true, value: { target: 10 } });
+  it('fills option defaults into a copy: the caller\'s object is left as it was', () => {
+    const given = {};
+    expect(registry.validateOptions('guessing-game', given)).toEqual({ ok: true, value: { target: 10 } });
+    expect(given).toEqual({});
     expect(registry.validateOptions('guessing-game', { target: 0 })).toMatchObject({ ok: false });
+  });
+
+  it('copies parsed JSON deeply, a "__proto__" key as data (as JSON.parse keeps it), not as the copy\'s prototype', () => {
+    const parsed = JSON.parse('{"type":"move","path":["A1",{"to":"B2"}],"n":null,"ok":true,"__proto__":{"polluted":1}}');
+    const copy = copyJson(parsed);
+    expect(copy).toEqual(parsed);
+    expect(copy.path).not.toBe(parsed.path);
+    expect(copy.path[1]).not.toBe(parsed.path[1]);
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect((copy as { polluted?: number }).polluted).toBeUndefined();
+    expect(Object.keys(copy)).toEqual(Object.keys(parsed));
+    expect(JSON.stringify(copy)).toBe(JSON.stringify(parsed));
   });
 
   it('refuses a presentation that does not name and colour exactly the seats', () => {

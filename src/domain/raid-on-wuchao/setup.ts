@@ -5,7 +5,7 @@ import { STACKING_LIMIT, zoneOf } from './data.ts';
 import type { WuchaoCommand } from './commands.ts';
 import type { WuchaoEvent } from './events.ts';
 import { scenarioProblems, type WuchaoOptions } from './options.ts';
-import { initialState, isSpace, unitsIn, type WuchaoState } from './state.ts';
+import { initialState, isSpace, unitsIn, unitsOnMap, type WuchaoState } from './state.ts';
 
 export function setupEvents(input: SetupInput<WuchaoOptions>): WuchaoEvent[] {
   const s = initialState(input);
@@ -39,9 +39,14 @@ export function placementRefusal(s: WuchaoState, unit: string, space: string): s
   return null;
 }
 
-/** The setup spaces with room for another Yuan unit (stacking). */
+/** The setup spaces with room for another Yuan unit (stacking): Yuan's units counted once, not once a space. */
 function openSpaces(s: WuchaoState) {
-  return yuanSetupSpaces(s).filter((sp) => unitsIn(s, sp, 'yuan').length < STACKING_LIMIT);
+  const held = new Map<string, number>();
+  for (const id of unitsOnMap(s, 'yuan')) {
+    const space = s.units[id]!.space!;
+    held.set(space, (held.get(space) ?? 0) + 1);
+  }
+  return yuanSetupSpaces(s).filter((sp) => (held.get(sp) ?? 0) < STACKING_LIMIT);
 }
 
 export function legalPlacements(s: WuchaoState): WuchaoCommand[] {
