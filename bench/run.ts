@@ -168,6 +168,19 @@ async function bgioSection(url: string, poolSize: number): Promise<BgioMeasured>
   }
 }
 
+/** BENCH_STATEMENTS: where PostgreSQL's time went in the run just measured (pg_stat_statements, reset before it), by execution and planning time. */
+async function printStatements(database: Database, what: string) {
+  const { rows } = await database.pool.query(
+    `SELECT calls, round(total_exec_time::numeric, 1) AS total_ms, round((total_exec_time / NULLIF(calls, 0))::numeric, 3) AS mean_ms, round(total_plan_time::numeric, 1) AS plan_ms,
+       left(regexp_replace(query, '\\s+', ' ', 'g'), 100) AS query
+     FROM pg_stat_statements ORDER BY total_exec_time + total_plan_time DESC LIMIT ${process.env.BENCH_STATEMENTS === 'all' ? 40 : 15}`,
+  );
+  const all = (await database.pool.query(`SELECT sum(calls)::int AS calls, round(sum(total_exec_time)::numeric, 1) AS exec_ms, round(sum(total_plan_time)::numeric, 1) AS plan_ms FROM pg_stat_statements`)).rows[0];
+  console.log('');
+  console.log(`statements of ${what} (pg_stat_statements), by total execution and planning time; all statements: ${all.calls} calls, ${all.exec_ms} ms executing, ${all.plan_ms} ms planning`);
+  console.log(table(['calls', 'total ms', 'mean ms', 'plan ms', 'query'], rows.map((r) => [r.calls, r.total_ms, r.mean_ms, r.plan_ms, r.query])));
+}
+
 async function main() {
   console.log('wargame-service benchmark');
   console.log(
@@ -206,6 +219,9 @@ async function main() {
       log('using the PostgreSQL server named by DATABASE_URL (use a throw-away database: the bench leaves its games there)');
     }
     database = await openDatabase(url, log);
+    // BENCH_STATEMENTS=1 or all (with BENCH_PG=system): pg_stat_statements of the last measured run (all: nested statements too).
+    const statements = ['1', 'all'].includes(process.env.BENCH_STATEMENTS ?? '') && config.only !== '';
+    if (statements) await database.pool.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
     if (config.only === 'rest') {
       const { rows } = await database.pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
       onlyCluster(rows[0]!.pid);
@@ -216,7 +232,9 @@ async function main() {
       const rest: Measured[] = [];
       const appends: PrismaCost[] = [];
       for (let i = 0; i < config.repeats; i++) {
+        if (statements) await database.pool.query('SELECT pg_stat_statements_reset()');
         rest.push(await measured(server, () => restLoop(server!.url, games, config.commandsPerGame)));
+        if (statements && i === config.repeats - 1) await printStatements(database, `the last REST round (${rest[i]!.commands} commands)`);
         appends.push(await prismaCost(database, games, 60, 1));
         const r = rest[i]!;
         log(`round ${i + 1}: REST ${r.commandsPerSecond.toFixed(0)}/s (server ${r.serverCpuMsPerCommand} / PostgreSQL ${r.postgresCpuMsPerCommand} ms CPU a command), the append through pg ${appends[i]!.pgPerSecond}/s`);
@@ -231,9 +249,6 @@ async function main() {
     if (config.only === 'webhooks') {
       const { rows } = await database.pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
       onlyCluster(rows[0]!.pid);
-      // BENCH_STATEMENTS=1 or all (with BENCH_PG=system): pg_stat_statements of the 2-webhook run (all: nested statements too).
-      const statements = ['1', 'all'].includes(process.env.BENCH_STATEMENTS ?? '');
-      if (statements) await database.pool.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
       server = await startServer(url, config.processes[0]!);
       log(`server: ${config.processes[0]} process(es) at ${server.url}; warm-up: ${config.warmupCommands} REST commands in 32 games (not counted)`);
       await restLoop(server.url, 32, Math.max(1, Math.ceil(config.warmupCommands / 32)));
@@ -246,18 +261,7 @@ async function main() {
         webhooks.push({ ...detail!, ...m });
       }
       webhookTable(webhooks);
-      if (statements) {
-        // Where PostgreSQL's time went in the 2-webhook run: the statements by total execution time.
-        const { rows } = await database.pool.query(
-          `SELECT calls, round(total_exec_time::numeric, 1) AS total_ms, round((total_exec_time / NULLIF(calls, 0))::numeric, 3) AS mean_ms, round(total_plan_time::numeric, 1) AS plan_ms,
-             left(regexp_replace(query, '\\s+', ' ', 'g'), 100) AS query
-           FROM pg_stat_statements ORDER BY total_exec_time + total_plan_time DESC LIMIT ${process.env.BENCH_STATEMENTS === 'all' ? 40 : 15}`,
-        );
-        const all = (await database.pool.query(`SELECT sum(calls)::int AS calls, round(sum(total_exec_time)::numeric, 1) AS exec_ms, round(sum(total_plan_time)::numeric, 1) AS plan_ms FROM pg_stat_statements`)).rows[0];
-        console.log('');
-        console.log(`statements of the 2-webhook run (pg_stat_statements), by total execution and planning time; ${webhooks[1]!.commands} commands; all statements: ${all.calls} calls, ${all.exec_ms} ms executing, ${all.plan_ms} ms planning`);
-        console.log(table(['calls', 'total ms', 'mean ms', 'plan ms', 'query'], rows.map((r) => [r.calls, r.total_ms, r.mean_ms, r.plan_ms, r.query])));
-      }
+      if (statements) await printStatements(database, `the 2-webhook run (${webhooks[1]!.commands} commands)`);
       return;
     }
 
