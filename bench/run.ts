@@ -259,9 +259,9 @@ async function main() {
         if (statements) await database.pool.query('SELECT pg_stat_statements_reset()');
         const m = await measured(server, async () => (detail = await webhookLoop(server!.url, config.webhookGames, config.webhookCommands, hooks)));
         webhooks.push({ ...detail!, ...m });
+        if (statements) await printStatements(database, `the ${hooks}-webhook run (${m.commands} commands)`);
       }
       webhookTable(webhooks);
-      if (statements) await printStatements(database, `the 2-webhook run (${webhooks[1]!.commands} commands)`);
       return;
     }
 
