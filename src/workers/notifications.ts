@@ -130,7 +130,7 @@ export function webhookSender(allowPrivate: boolean): WebhookSend {
  * Registers the notifications' tasks and, with `dispatch`, starts the dispatcher (it runs only
  * while this process holds its lease). Returns what to stop when the worker stops.
  */
-export function defineNotificationTasks(queue: TaskRegistry, core: Core, mailer: MailerOptions | null, log: (msg: string) => void = () => {}, dispatch = true): { stop(): Promise<void>; close(): void } {
+export function defineNotificationTasks(queue: TaskRegistry, core: Core, mailer: MailerOptions | null, log: (msg: string) => void, dispatch: boolean): { stop(): Promise<void>; close(): void } {
   const notifications = core.notifications;
   const transport = mailer ? nodemailer.createTransport(mailer.smtpUrl) : null;
 

@@ -43,5 +43,5 @@ export function defineTasks(queue: TaskRegistry, core: Core, options: WorkerOpti
   queue.define(TASKS.digest, async (p) => {
     await core.digests.digest(String(p.playerId), String(p.day));
   });
-  return defineNotificationTasks(queue, core, options.mailer, options.log, options.dispatch ?? false);
+  return defineNotificationTasks(queue, core, options.mailer, options.log ?? (() => {}), options.dispatch ?? false);
 }

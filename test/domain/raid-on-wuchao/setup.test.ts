@@ -38,7 +38,10 @@ describe('§11 Setup', () => {
   it('allows at most five Yuan units a space', () => {
     const game = fresh();
     const five = ['chunyu-qiong', 'sui-yuanjin', 'lu-weihuang', 'han-juzi', 'zhao-rui'];
-    for (const unit of five) submit(game, 'yuan', { type: 'placeUnit', unit, space: 'F1' });
+    for (const unit of five.slice(0, 4)) submit(game, 'yuan', { type: 'placeUnit', unit, space: 'F1' });
+    // Four there: room for a fifth, offered for every unit left.
+    expect(legal(game, 'yuan').filter((c) => c.space === 'F1').map((c) => c.unit).sort()).toEqual(Object.keys(DEPLOYMENT).filter((u) => !five.slice(0, 4).includes(u)).sort());
+    submit(game, 'yuan', { type: 'placeUnit', unit: five[4]!, space: 'F1' });
     expect(attempt(game, 'yuan', { type: 'placeUnit', unit: 'gao-lan', space: 'F1' })).toMatchObject({ ok: false, reason: expect.stringContaining('stacking limit') });
     expect(legal(game, 'yuan').filter((c) => c.space === 'F1')).toEqual([]);
   });
