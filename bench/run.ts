@@ -184,6 +184,11 @@ async function bgioSection(url: string, poolSize: number): Promise<BgioMeasured>
   }
 }
 
+/** BENCH_PG_CONF (with BENCH_PG=system): more postgresql.conf lines, separated by `;`, e.g. auto_explain's settings to see the plans. */
+function extraSettings(): string[] {
+  return (process.env.BENCH_PG_CONF ?? '').split(';').map((line) => line.trim()).filter(Boolean);
+}
+
 /** BENCH_STATEMENTS: where PostgreSQL's time went in the run just measured (pg_stat_statements, reset before it), by execution and planning time. */
 async function printStatements(database: Database, what: string) {
   const { rows } = await database.pool.query(
@@ -223,7 +228,7 @@ async function main() {
       if (!havePg15) throw new Error('BENCH_PG=system needs PostgreSQL 15 in /usr/lib/postgresql/15/bin (or PG15_BIN)');
       // As test/scaling/parts.ts starts them, but durable like the embedded one: fsync on,
       // shared_buffers at PostgreSQL's default.
-      cluster = await primaryCluster(['fsync = on', 'shared_buffers = 128MB', ...(['1', 'all'].includes(process.env.BENCH_STATEMENTS ?? '') ? ['shared_preload_libraries = pg_stat_statements', `pg_stat_statements.track = ${process.env.BENCH_STATEMENTS === 'all' ? 'all' : 'top'}`, 'pg_stat_statements.track_planning = on'] : [])]);
+      cluster = await primaryCluster(['fsync = on', 'shared_buffers = 128MB', ...(['1', 'all'].includes(process.env.BENCH_STATEMENTS ?? '') ? ['shared_preload_libraries = pg_stat_statements', `pg_stat_statements.track = ${process.env.BENCH_STATEMENTS === 'all' ? 'all' : 'top'}`, 'pg_stat_statements.track_planning = on'] : []), ...extraSettings()]);
       log(`system PostgreSQL 15: a throw-away cluster on port ${cluster.port}`);
       url = cluster.url;
     } else if (!url) {

@@ -278,7 +278,16 @@ export class EventStore implements GameStore {
    */
   constructor(
     private readonly prisma: PrismaClient,
-    private readonly direct?: { pool: pg.Pool; preparedStatements: boolean; /** Default true: appends made together share a statement. */ groupCommit?: boolean },
+    private readonly direct?: {
+      pool: pg.Pool;
+      preparedStatements: boolean;
+      /** Default true: appends made together share a statement. */
+      groupCommit?: boolean;
+      /** The group commit's statements in flight at once (default 1); the appends made meanwhile wait and go together. */
+      inFlight?: number;
+      /** How long appends wait behind statements in flight before they go anyway, ms (default 20). */
+      stallMs?: number;
+    },
   ) {}
 
   /** A raw statement of the command path: through pg when the store has the pool, else Prisma. */
@@ -319,15 +328,49 @@ export class EventStore implements GameStore {
       return this.appendOne(input, sql, values, base);
     }
     // A started game's append, decided on a record the caller holds: it may share a
-    // statement with the other appends of this turn of the event loop (APPEND_BATCH_SQL).
+    // statement with the other appends of this turn of the event loop, and with those made
+    // while the last statement was in flight (APPEND_BATCH_SQL, schedule).
     return new Promise<AppendOutcome>((resolve, reject) => {
-      if (this.pending.length === 0) setImmediate(() => void this.flush());
       this.pending.push({ input, base, resolve, reject });
+      this.schedule();
     });
   }
 
-  /** Appends waiting for this turn's statement. */
+  /** Appends waiting for the next statement. */
   private pending: Pending[] = [];
+  /** The group commit's statements in flight. */
+  private inFlight = 0;
+  /** A flush is set for the end of this turn. */
+  private scheduled = false;
+  /** Set while appends wait behind a statement in flight: they go anyway when it fires. */
+  private stalled: NodeJS.Timeout | null = null;
+
+  /**
+   * The next statement at the end of this turn, unless one is in flight: then the appends made
+   * meanwhile wait for it to come back and go together (a group commit that fills while the
+   * last one commits), or go anyway after `stallMs` (a statement waiting on a game's row lock
+   * holds up no other game's command for longer).
+   */
+  private schedule(): void {
+    if (this.scheduled) return;
+    if (this.inFlight >= (this.direct?.inFlight ?? 1)) {
+      this.stalled ??= setTimeout(() => {
+        this.stalled = null;
+        if (this.pending.length > 0) void this.flush();
+      }, this.direct?.stallMs ?? 20);
+      return;
+    }
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      void this.flush();
+    });
+  }
+
+  private readonly settled = (): void => {
+    this.inFlight--;
+    if (this.pending.length > 0) this.schedule();
+  };
 
   /**
    * Sends the waiting appends: one game's at most once a statement (a second append of a game
@@ -347,12 +390,20 @@ export class EventStore implements GameStore {
       } else later.push(p);
     }
     this.pending = later;
-    if (later.length > 0) setImmediate(() => void this.flush());
+    if (this.stalled) clearTimeout(this.stalled);
+    this.stalled = null;
+    if (group.length === 0) return;
+    this.inFlight++;
+    if (later.length > 0) this.schedule();
     if (group.length === 1) {
       const p = group[0]!;
       const { sql, values } = appendStatement(p.input);
-      return this.appendOne(p.input, sql, values, p.base).then(p.resolve, p.reject);
+      return this.appendOne(p.input, sql, values, p.base).then(p.resolve, p.reject).finally(this.settled);
     }
+    return this.flushGroup(group).finally(this.settled);
+  }
+
+  private async flushGroup(group: Pending[]): Promise<void> {
     let rows: AppendRow[];
     try {
       rows = await this.raw<AppendRow & { ord: number }>(APPEND_BATCH_SQL, [JSON.stringify(group.map((p) => appendMember(p.input)))]);
@@ -362,10 +413,10 @@ export class EventStore implements GameStore {
         for (const p of group) p.reject(error);
         return;
       }
-      for (const p of group) {
+      await Promise.all(group.map((p) => {
         const { sql, values } = appendStatement(p.input);
-        this.appendOne(p.input, sql, values, p.base).then(p.resolve, p.reject);
-      }
+        return this.appendOne(p.input, sql, values, p.base).then(p.resolve, p.reject);
+      }));
       return;
     }
     const byOrd = new Map(rows.map((r) => [(r as AppendRow & { ord: number }).ord, r]));

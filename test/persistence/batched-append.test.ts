@@ -170,3 +170,57 @@ describe('appends made together', () => {
   });
 });
 
+
+describe('appends made while a statement is in flight', () => {
+  /** Holds a game's row lock in a transaction of its own, as a racing writer would, until released. */
+  async function holdRow(id: string): Promise<() => Promise<void>> {
+    const client = await db.pool.connect();
+    await client.query('BEGIN');
+    await client.query('SELECT 1 FROM games WHERE id = $1::uuid FOR UPDATE', [id]);
+    let held = true;
+    return async () => {
+      if (!held) return;
+      held = false;
+      await client.query('ROLLBACK');
+      client.release();
+    };
+  }
+  const turn = () => new Promise((r) => setImmediate(r));
+
+  it('wait for it and go together, made in different turns of the event loop', async () => {
+    const patient = new EventStore(db.prisma, { pool: db.queryPool, preparedStatements: true, stallMs: 60_000 });
+    const [locked, ...games] = await Promise.all(Array.from({ length: 4 }, () => newGame()));
+    const release = await holdRow(locked!.id);
+    const first = patient.append(command(locked!));
+    await turn();
+    const rest: Promise<unknown>[] = [];
+    for (const g of games) {
+      rest.push(patient.append(command(g)));
+      await turn();
+    }
+    await new Promise((r) => setTimeout(r, 50));
+    expect(await transactions(games.map((g) => g.id).concat(locked!.id))).toBe(0);
+    await release();
+    expect(await first).toMatchObject({ ok: true });
+    expect(await Promise.all(rest)).toMatchObject(games.map(() => ({ ok: true })));
+    expect(await transactions(games.map((g) => g.id))).toBe(1);
+    expect(await transactions([locked!.id, games[0]!.id])).toBe(2);
+  });
+
+  it('go anyway after a while when it waits on a game\'s row lock: no other game is held up behind it', async () => {
+    const [locked, other] = await Promise.all([newGame(), newGame()]);
+    const release = await holdRow(locked!.id);
+    try {
+      const first = store.append(command(locked!));
+      await turn();
+      // Its default wait is 20 ms; without it, this append would wait for the lock's release.
+      const held = new Promise((r) => setTimeout(() => r('held up behind the locked game'), 10_000).unref());
+      expect(await Promise.race([store.append(command(other!)), held])).toMatchObject({ ok: true, lastVersion: 3 });
+      expect(await transactions([locked!.id])).toBe(0);
+      await release();
+      expect(await first).toMatchObject({ ok: true, lastVersion: 3 });
+    } finally {
+      await release();
+    }
+  });
+});
