@@ -6,7 +6,6 @@
  * one create path (`open`) that the lobby uses. The secret seed never leaves the core.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { isDeepStrictEqual } from 'node:util';
 import { matchStatus, normalizeLine, parseOrder, start, stepEach, type Actor as KernelActor, type Command, type GameModule, type GameRegistry, type MatchState } from '../domain/kernel/index.ts';
 import { metrics } from '../metrics.ts';
 import { commandSeat, hashToken, SPECTATOR, type Actor } from './actors.ts';
@@ -14,7 +13,7 @@ import { onTimeoutOf, perMoveOf, type ClockInput } from './clock.ts';
 import { AppError } from './errors.ts';
 import type { EventOut } from './game-read.ts';
 import { GameRead, type ReadContext } from './game-read.ts';
-import { refuseNul } from './input.ts';
+import { refuseNul, sameJson } from './input.ts';
 import type { SeatTokens } from './seat-tokens.ts';
 import type { PlannedCommit, Planners } from './jobs.ts';
 import { outboxFor, summaryOf } from './outbox.ts';
@@ -24,7 +23,6 @@ import { isBatch, type StoredBatch } from './batch.ts';
 import { toNewEvent, type States } from './states.ts';
 
 const MAX_RETRIES = 8;
-const plain = (v: unknown) => JSON.parse(JSON.stringify(v ?? null));
 
 export interface CreateInput {
   type: string;
@@ -212,7 +210,7 @@ export class Commands {
       if (key === null || seat === null) return null;
       const previous = await this.store.findCommand(game.id, seat, key);
       if (!previous) return null;
-      const same = plainCommand ? isDeepStrictEqual(plain(previous.command), plain(plainCommand)) : isBatch(previous.command) && isDeepStrictEqual(plain(previous.command.orders), plain(requested));
+      const same = plainCommand ? sameJson(previous.command, plainCommand) : isBatch(previous.command) && sameJson(previous.command.orders, requested);
       if (!same) throw new AppError('IDEMPOTENCY_KEY_REUSED', 'This idempotency key was used for another command in this game');
       const out = await this.outcomeOf(game.id, actor, previous.firstVersion, previous.lastVersion);
       return { ...out, applied: isBatch(previous.command) ? previous.command.commands : [previous.command as Command] };

@@ -3,7 +3,17 @@
  * refuse the NUL character, and its versions are 32-bit integers. Refused as the client's
  * mistake (BAD_REQUEST) before anything reaches the database.
  */
+import { isDeepStrictEqual } from 'node:util';
 import { AppError } from './errors.ts';
+
+/**
+ * Whether two values are the same once stored as JSON (undefined members dropped, dates as
+ * strings): what a client sends again against what the store holds.
+ */
+export function sameJson(a: unknown, b: unknown): boolean {
+  const plain = (v: unknown) => JSON.parse(JSON.stringify(v ?? null));
+  return isDeepStrictEqual(plain(a), plain(b));
+}
 
 /** The largest version (and `after`) the store counts: PostgreSQL's integer. */
 export const MAX_VERSION = 2_147_483_647;

@@ -133,7 +133,7 @@ export interface CommandRecord {
 export type Away = ReadonlyMap<string, Date>;
 
 export type AppendOutcome =
-  | { ok: true; firstVersion: number; lastVersion: number; commandId: string; game: GameRecord; events: StoredEvent[]; /** Conditional jobs (`when`) the statement added. */ notified?: number; /** Read by the commit itself. */ away: Away }
+  | { ok: true; firstVersion: number; lastVersion: number; commandId: string; game: GameRecord; events: StoredEvent[]; /** Read by the commit itself. */ away: Away }
   | { ok: false; conflict: 'VERSION'; currentVersion: number }
   | { ok: false; conflict: 'IDEMPOTENCY'; existing: CommandRecord };
 

@@ -4,12 +4,11 @@
  * store, no clock: the verify worker threads run it as the request path would.
  */
 import { createHash } from 'node:crypto';
-import { isDeepStrictEqual } from 'node:util';
 import { isBotKind, matchStatus, replay, type BotKind, type Command, type GameRegistry, type MatchState, type Recorded, type StoredCommand } from '../domain/kernel/index.ts';
 import { assertExportShape } from './export-schema.ts';
+import { sameJson } from './input.ts';
 import type { EventOut } from './game-read.ts';
 
-const plain = (v: unknown) => JSON.parse(JSON.stringify(v ?? null));
 
 export interface ExportDocument {
   format: 'wargame-service/export@1';
@@ -75,7 +74,7 @@ function check(doc: ExportDocument, registry: GameRegistry): VerifyReport {
       if (!stored || stored.version !== version) return { valid: false, reason: 'an event is missing', version, expected: r.event, found: stored ?? null };
       const expected = { type: r.event.type, seat: r.seat, data: r.event, rolls: r.rolls ?? null };
       const found = { type: stored.type, seat: stored.seat, data: stored.data, rolls: stored.rolls ?? null };
-      if (!isDeepStrictEqual(plain(expected), plain(found))) return { valid: false, reason: 'an event differs from what the rules and the seed produce', version, expected, found };
+      if (!sameJson(expected, found)) return { valid: false, reason: 'an event differs from what the rules and the seed produce', version, expected, found };
       rolls += r.rolls?.length ?? 0;
     }
     return null;
@@ -108,7 +107,7 @@ function check(doc: ExportDocument, registry: GameRegistry): VerifyReport {
   }
   if (version !== events.length) return { valid: false, reason: 'the log has events no command explains', version: version + 1 };
   const status = matchStatus(module, state!);
-  if (!isDeepStrictEqual(plain(status.result), plain(g.result))) {
+  if (!sameJson(status.result, g.result)) {
     return { valid: false, reason: 'the result differs from the one the log produces', expected: status.result, found: g.result };
   }
   return { valid: true, events: events.length, commands: commands.length, rolls };

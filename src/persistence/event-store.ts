@@ -108,7 +108,7 @@ WITH g AS (
 SELECT ${whole ? 'g.*' : `g.${CHANGING_COLUMNS.join(', g.')}, g.revision`}, (SELECT id FROM c)::text AS command_id, now()::timestamptz(3) AS at,
   ${awaySql('g.player_ids', 'g.status')} AS away,
   (SELECT json_agg(position::text ORDER BY version) FROM e) AS positions,
-  (SELECT count(*) FROM o)::int AS outboxed, (SELECT count(*) FROM j)::int AS queued, (SELECT count(*) FROM j WHERE conditional)::int AS notified
+  (SELECT count(*) FROM o)::int AS outboxed, (SELECT count(*) FROM j)::int AS queued
 FROM g`);
 }
 
@@ -166,7 +166,7 @@ SELECT g.ord, g.${CHANGING_COLUMNS.join(', g.')}, g.revision, c.id::text AS comm
   ${awaySql('g.player_ids', 'g.status')} AS away,
   (SELECT json_agg(e.position::text ORDER BY e.version) FROM e WHERE e.game_id = g.id) AS positions,
   (SELECT count(*) FROM o WHERE o.game_id = g.id)::int AS outboxed,
-  (SELECT count(*) FROM j WHERE j.game_id = g.id)::int AS queued, (SELECT count(*) FROM j WHERE j.game_id = g.id AND j.conditional)::int AS notified
+  (SELECT count(*) FROM j WHERE j.game_id = g.id)::int AS queued
 FROM g JOIN c ON c.game_id = g.id`);
 
 /** One element of APPEND_BATCH_SQL's array: an append's parameters (appendStatement's) as JSON. */
@@ -189,7 +189,7 @@ function reportedByDatabase(error: unknown): boolean {
   return error instanceof Error && typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && 'severity' in error;
 }
 
-type AppendRow = GameRow & { command_id: string; at: Date; positions: string[]; notified: number; away: unknown };
+type AppendRow = GameRow & { command_id: string; at: Date; positions: string[]; away: unknown };
 
 interface Pending {
   input: AppendInput;
@@ -222,8 +222,7 @@ WITH g AS (
 ), j AS (
   ${jobsSql('$21', 'g')}
 )
-SELECT g.*, (SELECT count(*) FROM t) + (SELECT count(*) FROM e) + (SELECT count(*) FROM o) + (SELECT count(*) FROM j) AS written,
-  (SELECT count(*) FROM j WHERE conditional)::int AS notified FROM g`);
+SELECT g.*, (SELECT count(*) FROM t) + (SELECT count(*) FROM e) + (SELECT count(*) FROM o) + (SELECT count(*) FROM j) AS written FROM g`);
 
 const GAME_SQL = prepared(`SELECT ${GAME_COLUMNS} FROM games WHERE id = $1::uuid`);
 
@@ -453,7 +452,7 @@ export class EventStore implements GameStore {
     // The caller's record's columns that never change, the row's others: the row, with its revision.
     const game: GameRecord = fromRow(base ? { ...rowOf(base), ...row } : row);
     return {
-      ok: true, firstVersion: expectedVersion + 1, lastVersion: expectedVersion + events.length, commandId, game, notified: row.notified, away: awayOf(row.away),
+      ok: true, firstVersion: expectedVersion + 1, lastVersion: expectedVersion + events.length, commandId, game, away: awayOf(row.away),
       events: events.map((e, i) => ({
         version: expectedVersion + 1 + i, type: e.type, seat: e.seat, data: e.data as Record<string, unknown>,
         rolls: e.rolls ?? null, commandId, at: row.at, position: row.positions[i],

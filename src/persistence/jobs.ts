@@ -35,8 +35,7 @@ export const heard = (g: string) => `(${listened(g)} OR ${wantsMail(g)})`;
  * jobJson) for the game `game` (a relation with its id and player_ids), in the statement
  * that commits it. `runAfterSeconds` counts from the statement's now(): the database's
  * clock, rounded to the millisecond as the outbox rows' created_at is (a deadline is read
- * from that column). A job with `when` is added only if someone listens
- * (its `conditional` column says which rows were). Each row names its game (`game_id`: a
+ * from that column). A job with `when` is added only if someone listens. Each row names its game (`game_id`: a
  * statement may commit several). Reference the CTE from the statement's
  * final SELECT, or PostgreSQL never runs it. An empty array adds nothing (and NOTIFYs nobody).
  */
@@ -45,7 +44,7 @@ export function jobsSql(param: string, game: string): string {
       ELSE (graphile_worker.add_job(x->>'task', (x->'payload')::json,
         run_at => COALESCE((x->>'runAt')::timestamptz, now()::timestamptz(3) + make_interval(secs => (x->>'runAfterSeconds')::float8)),
         max_attempts => (x->>'maxAttempts')::int, job_key => x->>'key', priority => (x->>'priority')::int, queue_name => x->>'queueName')).id END AS id,
-      (x->>'when') IS NOT NULL AS conditional, ${game}.id AS game_id
+      ${game}.id AS game_id
     FROM ${game}, jsonb_array_elements(${param}::jsonb) AS x
     WHERE x->>'when' IS NULL OR ${listened(game)} OR (x->>'when' = 'listened-or-mail' AND ${wantsMail(game)})`;
 }

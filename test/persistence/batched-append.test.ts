@@ -62,7 +62,7 @@ describe('appends made together', () => {
       const id = games[i]!.id;
       expect(o.game).toEqual(await store.game(id));
       expect(o.game.revision).toMatch(/^\d+\/3$/);
-      expect(o).toMatchObject({ firstVersion: 2, lastVersion: 3, notified: 0 });
+      expect(o).toMatchObject({ firstVersion: 2, lastVersion: 3 });
       const stored = (await store.events(id)).slice(1);
       expect(o.events).toEqual(stored);
       expect(stored.map((e) => [e.type, e.rolls, e.commandId])).toEqual([['Guessed', null, o.commandId], ['Hinted', [3], o.commandId]]);

@@ -6,6 +6,7 @@
  * redirect followed; a job planned for listened games is not added to a commit nobody listens to.
  */
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TASKS } from '../../src/app/tasks.ts';
 import { post } from '../../src/workers/notifications.ts';
@@ -232,17 +233,35 @@ describe('webhooks', () => {
       store.append({ gameId, expectedVersion, seat: 'north', command: { type: 'x' }, idempotencyKey: null, events: [{ type: 'E', seat: 'north', data: { type: 'E' } }], summary: { status: 'ACTIVE', awaiting: ['north'], result: null }, outbox: [{ kind: 'EVENTS_APPENDED', seat: null }],
         // A job planned only if someone listens (as a message's fan-out is); the store decides in the append.
         jobs: [{ task: 'test-nobody-runs', payload: { gameId }, when: 'listened' }] });
+    // The conditional jobs the appends added, by game (nobody runs this task: they stay queued).
+    const queued = async (gameId: string) => {
+      const client = new pg.Client({ connectionString: db.url });
+      await client.connect();
+      try {
+        const { rows } = await client.query(
+          `SELECT count(*)::int AS n FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id WHERE t.identifier = 'test-nobody-runs' AND j.payload->>'gameId' = $1`,
+          [gameId],
+        );
+        return rows[0].n as number;
+      } finally {
+        await client.end();
+      }
+    };
     // Nobody listens (seat tokens; a player without webhook or mail): no job, no NOTIFY.
     const cid = await player(strict, 'Cid');
-    expect(await append(await newGame([]))).toMatchObject({ ok: true, notified: 0 });
-    expect(await append(await newGame([cid.id]))).toMatchObject({ ok: true, notified: 0 });
+    const [alone, withCid] = [await newGame([]), await newGame([cid.id])];
+    expect(await append(alone)).toMatchObject({ ok: true });
+    expect(await append(withCid)).toMatchObject({ ok: true });
+    expect([await queued(alone), await queued(withCid)]).toEqual([0, 0]);
     // A player with a webhook on all their games: one job with the append.
     const ada = await player(strict, 'Ada');
     const r = await strict.rest('POST', '/api/me/webhooks', { url: 'https://93.184.215.14/hook', events: ['YOUR_TURN'] }, ada.token);
     expect(r.status).toBe(201);
     const id = await newGame([ada.id]);
-    expect(await append(id)).toMatchObject({ ok: true, notified: 1 });
+    expect(await append(id)).toMatchObject({ ok: true });
+    expect(await queued(id)).toBe(1);
     // A losing append (the version moved on) stores nothing and adds nothing.
     expect(await append(id, 1)).toMatchObject({ ok: false, conflict: 'VERSION' });
+    expect(await queued(id)).toBe(1);
   });
 });

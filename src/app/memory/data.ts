@@ -73,19 +73,16 @@ export class MemoryData {
     });
   }
 
-  /** Applies a commit's jobs; returns how many conditional ones were added. */
-  applyJobs(changes: JobChange[] | undefined, game: Pick<GameRecord, 'id' | 'playerIds'>): number {
-    let conditional = 0;
+  /** Applies a commit's jobs (one with `when` only if someone listens). */
+  applyJobs(changes: JobChange[] | undefined, game: Pick<GameRecord, 'id' | 'playerIds'>): void {
     for (const change of changes ?? []) {
       if ('removeKey' in change) {
         this.removeJob(change.removeKey);
         continue;
       }
       if (change.when && !this.listened(game, change.when === 'listened-or-mail')) continue;
-      if (change.when) conditional++;
       this.addJob(change);
     }
-    return conditional;
   }
 
   addJob(spec: JobSpec): string {

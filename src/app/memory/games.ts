@@ -42,8 +42,8 @@ export class MemoryGames implements GameStore {
     d.events.get(game.id)!.push(...events);
     Object.assign(game, { version: last, status: input.summary.status, awaiting: [...input.summary.awaiting], result: copy(input.summary.result), updatedAt: at });
     d.outbox.get(game.id)!.push(...input.outbox.map((o) => ({ ...copy(o), id: d.nextId(), gameId: game.id, version: last, createdAt: at })));
-    const notified = d.applyJobs(input.jobs, game);
-    return { ok: true, firstVersion: first, lastVersion: last, commandId: command.id, game: copy(game), events: copy(events), notified, away: this.away(game) };
+    d.applyJobs(input.jobs, game);
+    return { ok: true, firstVersion: first, lastVersion: last, commandId: command.id, game: copy(game), events: copy(events), away: this.away(game) };
   }
 
   async game(id: string) {
