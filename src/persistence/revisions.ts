@@ -2,7 +2,9 @@
  * GameRevisions on PostgreSQL: the revision of each game row asked for, the asks of one turn
  * of the event loop in one statement. A read of a game the process holds asks only this
  * (src/app/reads.ts): no column of the row comes back, and concurrent reads of different
- * games share the round trip.
+ * games share the round trip. One statement is in flight at a time: the asks made while it
+ * is out go together in the next, sent when it comes back (fewer, fuller statements under
+ * load; an ask waits at most one statement more).
  *
  * Always the row as it is now: every ask is answered by a statement sent after it was made
  * (an ask joins only a batch not sent yet), so a write any process acknowledged before the
@@ -25,8 +27,12 @@ interface Waiter {
   reject(error: unknown): void;
 }
 
+type Batch = Map<string, { promise: Promise<Revision | null>; waiters: Waiter[] }>;
+
 export class BatchedRevisions implements GameRevisions {
-  private batch: Map<string, { promise: Promise<Revision | null>; waiters: Waiter[] }> | null = null;
+  private batch: Batch | null = null;
+  /** Statements out (one, but for a full batch sent at once): the next batch is sent when they are back. */
+  private inFlight = 0;
 
   constructor(private readonly direct: { pool: pg.Pool; preparedStatements: boolean }) {}
 
@@ -35,7 +41,7 @@ export class BatchedRevisions implements GameRevisions {
     if (!this.batch) {
       this.batch = new Map();
       // After the I/O of this turn: the reads whose requests arrived together go in one statement.
-      setImmediate(() => void this.flush());
+      if (this.inFlight === 0) setImmediate(() => void this.flush());
     }
     const known = this.batch.get(key);
     if (known) return known.promise;
@@ -50,6 +56,16 @@ export class BatchedRevisions implements GameRevisions {
     const batch = this.batch;
     this.batch = null;
     if (!batch || batch.size === 0) return;
+    this.inFlight++;
+    try {
+      await this.ask(batch);
+    } finally {
+      this.inFlight--;
+      if (this.batch && this.inFlight === 0) setImmediate(() => void this.flush());
+    }
+  }
+
+  private async ask(batch: Batch) {
     const ids = [...batch.keys()];
     try {
       const name = this.direct.preparedStatements ? statementName({ sql: REVISIONS_SQL }) : undefined;

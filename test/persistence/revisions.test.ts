@@ -2,7 +2,8 @@
  * GameRevisions on PostgreSQL (src/persistence/revisions.ts): the revisions asked in one turn
  * of the event loop come back from one statement, and an ask is always answered by a statement
  * sent after it, so a write committed before the ask (by any process) is seen, even while
- * an earlier batch is still in flight.
+ * an earlier batch is still in flight; the asks made while a statement is out wait for it and
+ * go together in the next.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/persistence/database.ts';
@@ -63,5 +64,34 @@ describe('game revisions, batched', () => {
     }
     expect(statements()).toBe(20); // the second ask never joined the batch in flight
     expect(inFlight).toBeGreaterThan(0);
+  });
+  it('holds the asks made while its statement is out, and sends them together when it is back', async () => {
+    const ids = await Promise.all(Array.from({ length: 4 }, newGame));
+    let statements = 0;
+    let open!: () => void;
+    const gate = new Promise<void>((r) => (open = r));
+    const pool = db.queryPool;
+    // The first statement's answer is held until the gate opens (the statement itself runs).
+    const held = { query: async (...args: unknown[]) => {
+      const first = statements++ === 0;
+      const result = await (pool.query as (...a: unknown[]) => Promise<unknown>)(...args);
+      if (first) await gate;
+      return result;
+    } } as unknown as typeof pool;
+    const revisions = new BatchedRevisions({ pool: held, preparedStatements: db.preparedStatements });
+    const turn = () => new Promise((r) => setImmediate(r));
+    const first = revisions.revision(ids[0]!);
+    await turn();
+    const rest: Promise<unknown>[] = [];
+    for (const id of ids.slice(1)) {
+      rest.push(revisions.revision(id));
+      await turn();
+    }
+    expect(statements).toBe(1);
+    open();
+    await first;
+    const answers = await Promise.all(rest);
+    expect(statements).toBe(2);
+    expect(answers.every((a) => a !== null)).toBe(true);
   });
 });
