@@ -66,7 +66,7 @@ export class Dispatcher {
     private readonly options: DispatchOptions,
   ) {
     this.#pollMs = options.pollMs ?? 1000;
-    this.#gapMs = options.gapMs ?? 50;
+    this.#gapMs = options.gapMs ?? 100;
     this.#idleGapMs = options.idleGapMs ?? 100;
     this.#maxLanes = options.lanes ?? 16;
     this.#log = options.log ?? (() => {});
