@@ -9,7 +9,6 @@ import { assertExportShape } from './export-schema.ts';
 import { sameJson } from './input.ts';
 import type { EventOut } from './game-read.ts';
 
-
 export interface ExportDocument {
   format: 'wargame-service/export@1';
   game: {

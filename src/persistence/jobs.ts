@@ -35,8 +35,8 @@ export const heard = (g: string) => `(${listened(g)} OR ${wantsMail(g)})`;
  * jobJson) for the game `game` (a relation with its id and player_ids), in the statement
  * that commits it. `runAfterSeconds` counts from the statement's now(): the database's
  * clock, rounded to the millisecond as the outbox rows' created_at is (a deadline is read
- * from that column). A job with `when` is added only if someone listens. Each row names its game (`game_id`: a
- * statement may commit several). Reference the CTE from the statement's
+ * from that column). A job with `when` is added only if someone listens. Each row names its
+ * game (`game_id`: a statement may commit several). Reference the CTE from the statement's
  * final SELECT, or PostgreSQL never runs it. An empty array adds nothing (and NOTIFYs nobody).
  */
 export function jobsSql(param: string, game: string): string {
