@@ -61,14 +61,20 @@ export interface PerRequest {
 
 type Kind = 'status' | 'legalCommands' | 'submitCommand';
 
+/** The games a lockstep run plays, kept from one slice of rounds to the next. */
+export type LockstepGames = { game: Awaited<ReturnType<typeof createRaid>>; choose: (n: number) => number; version: number; seat: string; legal: { type: string }[]; live: boolean }[];
+
 /**
  * `games` Raid games played in lockstep for `rounds` rounds of the three requests, the
- * server's CPU measured around each phase.
+ * server's CPU measured around each phase. `playing`: games to go on with (a run measured in
+ * slices), else new ones; a slice that started new games each time measured only their
+ * first moves, Yuan's setup placements (the longest `legalCommands`), until round twelve.
  */
-export async function perRequest(server: ServerProcess, games: number, rounds: number): Promise<PerRequest> {
+export async function perRequest(server: ServerProcess, games: number, rounds: number, playing?: LockstepGames): Promise<PerRequest> {
   const pid = server.child.pid!;
   const url = server.url;
-  const state = await Promise.all(Array.from({ length: games }, async (_, i) => ({ game: await createRaid(url), choose: chooser(i + 1), version: 0, seat: '', legal: [] as { type: string }[], live: true })));
+  const state: LockstepGames = playing ?? [];
+  if (state.length === 0) state.push(...(await Promise.all(Array.from({ length: games }, async (_, i) => ({ game: await createRaid(url), choose: chooser(i + 1), version: 0, seat: '', legal: [] as { type: string }[], live: true })))));
   const cpu: Record<Kind, number> = { status: 0, legalCommands: 0, submitCommand: 0 };
   const pgCpu: Record<Kind, number> = { status: 0, legalCommands: 0, submitCommand: 0 };
   const count: Record<Kind, number> = { status: 0, legalCommands: 0, submitCommand: 0 };
@@ -168,9 +174,11 @@ async function main() {
     const slice = 5;
     for (let i = 0; i < repeats; i++) {
       const sums = servers.map(() => ({ status: 0, legalCommands: 0, submitCommand: 0, n: { status: 0, legalCommands: 0, submitCommand: 0 } }));
+      // Each server's games go on from slice to slice: the rounds measured are the games' first `rounds` moves.
+      const playing: LockstepGames[] = servers.map(() => []);
       for (let r = 0; r < rounds; r += slice) {
         for (const [k, { server: s }] of servers.entries()) {
-          const p = await perRequest(s, games, Math.min(slice, rounds - r));
+          const p = await perRequest(s, games, Math.min(slice, rounds - r), playing[k]);
           for (const kind of ['status', 'legalCommands', 'submitCommand'] as const) {
             sums[k]![kind] += p.serverMs[kind] * p.requests[kind];
             sums[k]!.n[kind] += p.requests[kind];
