@@ -282,8 +282,6 @@ export class EventStore implements GameStore {
       preparedStatements: boolean;
       /** Default true: appends made together share a statement. */
       groupCommit?: boolean;
-      /** The group commit's statements in flight at once (default 1); the appends made meanwhile wait and go together. */
-      inFlight?: number;
       /** How long appends wait behind statements in flight before they go anyway, ms (default 20). */
       stallMs?: number;
     },
@@ -337,7 +335,7 @@ export class EventStore implements GameStore {
 
   /** Appends waiting for the next statement. */
   private pending: Pending[] = [];
-  /** The group commit's statements in flight. */
+  /** The group commit's statements in flight: one, and more only when appends waited `stallMs` behind it. */
   private inFlight = 0;
   /** A flush is set for the end of this turn. */
   private scheduled = false;
@@ -352,7 +350,7 @@ export class EventStore implements GameStore {
    */
   private schedule(): void {
     if (this.scheduled) return;
-    if (this.inFlight >= (this.direct?.inFlight ?? 1)) {
+    if (this.inFlight > 0) {
       this.stalled ??= setTimeout(() => {
         this.stalled = null;
         if (this.pending.length > 0) void this.flush();
