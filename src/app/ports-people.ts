@@ -101,7 +101,10 @@ export interface DeliveryRecord {
   updatedAt: Date;
 }
 
-export type NewDelivery = Pick<DeliveryRecord, 'id' | 'channel' | 'webhookId' | 'playerId' | 'gameId' | 'event' | 'seat' | 'version' | 'body'>;
+export type NewDelivery = Pick<DeliveryRecord, 'id' | 'channel' | 'webhookId' | 'playerId' | 'gameId' | 'event' | 'seat' | 'version' | 'body'> & {
+  /** Sent already (the dispatcher's first attempt, made before the write, succeeded): stored DELIVERED with that one attempt. */
+  sent?: boolean;
+};
 
 /** The jobs of new deliveries (WebhookStore.enqueue). */
 export interface DeliveryJobs {

@@ -56,8 +56,9 @@ const ASYNC = `SELECT set_config('synchronous_commit', 'off', true)`;
 const DISPATCH_LOCK = 27_0003;
 
 const ENQUEUE_SQL = prepared(`WITH s AS (${ASYNC}), d AS (
-  INSERT INTO deliveries (id, channel, webhook_id, player_id, game_id, event, seat, version, body)
-  SELECT x->>'id', x->>'channel', (x->>'webhookId')::uuid, (x->>'playerId')::uuid, (x->>'gameId')::uuid, x->>'event', x->>'seat', (x->>'version')::int, x->'body'
+  INSERT INTO deliveries (id, channel, webhook_id, player_id, game_id, event, seat, version, body, status, attempts)
+  SELECT x->>'id', x->>'channel', (x->>'webhookId')::uuid, (x->>'playerId')::uuid, (x->>'gameId')::uuid, x->>'event', x->>'seat', (x->>'version')::int, x->'body',
+    CASE WHEN x->'sent' = 'true' THEN 'DELIVERED' ELSE 'PENDING' END, CASE WHEN x->'sent' = 'true' THEN 1 ELSE 0 END
   FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS t(x, n) ORDER BY n
   ON CONFLICT (id) DO NOTHING
   RETURNING id, channel
