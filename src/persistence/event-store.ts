@@ -16,6 +16,9 @@ export type {
 } from '../app/ports.ts';
 
 /** The channel every process LISTENs on; payloads carry ids, never rows (8000-byte limit). */
+/** Appends waiting that send a second statement while one is in flight (EventStore `fill`). */
+const FILL = 16;
+
 export const EVENTS_CHANNEL = 'game_events';
 
 function uniqueConstraint(error: unknown): string | null {
@@ -284,6 +287,8 @@ export class EventStore implements GameStore {
       groupCommit?: boolean;
       /** How long appends wait behind statements in flight before they go anyway, ms (default 20). */
       stallMs?: number;
+      /** Appends waiting behind the statement in flight that go at once as a second (default 16, a statement's worth). */
+      fill?: number;
     },
   ) {}
 
@@ -335,7 +340,7 @@ export class EventStore implements GameStore {
 
   /** Appends waiting for the next statement. */
   private pending: Pending[] = [];
-  /** The group commit's statements in flight: one, and more only when appends waited `stallMs` behind it. */
+  /** The group commit's statements in flight: one; two once `fill` appends wait; more only when appends waited `stallMs`. */
   private inFlight = 0;
   /** A flush is set for the end of this turn. */
   private scheduled = false;
@@ -346,11 +351,15 @@ export class EventStore implements GameStore {
    * The next statement at the end of this turn, unless one is in flight: then the appends made
    * meanwhile wait for it to come back and go together (a group commit that fills while the
    * last one commits), or go anyway after `stallMs` (a statement waiting on a game's row lock
-   * holds up no other game's command for longer).
+   * holds up no other game's command for longer). Once `fill` wait (a statement's worth, at
+   * high concurrency), they go at once as a second statement: a full one gains nothing by
+   * waiting, and PostgreSQL works on both while the process answers and takes more (at 32
+   * games, the two cores about 80% busy against 75%).
    */
   private schedule(): void {
     if (this.scheduled) return;
-    if (this.inFlight > 0) {
+    const full = this.inFlight === 1 && this.pending.length >= (this.direct?.fill ?? FILL);
+    if (this.inFlight > 0 && !full) {
       this.stalled ??= setTimeout(() => {
         this.stalled = null;
         if (this.pending.length > 0) void this.flush();

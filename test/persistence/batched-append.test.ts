@@ -207,6 +207,30 @@ describe('appends made while a statement is in flight', () => {
     expect(await transactions([locked!.id, games[0]!.id])).toBe(2);
   });
 
+  it('go at once as a second statement when a statement\'s worth waits behind it (fill)', async () => {
+    const eager = new EventStore(db.prisma, { pool: db.queryPool, preparedStatements: true, stallMs: 60_000, fill: 3 });
+    const [locked, ...games] = await Promise.all(Array.from({ length: 4 }, () => newGame()));
+    const release = await holdRow(locked!.id);
+    try {
+      const first = eager.append(command(locked!));
+      await turn();
+      const rest: Promise<unknown>[] = [];
+      for (const g of games) {
+        rest.push(eager.append(command(g)));
+        await turn();
+      }
+      // Without fill they would wait for the locked statement (stallMs is a minute).
+      const held = new Promise((r) => setTimeout(() => r('held up behind the locked game'), 10_000).unref());
+      expect(await Promise.race([Promise.all(rest), held])).toMatchObject(games.map(() => ({ ok: true })));
+      expect(await transactions(games.map((g) => g.id))).toBe(1);
+      expect(await transactions([locked!.id])).toBe(0);
+      await release();
+      expect(await first).toMatchObject({ ok: true });
+    } finally {
+      await release();
+    }
+  });
+
   it('go anyway after a while when it waits on a game\'s row lock: no other game is held up behind it', async () => {
     const [locked, other] = await Promise.all([newGame(), newGame()]);
     const release = await holdRow(locked!.id);
