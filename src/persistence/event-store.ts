@@ -16,10 +16,10 @@ export type {
 } from '../app/ports.ts';
 
 /** The channel every process LISTENs on; payloads carry ids, never rows (8000-byte limit). */
+export const EVENTS_CHANNEL = 'game_events';
+
 /** Appends waiting that send a second statement while one is in flight (EventStore `fill`). */
 const FILL = 16;
-
-export const EVENTS_CHANNEL = 'game_events';
 
 function uniqueConstraint(error: unknown): string | null {
   // Straight from pg (the hot statements): the unique violation names its index.

@@ -227,8 +227,9 @@ export class WebhookStore implements WebhookPort {
   }
 
   /**
-   * Writes the deliveries (an id already stored is skipped) with a job each new mail, and moves
-   * the dispatcher's mark on: one statement. Returns the ids written now.
+   * Writes the deliveries (an id already stored is skipped; one `sent` already is written
+   * DELIVERED with its attempt) with a job each new mail, and moves the dispatcher's mark on:
+   * one statement. Returns the ids written now.
    */
   async enqueue(deliveries: NewDelivery[], jobs: DeliveryJobs, mark?: OutboxMark): Promise<string[]> {
     if (deliveries.length === 0 && !mark) return [];
