@@ -186,14 +186,8 @@ export class Notifications {
    * read, in one statement (so a crash has the same rows fanned out again, into the same ids).
    * A commit is never split: a full read leaves its last commit for the next. `more`: the read
    * was full (more may follow at once).
-   *
-   * `sendFirst` (the dispatcher's): given the webhook deliveries and their webhooks before the
-   * write, it answers those it has sent by then, which are written DELIVERED rather than PENDING.
    */
-  async fanOutTail(
-    limit = TAIL_BATCH,
-    sendFirst?: (deliveries: NewDelivery[], webhooks: Map<string, WebhookRecord>) => Promise<Set<string>>,
-  ): Promise<{ more: boolean; written: string[]; skipped: { gameId: string; rowId: string; error: string }[] }> {
+  async fanOutTail(limit = TAIL_BATCH): Promise<{ more: boolean; written: string[]; skipped: { gameId: string; rowId: string; error: string }[] }> {
     let rows = await this.store.tail(limit, this.options.mail && this.unsubscribeKey !== null);
     const skipped: { gameId: string; rowId: string; error: string }[] = [];
     if (rows.length === 0) return { more: false, written: [], skipped };
@@ -232,11 +226,6 @@ export class Notifications {
         this.#tailFailures.delete(key);
         skipped.push({ gameId, rowId: list[0]!.id, error: (error as Error).message });
       }
-    }
-    if (sendFirst) {
-      const toWebhooks = out.filter((d) => d.channel === 'WEBHOOK');
-      const sent = toWebhooks.length > 0 ? await sendFirst(toWebhooks, new Map([...hooks.values()].flat().map((w) => [w.id, w]))) : new Set<string>();
-      for (const d of toWebhooks) if (sent.has(d.id)) d.sent = true;
     }
     return { more, written: await this.enqueue(out, rows.at(-1)!.mark), skipped };
   }

@@ -101,10 +101,7 @@ export interface DeliveryRecord {
   updatedAt: Date;
 }
 
-export type NewDelivery = Pick<DeliveryRecord, 'id' | 'channel' | 'webhookId' | 'playerId' | 'gameId' | 'event' | 'seat' | 'version' | 'body'> & {
-  /** Sent already (the dispatcher's first attempt, made before the write, succeeded): stored DELIVERED with that one attempt. */
-  sent?: boolean;
-};
+export type NewDelivery = Pick<DeliveryRecord, 'id' | 'channel' | 'webhookId' | 'playerId' | 'gameId' | 'event' | 'seat' | 'version' | 'body'>;
 
 /** The jobs of new deliveries (WebhookStore.enqueue). */
 export interface DeliveryJobs {
@@ -147,9 +144,9 @@ export interface WebhookStore {
   /** At most one "your turn" mail a game until the player acts: true if this one may go. */
   claimYourTurn(playerId: string, gameId: string, version: number, seats: string[]): Promise<boolean>;
   /**
-   * Writes the deliveries not written yet in one transaction (pending, or DELIVERED with one
-   * attempt when `sent`): each new mail one with its job (`jobs.mail`); with `mark`, the
-   * dispatcher's mark moved on to it (never back). Returns the ids written.
+   * Writes the deliveries not written yet in one transaction: each new mail one with its job
+   * (`jobs.mail`); with `mark`, the dispatcher's mark moved on to it (never back). Returns the
+   * ids written.
    */
   enqueue(deliveries: NewDelivery[], jobs: DeliveryJobs, mark?: OutboxMark): Promise<string[]>;
   /**

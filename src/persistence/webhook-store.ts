@@ -56,9 +56,8 @@ const ASYNC = `SELECT set_config('synchronous_commit', 'off', true)`;
 const DISPATCH_LOCK = 27_0003;
 
 const ENQUEUE_SQL = prepared(`WITH s AS (${ASYNC}), d AS (
-  INSERT INTO deliveries (id, channel, webhook_id, player_id, game_id, event, seat, version, body, status, attempts)
-  SELECT x->>'id', x->>'channel', (x->>'webhookId')::uuid, (x->>'playerId')::uuid, (x->>'gameId')::uuid, x->>'event', x->>'seat', (x->>'version')::int, x->'body',
-    CASE WHEN x->'sent' = 'true' THEN 'DELIVERED' ELSE 'PENDING' END, CASE WHEN x->'sent' = 'true' THEN 1 ELSE 0 END
+  INSERT INTO deliveries (id, channel, webhook_id, player_id, game_id, event, seat, version, body)
+  SELECT x->>'id', x->>'channel', (x->>'webhookId')::uuid, (x->>'playerId')::uuid, (x->>'gameId')::uuid, x->>'event', x->>'seat', (x->>'version')::int, x->'body'
   FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS t(x, n) ORDER BY n
   ON CONFLICT (id) DO NOTHING
   RETURNING id, channel
@@ -227,9 +226,8 @@ export class WebhookStore implements WebhookPort {
   }
 
   /**
-   * Writes the deliveries (an id already stored is skipped; one `sent` already is written
-   * DELIVERED with its attempt) with a job each new mail, and moves the dispatcher's mark on:
-   * one statement. Returns the ids written now.
+   * Writes the deliveries (an id already stored is skipped) with a job each new mail, and moves
+   * the dispatcher's mark on: one statement. Returns the ids written now.
    */
   async enqueue(deliveries: NewDelivery[], jobs: DeliveryJobs, mark?: OutboxMark): Promise<string[]> {
     if (deliveries.length === 0 && !mark) return [];

@@ -153,36 +153,6 @@ describe('the notifications\' dispatcher', () => {
     expect(sent).toEqual(versions);
   });
 
-  it('sends a new delivery of a webhook with nothing pending before writing it: written once, DELIVERED; a failure is written pending with it', async () => {
-    const g = await game(quiet, 1);
-    const answers: boolean[] = [];
-    const sent: number[] = [];
-    const d = dispatcher(async (_w, _s, delivery) => {
-      sent.push(delivery.version);
-      return answers.shift() ?? true ? { ok: true } : { ok: false, error: 'answered 500' };
-    });
-    const row = async (version: number) =>
-      (await quietPool.query(`SELECT status, attempts, last_error, updated_at = created_at AS once FROM deliveries WHERE webhook_id = $1::uuid AND version = $2`, [g.webhookIds[0], version])).rows[0];
-    // A new holder sends nothing before it is written until a read has shown what is pending.
-    const first = await g.play();
-    await look(d);
-    expect(await row(first)).toEqual({ status: 'DELIVERED', attempts: 1, last_error: null, once: false });
-    // Then a delivery sent at once is written DELIVERED with its one attempt, and never updated.
-    const second = await g.play();
-    await look(d);
-    expect(await row(second)).toEqual({ status: 'DELIVERED', attempts: 1, last_error: null, once: true });
-    // One that fails is written pending, then its failure recorded on it (the retry follows the backoff).
-    answers.push(false);
-    const third = await g.play();
-    await look(d);
-    expect(await row(third)).toMatchObject({ status: 'PENDING', attempts: 1, last_error: 'answered 500' });
-    // Its webhook now has a failure: the next delivery is written first and sent by the read.
-    const fourth = await g.play();
-    await look(d);
-    expect(await row(fourth)).toEqual({ status: 'DELIVERED', attempts: 1, last_error: null, once: false });
-    expect(sent).toEqual([first, second, third, fourth]);
-  });
-
   it('a dispatcher that dies mid-send: the next sends again only what was not recorded as sent, with the same webhook-ids', async () => {
     const g = await game(quiet, 1);
     const hook = g.webhookIds[0]!;

@@ -161,8 +161,7 @@ export class MemoryWebhooks implements WebhookStore {
     for (const x of deliveries) {
       if (this.d.deliveries.has(x.id)) continue;
       const at = this.d.now();
-      const { sent, ...delivery } = copy(x);
-      this.d.deliveries.set(x.id, { ...delivery, status: sent ? 'DELIVERED' : 'PENDING', attempts: sent ? 1 : 0, lastError: null, createdAt: at, updatedAt: at });
+      this.d.deliveries.set(x.id, { ...copy(x), status: 'PENDING', attempts: 0, lastError: null, createdAt: at, updatedAt: at });
       if (x.channel === 'MAIL') this.d.addJob(jobs.mail(x));
       written.push(x.id);
     }
