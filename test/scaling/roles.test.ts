@@ -124,9 +124,12 @@ describe.skipIf(!havePg15)('HTTP and workers in processes of their own', () => {
     }, { tries: 600, everyMs: 100 });
     const ok = receiver.received.filter((r) => r.path === path && r.status === 200);
     expect(ok.every((r) => r.verified)).toBe(true);
-    const idOf = new Map<string, Set<string>>();
-    for (const r of ok) idOf.set(`${r.body.gameId} ${r.body.type}`, (idOf.get(`${r.body.gameId} ${r.body.type}`) ?? new Set()).add(r.id));
-    for (const [event, ids] of idOf) expect(ids.size, event).toBe(1);
+    const idsOf = new Map<string, Set<string>>();
+    for (const r of ok) {
+      const event = `${r.body.gameId} ${r.body.type}`;
+      idsOf.set(event, (idsOf.get(event) ?? new Set()).add(r.id));
+    }
+    for (const [event, ids] of idsOf) expect(ids.size, event).toBe(1);
     // Mail: one verification mail per address, none twice.
     await until('every verification mail', async () => emails.every((e) => box.to(e).length > 0), { tries: 600, everyMs: 100 });
     await new Promise((r) => setTimeout(r, 1000)); // a duplicate would have time to land
