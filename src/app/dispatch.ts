@@ -105,7 +105,7 @@ export class Dispatcher {
         this.#trouble(`cannot ask for the dispatcher's lease: ${(error as Error).message}`);
       }
       if (!lease) {
-        await this.#sleep(this.#pollMs * 2);
+        await this.#sleep(this.#pollMs * 2, false);
         continue;
       }
       this.#halted = false;
@@ -124,7 +124,7 @@ export class Dispatcher {
           this.#failing = false;
         } catch (error) {
           this.#trouble(`dispatching failed: ${(error as Error).message}`);
-          await this.#sleep(this.#pollMs);
+          await this.#sleep(this.#pollMs, false);
           continue;
         }
         if (!this.#woken) await this.#sleep(this.#pollMs);
@@ -233,7 +233,13 @@ export class Dispatcher {
     }
   }
 
-  #sleep(ms: number): Promise<void> {
+  /**
+   * Waits `ms`. A kick (a commit, on any process) ends it early only when `kicked`: waiting for
+   * the lease, or after a failure, there is nothing a commit changes, and each ask again is a new
+   * connection (one a commit in a process beside the holder; a whole core's worth of them with
+   * the database down and a kick left over). stop() always ends it.
+   */
+  #sleep(ms: number, kicked = true): Promise<void> {
     return new Promise((resolve) => {
       const timer = setTimeout(done, ms);
       function done() {
@@ -241,10 +247,12 @@ export class Dispatcher {
         resolve();
       }
       this.#wake = () => {
-        this.#wake = null;
-        done();
+        if (kicked || !this.#running) {
+          this.#wake = null;
+          done();
+        }
       };
-      if (this.#woken || !this.#running) this.#wake();
+      if ((kicked && this.#woken) || !this.#running) this.#wake();
     });
   }
 }

@@ -237,6 +237,29 @@ describe('the notifications\' dispatcher', () => {
     await next!.release();
   });
 
+  it('a process beside the holder asks for the lease every two seconds, not at each commit it hears', async () => {
+    // Each ask is a session of its own; the sessions opened on the database while commits run count them.
+    const beside = await startTestServer({ databaseUrl: db.url, rateLimit: 100_000, registrationsPerMinute: 10_000, notifications: { allowPrivate: true, secretKey: key }, workers: { pollInterval: 200 } });
+    try {
+      const g = await game(server, 0);
+      for (let i = 0; i < 20; i++) await g.play(); // the pools warmed, the holder's lease long taken
+      const sessions = async () => {
+        await pool.query('SELECT pg_stat_force_next_flush()');
+        return Number((await pool.query(`SELECT sessions FROM pg_stat_database WHERE datname = current_database()`)).rows[0].sessions);
+      };
+      const before = await sessions();
+      const started = Date.now();
+      for (let i = 0; i < 100; i++) await g.play(); // every commit wakes both processes' dispatchers
+      await new Promise((r) => setTimeout(r, 1_500)); // the last sessions ended and counted
+      const opened = (await sessions()) - before;
+      const seconds = (Date.now() - started) / 1000;
+      // One ask every two seconds, and a few pool connections; not one a commit (nor thousands: it once never waited).
+      expect(opened).toBeLessThanOrEqual(Math.ceil(seconds / 2) + 10);
+    } finally {
+      await beside.close();
+    }
+  });
+
   it('a warning fanned out twice is sent once', async () => {
     const p = await quiet.gql(`mutation($n: String!) { registerPlayer(input: { name: $n }) { token } }`, { n: 'Ada' });
     const token = p.data.registerPlayer.token as string;
