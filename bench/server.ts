@@ -135,23 +135,11 @@ export async function startServer(databaseUrl: string, processes: number, entry 
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
-    const ready = await request(url, 'GET', '/readyz').catch(() => null);
-    // With several processes, wait until each answers (each its own connection).
-    if (ready?.status === 200 && (await request(url, 'GET', '/metrics').catch(() => null))?.status !== 200) break; // no metrics to wait for
-    if (ready?.status === 200) {
-      const seen = new Set<string>();
-      for (let i = 0; i < processes * 20 && seen.size < processes; i++) {
-        const m = await request(url, 'GET', '/metrics', undefined, undefined, { fresh: true }).catch(() => null);
-        const start = m && /^server_process_info\{pid="(\d+)"\}/m.exec(m.text)?.[1];
-        if (start) seen.add(start);
-      }
-      if (seen.size >= processes) break;
-    }
-    if (Date.now() > deadline) throw new Error('the server did not become ready in 60 s');
-    await new Promise((r) => setTimeout(r, 200));
+  try {
+    await ready(url, child, processes);
+  } catch (error) {
+    child.kill('SIGKILL'); // not left behind, holding the bench's output open
+    throw error;
   }
   return {
     url,
@@ -190,4 +178,26 @@ export async function startServer(databaseUrl: string, processes: number, entry 
       if (child.exitCode === null) child.kill('SIGKILL');
     },
   };
+}
+
+/** Waits until the server answers /readyz, and with several processes until each answers. */
+async function ready(url: string, child: ChildProcess, processes: number): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
+    const answer = await request(url, 'GET', '/readyz').catch(() => null);
+    // With several processes, wait until each answers (each its own connection).
+    if (answer?.status === 200 && (await request(url, 'GET', '/metrics').catch(() => null))?.status !== 200) return; // no metrics to wait for
+    if (answer?.status === 200) {
+      const seen = new Set<string>();
+      for (let i = 0; i < processes * 20 && seen.size < processes; i++) {
+        const m = await request(url, 'GET', '/metrics', undefined, undefined, { fresh: true }).catch(() => null);
+        const start = m && /^server_process_info\{pid="(\d+)"\}/m.exec(m.text)?.[1];
+        if (start) seen.add(start);
+      }
+      if (seen.size >= processes) return;
+    }
+    if (Date.now() > deadline) throw new Error('the server did not become ready in 60 s');
+    await new Promise((r) => setTimeout(r, 200));
+  }
 }
