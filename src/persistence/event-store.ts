@@ -228,6 +228,7 @@ WITH g AS (
 SELECT g.*, (SELECT count(*) FROM t) + (SELECT count(*) FROM e) + (SELECT count(*) FROM o) + (SELECT count(*) FROM j) AS written FROM g`);
 
 const GAME_SQL = prepared(`SELECT ${GAME_COLUMNS} FROM games WHERE id = $1::uuid`);
+const VERSION_SQL = prepared(`SELECT version FROM games WHERE id = $1::uuid`);
 
 /** The game row with its seat holders' absences (awaySql). */
 const GAME_NOW_SQL = prepared(`SELECT ${GAME_COLUMNS}, ${awaySql('player_ids', 'status')} AS away FROM games WHERE id = $1::uuid`);
@@ -467,9 +468,10 @@ export class EventStore implements GameStore {
     };
   }
 
+  /** After a refused append (a process beside this one wrote the game last): raw SQL, as the rest of the command path. */
   private async currentVersion(gameId: string, fallback: number): Promise<number> {
-    const current = await this.prisma.game.findUnique({ where: { id: gameId }, select: { version: true } });
-    return current?.version ?? fallback;
+    const rows = await this.raw<{ version: number }>(VERSION_SQL, [gameId]);
+    return rows[0]?.version ?? fallback;
   }
 
   /** Outbox rows, oldest first (for the workers that turn them into deliveries); `version`: only that commit's. */
