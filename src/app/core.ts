@@ -131,6 +131,7 @@ export function createCore(ports: Ports, options: CoreOptions): Core {
   for (const [name, plan] of Object.entries(options.planners ?? {})) planners.register(name, plan);
 
   const states = new States(ports.games, module, rules);
+  ports.wakeUps.onVersion((gameId, version) => states.heard(gameId, version));
   const ctx: ReadContext = { module, states, store: ports.games, clocks: ports.clocks, absences: ports.absences };
   const reads = new Reads(ctx, ports.lobby, ports.wakeUps, ports.messages, ports.revisions);
   const seatTokens = new SeatTokens();

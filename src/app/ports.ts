@@ -343,6 +343,12 @@ export interface WakeUps {
   listen(gameId: string, wake: () => void): () => void;
   /** Calls `wake` whenever any game may have new events (a commit on any process); returns the unsubscribe. */
   onCommit(wake: () => void): () => void;
+  /**
+   * Calls `heard` with a game's version as told by a commit on another process (this one's own
+   * may be told too), before that game's `listen` wakes; a hint only, late or lost at times;
+   * returns the unsubscribe.
+   */
+  onVersion(heard: (gameId: string, version: number) => void): () => void;
   /** Calls `listener` with the hash of each player token revoked on any process (PlayerStore.revokeToken), null after a lost connection (recheck); returns the unsubscribe. */
   onTokenRevoked(listener: RevocationListener): () => void;
   /**

@@ -75,6 +75,17 @@ export class States {
     if (held && held.version === record.version && held.record !== record) this.cache.set(record.id, { ...held, record });
   }
 
+  /**
+   * Another process committed the game at `version` (WakeUps.onVersion): the record held is no
+   * longer the row, so the next command reads the row instead of deciding on it (its append would
+   * be refused), and the next read reads it instead of first asking its revision. The state held
+   * stays, the base of the next fold.
+   */
+  heard(gameId: string, version: number): void {
+    const held = this.cache.get(gameId);
+    if (held?.record && held.version < version) this.cache.set(gameId, { version: held.version, state: held.state });
+  }
+
   remember(gameId: string, version: number, state: MatchState, record?: GameRecord): void {
     this.cache.put(gameId, { version, state, record: record?.version === version ? record : undefined });
   }

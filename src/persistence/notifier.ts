@@ -36,6 +36,7 @@ export class Notifier implements WakeUps {
   private readonly listeners = new Map<string, Set<Wake>>();
   private readonly revoked = new Set<Revoked>();
   private readonly committed = new Set<Wake>();
+  private readonly versions = new Set<(gameId: string, version: number) => void>();
   /** The last version seen of each game listened to (for the catch-up). */
   private readonly seen = new Map<string, number>();
   /** The `updated_at` (ms) of each game listened to at the last catch-up: seat changes at version 0. */
@@ -72,7 +73,10 @@ export class Notifier implements WakeUps {
       try {
         const payload = JSON.parse(msg.payload ?? '{}') as { gameId?: string; games?: [string, number][] };
         if (payload.gameId) this.wake(payload.gameId);
-        for (const [id, version] of payload.games ?? []) this.wake(id, version);
+        for (const [id, version] of payload.games ?? []) {
+          for (const fn of this.versions) fn(id, version);
+          this.wake(id, version);
+        }
         for (const fn of this.committed) fn();
       } catch {
         /* not ours */
@@ -179,6 +183,11 @@ export class Notifier implements WakeUps {
   onCommit(wake: Wake): () => void {
     this.committed.add(wake);
     return () => this.committed.delete(wake);
+  }
+
+  onVersion(heard: (gameId: string, version: number) => void): () => void {
+    this.versions.add(heard);
+    return () => this.versions.delete(heard);
   }
 
   /** Calls `fn` with the hash of each player token revoked on any process (PlayerStore.revokeToken); returns the unsubscribe. */

@@ -61,6 +61,11 @@ class MemoryWakeUps implements WakeUps {
     return () => void this.committed.delete(wake);
   }
 
+  /** One process here: every commit is its own, already held; nothing to tell. */
+  onVersion(_heard: (gameId: string, version: number) => void): () => void {
+    return () => {};
+  }
+
   listen(gameId: string, wake: () => void): () => void {
     const set = this.listeners.get(gameId) ?? new Set();
     set.add(wake);
