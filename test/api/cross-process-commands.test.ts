@@ -76,7 +76,7 @@ describe('a game another process wrote last', () => {
     expect(first.result.status).toBe(200);
     expect(first.result.body.game.version).toBe(version);
     expect(first.asks).toBe(0);
-    // Its own commit's version told back to B changes nothing: B holds that row.
+    // The read folded the game to the row's version: B holds the row again, and asks only its revision.
     const second = await revisionAsks(() => b.rest('GET', `/api/games/${g.id}`, undefined, g.token.north));
     expect(second.result.body.game.version).toBe(version);
     expect(second.asks).toBe(1);
