@@ -102,7 +102,7 @@ export class Dispatcher {
         lease = await this.store.lease();
         this.#failing = false;
       } catch (error) {
-        this.#trouble(`cannot ask for the dispatcher's lease: ${(error as Error).message}`);
+        this.#trouble(`cannot ask for the dispatcher's lease: ${(error as Error).message}`, this.#pollMs * 2);
       }
       if (!lease) {
         await this.#sleep(this.#pollMs * 2, false);
@@ -123,7 +123,7 @@ export class Dispatcher {
           useful = await this.pass();
           this.#failing = false;
         } catch (error) {
-          this.#trouble(`dispatching failed: ${(error as Error).message}`);
+          this.#trouble(`dispatching failed: ${(error as Error).message}`, this.#pollMs);
           await this.#sleep(this.#pollMs, false);
           continue;
         }
@@ -195,8 +195,8 @@ export class Dispatcher {
     return next;
   }
 
-  #trouble(message: string): void {
-    if (!this.#failing) this.#log(`notifications: ${message} (trying again every second; said once until it works)`);
+  #trouble(message: string, againMs: number): void {
+    if (!this.#failing) this.#log(`notifications: ${message} (trying again every ${againMs / 1000} s; said once until it works)`);
     this.#failing = true;
   }
 
