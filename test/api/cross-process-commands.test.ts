@@ -7,6 +7,7 @@
  * row at once, for a command and for a read. Two servers here, on the same database.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createGuessingGame } from '../support/client.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
 let a: TestServer;
@@ -30,10 +31,7 @@ async function revisionAsks<T>(run: () => Promise<T>): Promise<{ result: T; asks
 }
 
 async function game() {
-  const created = await a.rest('POST', '/api/games', { type: 'guessing-game', options: { target: 1_000_000 }, seats: [{ seat: 'north', name: 'N' }, { seat: 'east', name: 'E' }] });
-  expect(created.status).toBe(201);
-  const id = created.body.game.id as string;
-  const token = Object.fromEntries(created.body.seatTokens.map((t: { seat: string; token: string }) => [t.seat, t.token]));
+  const { id, tokens: token } = await createGuessingGame(a, ['north', 'east'], 1_000_000);
   const guess = (s: TestServer, seat: string) => s.rest('POST', `/api/games/${id}/commands`, { command: { type: 'guess', number: 1 } }, token[seat]);
   /** A's command, once B has heard its commit (told after B's core, which listened first). */
   const onAHeardByB = async (seat: string) => {
