@@ -169,10 +169,10 @@ async function createMatch(url: string, target: number): Promise<Match> {
 
 /**
  * `matches` matches at once, each played by two boardgame.io clients (one socket.io
- * connection a player) for `seconds`: the player to move guesses 1 as soon as its own
- * client has the update that makes it the current player.
+ * connection a player) for `seconds`, or until each has had `movesPerMatch` moves: the player
+ * to move guesses 1 as soon as its own client has the update that makes it the current player.
  */
-export async function bgioLoop(url: string, matches: number, seconds: number, target = 1_000_000): Promise<BgioLoad> {
+export async function bgioLoop(url: string, matches: number, seconds: number, target = 1_000_000, movesPerMatch = Number.POSITIVE_INFINITY): Promise<BgioLoad> {
   const created = await Promise.all(Array.from({ length: matches }, () => createMatch(url, target)));
   const latencies: number[] = [];
   let stalled = 0;
@@ -185,6 +185,7 @@ export async function bgioLoop(url: string, matches: number, seconds: number, ta
         let acked = -1; // the highest stateID a client of this match has seen
         let sentAt: bigint | null = null;
         let moved = -1; // the stateID the last move was made at
+        let played = 0; // moves acknowledged in this match
         let watchdog: NodeJS.Timeout | undefined;
         const finish = () => {
           clearTimeout(watchdog);
@@ -216,9 +217,10 @@ export async function bgioLoop(url: string, matches: number, seconds: number, ta
             if (sentAt !== null) {
               latencies.push(msSince(sentAt));
               sentAt = null;
+              played++;
             }
           }
-          if (state.ctx.gameover) return finish();
+          if (state.ctx.gameover || played >= movesPerMatch) return finish();
           if (state.ctx.currentPlayer !== client.playerID || state._stateID <= moved || sentAt !== null) return;
           if (start === 0n) return; // not started yet: every match starts together below
           if (Date.now() >= deadline) return finish();

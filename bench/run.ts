@@ -18,7 +18,7 @@ import { burst, graphqlRaid, newGuessingGame, restLoop, sequential, webhookGames
 import { onlyCluster, postgresCpuSince, postgresTicks, startServer, type ServerProcess } from './server.ts';
 import { median, round, table } from './stats.ts';
 import { runScaling, scalingTable } from './scaling.ts';
-import { bgioLoop, startBgioServer, type BgioLoad } from './bgio.ts';
+import { bgioLoop, startBgioServer, type BgioLoad, type BgioServer } from './bgio.ts';
 import { havePg15, primaryCluster, type Cluster } from '../test/scaling/parts.ts';
 import pg from 'pg';
 
@@ -34,6 +34,13 @@ function positiveInt(value: string | undefined, fallback: number, name: string):
   if (value === undefined || value.trim() === '') return fallback;
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a whole number >= 1, got "${value}"`);
+  return n;
+}
+
+function wholeNumber(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value.trim() === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number >= 0, got "${value}"`);
   return n;
 }
 
@@ -58,13 +65,17 @@ const config = {
   bgio: (process.env.BENCH_BGIO?.trim() ?? '') !== '0',
   bgioMatches: positiveInt(process.env.BENCH_BGIO_MATCHES, 32, 'BENCH_BGIO_MATCHES'),
   bgioSeconds: positiveInt(process.env.BENCH_BGIO_SECONDS, 20, 'BENCH_BGIO_SECONDS'),
+  // Section 8's pairs: a REST round and boardgame.io playing the same games (as many, as long),
+  // back to back, BENCH_PAIRS times (0: none), so that each ratio is taken within seconds.
+  pairs: wholeNumber(process.env.BENCH_PAIRS, 3, 'BENCH_PAIRS'),
   // embedded (default): the embedded PostgreSQL; system: a throw-away cluster of Debian's PostgreSQL 15.
   pg: process.env.BENCH_PG?.trim() || 'embedded',
   // BENCH_ONLY=webhooks: section 5 alone (after the warm-up), PostgreSQL's CPU of the bench's cluster only.
   // BENCH_ONLY=rest: target 1 alone: REST at 32 games and the append through pg, BENCH_REPEATS rounds in turn.
+  // BENCH_ONLY=pairs: section 8's pairs alone (REST against boardgame.io, BENCH_PAIRS pairs).
   only: process.env.BENCH_ONLY?.trim() || '',
 };
-if (!['', 'webhooks', 'rest'].includes(config.only)) throw new Error(`BENCH_ONLY must be webhooks or rest, got "${config.only}"`);
+if (!['', 'webhooks', 'rest', 'pairs'].includes(config.only)) throw new Error(`BENCH_ONLY must be webhooks, rest or pairs, got "${config.only}"`);
 if (!['embedded', 'system'].includes(config.pg)) throw new Error(`BENCH_PG must be embedded or system, got "${config.pg}"`);
 if (config.pg === 'system' && process.env.DATABASE_URL) throw new Error('BENCH_PG=system starts a cluster of its own: unset DATABASE_URL');
 
@@ -158,7 +169,7 @@ async function bgioDatabase(url: string): Promise<string> {
  * (`socket hang up`, once in five runs on 2026-12-06), and that must not cost the run every
  * other section's figures. After a second failure the report goes without it.
  */
-async function bgioTried(url: string, poolSize: number): Promise<BgioMeasured | null> {
+async function bgioTried(url: string, poolSize: number): Promise<(BgioMeasured & { paired: Paired | null }) | null> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await bgioSection(url, poolSize);
@@ -169,23 +180,119 @@ async function bgioTried(url: string, poolSize: number): Promise<BgioMeasured | 
   }
 }
 
-/** Section 8: boardgame.io's server as its own process on the bench's PostgreSQL, warmed up, then measured. */
-async function bgioSection(url: string, poolSize: number): Promise<BgioMeasured> {
-  const server = await startBgioServer(await bgioDatabase(url), poolSize);
+/** Section 8: boardgame.io's server as its own process on the bench's PostgreSQL, warmed up, then measured; then the pairs. */
+async function bgioSection(url: string, poolSize: number): Promise<BgioMeasured & { paired: Paired | null }> {
+  const bgioUrl = await bgioDatabase(url);
+  const server = await startBgioServer(bgioUrl, poolSize);
   try {
     const warm = Math.max(1, Math.min(5, Math.round(config.bgioSeconds / 4)));
     log(`boardgame.io: server at ${server.url}; warm-up ${warm} s with ${config.bgioMatches} matches (not counted)`);
     await bgioLoop(server.url, config.bgioMatches, warm);
-    log(`boardgame.io: ${config.bgioMatches} matches for ${config.bgioSeconds} s, moves over socket.io`);
-    const before = { cpu: server.cpuSeconds(), pg: postgresTicks() };
-    const load = await bgioLoop(server.url, config.bgioMatches, config.bgioSeconds);
-    const cpu = server.cpuSeconds() - before.cpu;
-    const pgCpu = postgresCpuSince(before.pg);
-    return {
-      ...load,
-      serverCpuMsPerMove: round((cpu * 1000) / Math.max(1, load.moves)),
-      postgresCpuMsPerMove: round((pgCpu * 1000) / Math.max(1, load.moves)),
-    };
+    const load = config.only === 'pairs' ? null : await bgioRun(server, config.bgioMatches, config.bgioSeconds);
+    const paired = config.pairs > 0 ? await pairedRuns(url, server, bgioUrl) : null;
+    return { ...(load ?? bgioEmpty()), paired };
+  } finally {
+    await server.stop();
+  }
+}
+
+/**
+ * One measured run of boardgame.io's loop, `matches` new matches for `seconds` or `movesPerMatch`
+ * moves each: moves, and its server's and PostgreSQL's CPU per move.
+ */
+async function bgioRun(server: BgioServer, matches: number, seconds: number, movesPerMatch?: number): Promise<BgioMeasured> {
+  log(`boardgame.io: ${matches} matches ${movesPerMatch ? `of ${movesPerMatch} moves each` : `for ${seconds} s`}, moves over socket.io`);
+  const before = { cpu: server.cpuSeconds(), pg: postgresTicks() };
+  const load = await bgioLoop(server.url, matches, seconds, undefined, movesPerMatch);
+  const cpu = server.cpuSeconds() - before.cpu;
+  const pgCpu = postgresCpuSince(before.pg);
+  return {
+    ...load,
+    serverCpuMsPerMove: round((cpu * 1000) / Math.max(1, load.moves)),
+    postgresCpuMsPerMove: round((pgCpu * 1000) / Math.max(1, load.moves)),
+  };
+}
+
+function bgioEmpty(): BgioMeasured {
+  return { matches: config.bgioMatches, moves: 0, stalled: 0, seconds: 0, movesPerSecond: 0, p50Ms: 0, p99Ms: 0, serverCpuMsPerMove: 0, postgresCpuMsPerMove: 0 };
+}
+
+/**
+ * Before each half of a pair: what the other half left behind, done now and charged to neither.
+ * boardgame.io leaves far more (a 200-move match's row, its whole log, rewritten at every
+ * move): without this, autovacuum and checkpoints of its writes ran in the REST halves, which
+ * read 1,384-1,647 commands/s (PostgreSQL 0.30-0.35 ms a command) in a run whose section 1
+ * read 1,975-2,402 (0.20-0.22 ms).
+ */
+async function settle(urls: string[]) {
+  for (const url of urls) {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query('VACUUM');
+      await client.query('CHECKPOINT');
+    } finally {
+      await client.end();
+    }
+  }
+}
+
+interface Pair {
+  restFirst: boolean;
+  rest: Measured;
+  bgio: BgioMeasured;
+  ratio: number;
+}
+
+interface Paired {
+  pairs: Pair[];
+  medianRatio: number;
+  minRatio: number;
+  maxRatio: number;
+}
+
+/**
+ * Section 8's pairs: the service's REST round (one process, the largest BENCH_GAMES new games
+ * of BENCH_COMMANDS commands each) and boardgame.io playing as many new matches of as many
+ * moves, back to back, each pair's ratio taken from its two halves. On a shared VM whose speed
+ * drifts by a third over minutes, the 20-s run above and section 1's rounds can fall in
+ * different stretches; a pair's halves are seconds apart. The same games on both sides,
+ * because boardgame.io's cost grows with a match's length (bgio-postgres rewrites the whole
+ * log at every move): 4-s slices of new matches (some 50 moves each) read 386-399 moves/s
+ * where the 20-s run reads 250-300. The order alternates from pair to pair, so a steady drift
+ * favours neither. Both servers run throughout, each idle while the other is measured; each
+ * half counts only its own server's CPU.
+ */
+async function pairedRuns(url: string, bgio: BgioServer, bgioUrl: string): Promise<Paired> {
+  const games = Math.max(...config.games);
+  const server = await startServer(url, 1);
+  try {
+    log(`pairs: the service at ${server.url}; warm-up: ${config.warmupCommands} REST commands in ${games} games (not counted)`);
+    await restLoop(server.url, games, Math.max(1, Math.ceil(config.warmupCommands / games)));
+    const pairs: Pair[] = [];
+    for (let i = 0; i < config.pairs; i++) {
+      const restFirst = i % 2 === 0;
+      const runRest = () => measured(server, () => restLoop(server.url, games, config.commandsPerGame));
+      const runBgio = () => bgioRun(bgio, games, Number.POSITIVE_INFINITY, config.commandsPerGame);
+      let rest: Measured;
+      let moves: BgioMeasured;
+      if (restFirst) {
+        await settle([url, bgioUrl]);
+        rest = await runRest();
+        await settle([url, bgioUrl]);
+        moves = await runBgio();
+      } else {
+        await settle([url, bgioUrl]);
+        moves = await runBgio();
+        await settle([url, bgioUrl]);
+        rest = await runRest();
+      }
+      const ratio = moves.movesPerSecond > 0 ? round(rest.commandsPerSecond / moves.movesPerSecond) : 0;
+      pairs.push({ restFirst, rest, bgio: moves, ratio });
+      log(`pair ${i + 1} (${restFirst ? 'REST first' : 'boardgame.io first'}): REST ${rest.commandsPerSecond.toFixed(0)}/s, boardgame.io ${moves.movesPerSecond.toFixed(0)}/s: ${ratio.toFixed(2)}x`);
+    }
+    const ratios = pairs.map((p) => p.ratio);
+    return { pairs, medianRatio: round(median(ratios)), minRatio: Math.min(...ratios), maxRatio: Math.max(...ratios) };
   } finally {
     await server.stop();
   }
@@ -272,6 +379,11 @@ async function main() {
       const pgRate = m(appends.map((a) => a.pgPerSecond));
       console.log('');
       console.log(`target 1 alone, ${games} games, medians of ${config.repeats} rounds: REST ${restRate.toFixed(0)} commands/s (server ${m(rest.map((r) => r.serverCpuMsPerCommand)).toFixed(2)} / PostgreSQL ${m(rest.map((r) => r.postgresCpuMsPerCommand)).toFixed(2)} ms CPU a command); the append through pg ${pgRate.toFixed(0)}/s; REST as a share of it ${((100 * restRate) / pgRate).toFixed(0)}%`);
+      return;
+    }
+    if (config.only === 'pairs') {
+      const measuredPairs = await bgioTried(url, Number(process.env.DATABASE_POOL_SIZE ?? 10));
+      if (measuredPairs?.paired) pairedTable(measuredPairs.paired, databaseKind);
       return;
     }
     if (config.only === 'webhooks') {
@@ -408,6 +520,32 @@ function webhookTable(webhooks: (Measured & WebhookLoad)[]) {
   );
 }
 
+/** Section 8's pairs: each pair's two halves and its ratio, then the median ratio. */
+function pairedTable(paired: Paired, databaseKind: string) {
+  const games = Math.max(...config.games);
+  console.log('');
+  console.log(
+    `   Pairs (${databaseKind}): ${games} new games of ${config.commandsPerGame} commands each through REST (one server process), and ${games} new boardgame.io matches of ${config.commandsPerGame} moves each, back to back, in alternating order`,
+  );
+  console.log(
+    table(
+      ['pair', 'first', 'REST/s', 'server ms', 'PG ms', 'bgio moves/s', 'server ms', 'PG ms', 'ratio'],
+      paired.pairs.map((p, i) => [
+        i + 1,
+        p.restFirst ? 'REST' : 'bgio',
+        p.rest.commandsPerSecond.toFixed(0),
+        p.rest.serverCpuMsPerCommand.toFixed(2),
+        p.rest.postgresCpuMsPerCommand.toFixed(2),
+        p.bgio.movesPerSecond.toFixed(0),
+        p.bgio.serverCpuMsPerMove.toFixed(2),
+        p.bgio.postgresCpuMsPerMove.toFixed(2),
+        `${p.ratio.toFixed(2)}x`,
+      ]),
+    ),
+  );
+  console.log(`   REST / boardgame.io, pairs: median ${paired.medianRatio.toFixed(2)}x (from ${paired.minRatio.toFixed(2)}x to ${paired.maxRatio.toFixed(2)}x)`);
+}
+
 function report(r: {
   loads: Measured[];
   graphql: Measured[];
@@ -418,7 +556,7 @@ function report(r: {
   prisma: PrismaCost[];
   databaseKind: string;
   core: CoreResult;
-  bgio: BgioMeasured | null;
+  bgio: (BgioMeasured & { paired: Paired | null }) | null;
 }) {
   const row = (m: Measured) => [
     m.processes,
@@ -581,6 +719,9 @@ function report(r: {
         restPostgresCpuMsPerCommand: rest.postgresCpuMsPerCommand,
         bgioServerCpuMsPerMove: b.serverCpuMsPerMove,
         bgioPostgresCpuMsPerMove: b.postgresCpuMsPerMove,
+        pairedMedianRatio: b.paired?.medianRatio ?? null,
+        pairedMinRatio: b.paired?.minRatio ?? null,
+        pairedMaxRatio: b.paired?.maxRatio ?? null,
       };
       console.log('');
       console.log(`   In this run (${r.databaseKind}), ${games} games at once, one server process:`);
@@ -600,6 +741,7 @@ function report(r: {
         }`,
       );
     }
+    if (b.paired) pairedTable(b.paired, r.databaseKind);
   }
 
   const results = {
