@@ -68,6 +68,8 @@ const config = {
   // Section 8's pairs: a REST round and boardgame.io playing the same games (as many, as long),
   // back to back, BENCH_PAIRS times (0: none), so that each ratio is taken within seconds.
   pairs: wholeNumber(process.env.BENCH_PAIRS, 3, 'BENCH_PAIRS'),
+  // A pair's REST half: this many rounds of new games in a row (about as long as the other half).
+  pairRestRounds: positiveInt(process.env.BENCH_PAIR_REST_ROUNDS, 6, 'BENCH_PAIR_REST_ROUNDS'),
   // embedded (default): the embedded PostgreSQL; system: a throw-away cluster of Debian's PostgreSQL 15.
   pg: process.env.BENCH_PG?.trim() || 'embedded',
   // BENCH_ONLY=webhooks: section 5 alone (after the warm-up), PostgreSQL's CPU of the bench's cluster only.
@@ -140,6 +142,8 @@ async function measured(server: ServerProcess, run: () => Promise<Load>): Promis
 interface BgioMeasured extends BgioLoad {
   serverCpuMsPerMove: number;
   postgresCpuMsPerMove: number;
+  /** The bench process's own CPU a move: boardgame.io's clients (two socket.io connections a match). */
+  clientCpuMsPerMove: number;
 }
 
 /**
@@ -203,18 +207,46 @@ async function bgioSection(url: string, poolSize: number): Promise<BgioMeasured 
 async function bgioRun(server: BgioServer, matches: number, seconds: number, movesPerMatch?: number): Promise<BgioMeasured> {
   log(`boardgame.io: ${matches} matches ${movesPerMatch ? `of ${movesPerMatch} moves each` : `for ${seconds} s`}, moves over socket.io`);
   const before = { cpu: server.cpuSeconds(), pg: postgresTicks() };
+  const client = process.cpuUsage();
   const load = await bgioLoop(server.url, matches, seconds, undefined, movesPerMatch);
+  const clientUsage = process.cpuUsage(client);
   const cpu = server.cpuSeconds() - before.cpu;
   const pgCpu = postgresCpuSince(before.pg);
   return {
     ...load,
     serverCpuMsPerMove: round((cpu * 1000) / Math.max(1, load.moves)),
     postgresCpuMsPerMove: round((pgCpu * 1000) / Math.max(1, load.moves)),
+    clientCpuMsPerMove: round((clientUsage.user + clientUsage.system) / 1000 / Math.max(1, load.moves)),
   };
 }
 
 function bgioEmpty(): BgioMeasured {
-  return { matches: config.bgioMatches, moves: 0, stalled: 0, seconds: 0, movesPerSecond: 0, p50Ms: 0, p99Ms: 0, serverCpuMsPerMove: 0, postgresCpuMsPerMove: 0 };
+  return { matches: config.bgioMatches, moves: 0, stalled: 0, seconds: 0, movesPerSecond: 0, p50Ms: 0, p99Ms: 0, serverCpuMsPerMove: 0, postgresCpuMsPerMove: 0, clientCpuMsPerMove: 0 };
+}
+
+/**
+ * `rounds` REST rounds in a row, each on new games, as one load: a round lasts about 3 s, and
+ * the CPU a command costs on this VM moves by a quarter from one 3-s stretch to the next, where
+ * boardgame.io's half of a pair lasts some 25 s and averages it out.
+ */
+async function restRounds(url: string, games: number, commandsPerGame: number, rounds: number): Promise<Load> {
+  const loads: Load[] = [];
+  for (let i = 0; i < rounds; i++) loads.push(await restLoop(url, games, commandsPerGame));
+  const sum = (f: (l: Load) => number) => loads.reduce((a, l) => a + f(l), 0);
+  const seconds = sum((l) => l.seconds);
+  return {
+    name: `REST, ${games} games, ${rounds} rounds`,
+    games,
+    commands: sum((l) => l.commands),
+    requests: sum((l) => l.requests),
+    errors: sum((l) => l.errors),
+    internalErrors: sum((l) => l.internalErrors),
+    unavailable: sum((l) => l.unavailable),
+    seconds: round(seconds, 3),
+    commandsPerSecond: round(sum((l) => l.commands) / seconds, 1),
+    p50Ms: median(loads.map((l) => l.p50Ms)),
+    p99Ms: Math.max(...loads.map((l) => l.p99Ms)),
+  };
 }
 
 /**
@@ -272,7 +304,7 @@ async function pairedRuns(url: string, bgio: BgioServer, bgioUrl: string): Promi
     const pairs: Pair[] = [];
     for (let i = 0; i < config.pairs; i++) {
       const restFirst = i % 2 === 0;
-      const runRest = () => measured(server, () => restLoop(server.url, games, config.commandsPerGame));
+      const runRest = () => measured(server, () => restRounds(server.url, games, config.commandsPerGame, config.pairRestRounds));
       const runBgio = () => bgioRun(bgio, games, Number.POSITIVE_INFINITY, config.commandsPerGame);
       let rest: Measured;
       let moves: BgioMeasured;
@@ -525,20 +557,22 @@ function pairedTable(paired: Paired, databaseKind: string) {
   const games = Math.max(...config.games);
   console.log('');
   console.log(
-    `   Pairs (${databaseKind}): ${games} new games of ${config.commandsPerGame} commands each through REST (one server process), and ${games} new boardgame.io matches of ${config.commandsPerGame} moves each, back to back, in alternating order`,
+    `   Pairs (${databaseKind}): ${config.pairRestRounds} rounds of ${games} new games of ${config.commandsPerGame} commands each through REST (one server process), and ${games} new boardgame.io matches of ${config.commandsPerGame} moves each, back to back, in alternating order`,
   );
   console.log(
     table(
-      ['pair', 'first', 'REST/s', 'server ms', 'PG ms', 'bgio moves/s', 'server ms', 'PG ms', 'ratio'],
+      ['pair', 'first', 'REST/s', 'server ms', 'PG ms', 'client ms', 'bgio moves/s', 'server ms', 'PG ms', 'client ms', 'ratio'],
       paired.pairs.map((p, i) => [
         i + 1,
         p.restFirst ? 'REST' : 'bgio',
         p.rest.commandsPerSecond.toFixed(0),
         p.rest.serverCpuMsPerCommand.toFixed(2),
         p.rest.postgresCpuMsPerCommand.toFixed(2),
+        p.rest.clientCpuMsPerCommand.toFixed(2),
         p.bgio.movesPerSecond.toFixed(0),
         p.bgio.serverCpuMsPerMove.toFixed(2),
         p.bgio.postgresCpuMsPerMove.toFixed(2),
+        p.bgio.clientCpuMsPerMove.toFixed(2),
         `${p.ratio.toFixed(2)}x`,
       ]),
     ),
