@@ -284,16 +284,16 @@ interface Paired {
 }
 
 /**
- * Section 8's pairs: the service's REST round (one process, the largest BENCH_GAMES new games
- * of BENCH_COMMANDS commands each) and boardgame.io playing as many new matches of as many
- * moves, back to back, each pair's ratio taken from its two halves. On a shared VM whose speed
- * drifts by a third over minutes, the 20-s run above and section 1's rounds can fall in
- * different stretches; a pair's halves are seconds apart. The same games on both sides,
- * because boardgame.io's cost grows with a match's length (bgio-postgres rewrites the whole
- * log at every move): 4-s slices of new matches (some 50 moves each) read 386-399 moves/s
- * where the 20-s run reads 250-300. The order alternates from pair to pair, so a steady drift
- * favours neither. Both servers run throughout, each idle while the other is measured; each
- * half counts only its own server's CPU.
+ * Section 8's pairs: the service's REST rounds (one process, BENCH_PAIR_REST_ROUNDS rounds of the
+ * largest BENCH_GAMES new games of BENCH_COMMANDS commands each) and boardgame.io playing as
+ * many new matches of as many moves, back to back, each pair's ratio taken from its two halves.
+ * On a shared VM whose speed drifts by a third over minutes, the 20-s run above and section 1's
+ * rounds can fall in different stretches; a pair's halves are seconds apart. The same games on
+ * both sides, because boardgame.io's cost grows with a match's length (bgio-postgres rewrites
+ * the whole log at every move): 4-s slices of new matches (some 50 moves each) read 386-399
+ * moves/s where matches of 200 moves read 217-256. The order alternates from pair to pair, so a
+ * steady drift favours neither. Both servers run throughout, each idle while the other is
+ * measured; each half counts only its own server's CPU.
  */
 async function pairedRuns(url: string, bgio: BgioServer, bgioUrl: string): Promise<Paired> {
   const games = Math.max(...config.games);
@@ -306,19 +306,14 @@ async function pairedRuns(url: string, bgio: BgioServer, bgioUrl: string): Promi
       const restFirst = i % 2 === 0;
       const runRest = () => measured(server, () => restRounds(server.url, games, config.commandsPerGame, config.pairRestRounds));
       const runBgio = () => bgioRun(bgio, games, Number.POSITIVE_INFINITY, config.commandsPerGame);
-      let rest: Measured;
-      let moves: BgioMeasured;
-      if (restFirst) {
+      let rest: Measured | undefined;
+      let moves: BgioMeasured | undefined;
+      for (const half of restFirst ? ['rest', 'bgio'] : ['bgio', 'rest']) {
         await settle([url, bgioUrl]);
-        rest = await runRest();
-        await settle([url, bgioUrl]);
-        moves = await runBgio();
-      } else {
-        await settle([url, bgioUrl]);
-        moves = await runBgio();
-        await settle([url, bgioUrl]);
-        rest = await runRest();
+        if (half === 'rest') rest = await runRest();
+        else moves = await runBgio();
       }
+      if (!rest || !moves) throw new Error('a pair lacks a half');
       const ratio = moves.movesPerSecond > 0 ? round(rest.commandsPerSecond / moves.movesPerSecond) : 0;
       pairs.push({ restFirst, rest, bgio: moves, ratio });
       log(`pair ${i + 1} (${restFirst ? 'REST first' : 'boardgame.io first'}): REST ${rest.commandsPerSecond.toFixed(0)}/s, boardgame.io ${moves.movesPerSecond.toFixed(0)}/s: ${ratio.toFixed(2)}x`);
