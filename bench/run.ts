@@ -30,17 +30,10 @@ function intList(value: string | undefined, fallback: number[], name: string): n
   return list;
 }
 
-function positiveInt(value: string | undefined, fallback: number, name: string): number {
+function positiveInt(value: string | undefined, fallback: number, name: string, min = 1): number {
   if (value === undefined || value.trim() === '') return fallback;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a whole number >= 1, got "${value}"`);
-  return n;
-}
-
-function wholeNumber(value: string | undefined, fallback: number, name: string): number {
-  if (value === undefined || value.trim() === '') return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number >= 0, got "${value}"`);
+  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be a whole number >= ${min}, got "${value}"`);
   return n;
 }
 
@@ -67,7 +60,7 @@ const config = {
   bgioSeconds: positiveInt(process.env.BENCH_BGIO_SECONDS, 20, 'BENCH_BGIO_SECONDS'),
   // Section 8's pairs: a REST round and boardgame.io playing the same games (as many, as long),
   // back to back, BENCH_PAIRS times (0: none), so that each ratio is taken within seconds.
-  pairs: wholeNumber(process.env.BENCH_PAIRS, 3, 'BENCH_PAIRS'),
+  pairs: positiveInt(process.env.BENCH_PAIRS, 3, 'BENCH_PAIRS', 0),
   // A pair's REST half: this many rounds of new games in a row (about as long as the other half).
   pairRestRounds: positiveInt(process.env.BENCH_PAIR_REST_ROUNDS, 6, 'BENCH_PAIR_REST_ROUNDS'),
   // embedded (default): the embedded PostgreSQL; system: a throw-away cluster of Debian's PostgreSQL 15.
@@ -120,20 +113,30 @@ interface Measured extends Load {
   databaseShare: number | null;
 }
 
-async function measured(server: ServerProcess, run: () => Promise<Load>): Promise<Measured> {
-  const before = { cpu: server.cpuSeconds(), pg: postgresTicks(), m: await server.scrape() };
+/** CPU seconds spent while `run` runs: by a server (`serverCpu`), by PostgreSQL, and by this process (the client loops). */
+async function cpuAround<T>(serverCpu: () => number, run: () => Promise<T>): Promise<{ result: T; server: number; postgres: number; client: number }> {
+  const before = { cpu: serverCpu(), pg: postgresTicks() };
   const client = process.cpuUsage();
-  const load = await run();
-  const clientUsage = process.cpuUsage(client);
-  const after = { cpu: server.cpuSeconds(), pg: postgresCpuSince(before.pg), m: await server.scrape() };
-  const requestSeconds = after.m.requestSeconds - before.m.requestSeconds;
-  const appendSeconds = after.m.appendSeconds - before.m.appendSeconds;
+  const result = await run();
+  const usage = process.cpuUsage(client);
+  return { result, server: serverCpu() - before.cpu, postgres: postgresCpuSince(before.pg), client: (usage.user + usage.system) / 1e6 };
+}
+
+/** Milliseconds each of `n`, from seconds in all. */
+const msEach = (seconds: number, n: number) => round((seconds * 1000) / Math.max(1, n));
+
+async function measured(server: ServerProcess, run: () => Promise<Load>): Promise<Measured> {
+  const m0 = await server.scrape();
+  const { result: load, ...cpu } = await cpuAround(() => server.cpuSeconds(), run);
+  const m1 = await server.scrape();
+  const requestSeconds = m1.requestSeconds - m0.requestSeconds;
+  const appendSeconds = m1.appendSeconds - m0.appendSeconds;
   return {
     ...load,
     processes: server.processes,
-    serverCpuMsPerCommand: round(((after.cpu - before.cpu) * 1000) / Math.max(1, load.commands)),
-    postgresCpuMsPerCommand: round((after.pg * 1000) / Math.max(1, load.commands)),
-    clientCpuMsPerCommand: round((clientUsage.user + clientUsage.system) / 1000 / Math.max(1, load.commands)),
+    serverCpuMsPerCommand: msEach(cpu.server, load.commands),
+    postgresCpuMsPerCommand: msEach(cpu.postgres, load.commands),
+    clientCpuMsPerCommand: msEach(cpu.client, load.commands),
     databaseShare: requestSeconds > 0 ? round(appendSeconds / requestSeconds, 3) : null,
   };
 }
@@ -173,7 +176,7 @@ async function bgioDatabase(url: string): Promise<string> {
  * (`socket hang up`, once in five runs on 2026-12-06), and that must not cost the run every
  * other section's figures. After a second failure the report goes without it.
  */
-async function bgioTried(url: string, poolSize: number): Promise<(BgioMeasured & { paired: Paired | null }) | null> {
+async function bgioTried(url: string, poolSize: number): Promise<BgioSection | null> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await bgioSection(url, poolSize);
@@ -184,17 +187,23 @@ async function bgioTried(url: string, poolSize: number): Promise<(BgioMeasured &
   }
 }
 
+/** Section 8's figures: the 20-s run (none with BENCH_ONLY=pairs) and the pairs (none with BENCH_PAIRS=0). */
+interface BgioSection {
+  run: BgioMeasured | null;
+  paired: Paired | null;
+}
+
 /** Section 8: boardgame.io's server as its own process on the bench's PostgreSQL, warmed up, then measured; then the pairs. */
-async function bgioSection(url: string, poolSize: number): Promise<BgioMeasured & { paired: Paired | null }> {
+async function bgioSection(url: string, poolSize: number): Promise<BgioSection> {
   const bgioUrl = await bgioDatabase(url);
   const server = await startBgioServer(bgioUrl, poolSize);
   try {
     const warm = Math.max(1, Math.min(5, Math.round(config.bgioSeconds / 4)));
     log(`boardgame.io: server at ${server.url}; warm-up ${warm} s with ${config.bgioMatches} matches (not counted)`);
     await bgioLoop(server.url, config.bgioMatches, warm);
-    const load = config.only === 'pairs' ? null : await bgioRun(server, config.bgioMatches, config.bgioSeconds);
+    const run = config.only === 'pairs' ? null : await bgioRun(server, config.bgioMatches, config.bgioSeconds);
     const paired = config.pairs > 0 ? await pairedRuns(url, server, bgioUrl) : null;
-    return { ...(load ?? bgioEmpty()), paired };
+    return { run, paired };
   } finally {
     await server.stop();
   }
@@ -206,22 +215,13 @@ async function bgioSection(url: string, poolSize: number): Promise<BgioMeasured 
  */
 async function bgioRun(server: BgioServer, matches: number, seconds: number, movesPerMatch?: number): Promise<BgioMeasured> {
   log(`boardgame.io: ${matches} matches ${movesPerMatch ? `of ${movesPerMatch} moves each` : `for ${seconds} s`}, moves over socket.io`);
-  const before = { cpu: server.cpuSeconds(), pg: postgresTicks() };
-  const client = process.cpuUsage();
-  const load = await bgioLoop(server.url, matches, seconds, undefined, movesPerMatch);
-  const clientUsage = process.cpuUsage(client);
-  const cpu = server.cpuSeconds() - before.cpu;
-  const pgCpu = postgresCpuSince(before.pg);
+  const { result: load, ...cpu } = await cpuAround(() => server.cpuSeconds(), () => bgioLoop(server.url, matches, seconds, undefined, movesPerMatch));
   return {
     ...load,
-    serverCpuMsPerMove: round((cpu * 1000) / Math.max(1, load.moves)),
-    postgresCpuMsPerMove: round((pgCpu * 1000) / Math.max(1, load.moves)),
-    clientCpuMsPerMove: round((clientUsage.user + clientUsage.system) / 1000 / Math.max(1, load.moves)),
+    serverCpuMsPerMove: msEach(cpu.server, load.moves),
+    postgresCpuMsPerMove: msEach(cpu.postgres, load.moves),
+    clientCpuMsPerMove: msEach(cpu.client, load.moves),
   };
-}
-
-function bgioEmpty(): BgioMeasured {
-  return { matches: config.bgioMatches, moves: 0, stalled: 0, seconds: 0, movesPerSecond: 0, p50Ms: 0, p99Ms: 0, serverCpuMsPerMove: 0, postgresCpuMsPerMove: 0, clientCpuMsPerMove: 0 };
 }
 
 /**
@@ -249,6 +249,9 @@ async function restRounds(url: string, games: number, commandsPerGame: number, r
   };
 }
 
+/** Said once: this role may not CHECKPOINT. */
+let checkpointRefused = false;
+
 /**
  * Before each half of a pair: what the other half left behind, done now and charged to neither.
  * boardgame.io leaves far more (a 200-move match's row, its whole log, rewritten at every
@@ -273,7 +276,6 @@ async function settle(urls: string[]) {
     }
   }
 }
-let checkpointRefused = false;
 
 interface Pair {
   restFirst: boolean;
@@ -504,7 +506,8 @@ async function main() {
       server = undefined;
     }
     // No server of the service runs now: boardgame.io has the machine to itself.
-    const bgio = config.bgio ? await bgioTried(url, Number(process.env.DATABASE_POOL_SIZE ?? 10)) : null;
+    const section = config.bgio ? await bgioTried(url, Number(process.env.DATABASE_POOL_SIZE ?? 10)) : null;
+    const bgio = section?.run ? { ...section.run, paired: section.paired } : null;
     report({ loads, graphql, length, fold: fold!, bursts, webhooks, prisma, databaseKind, core: coreOnly, bgio });
   } finally {
     await server?.stop();
