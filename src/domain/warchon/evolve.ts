@@ -38,8 +38,39 @@ function hit(s: WarchonState, unit: Unit): boolean {
   return false;
 }
 
+/**
+ * The state an event is folded into: a copy of every part the cases below change in place
+ * (units, the lists, the battle), sharing the parts no event changes (the spreads, the unit
+ * types but for ElementalJoined, which copies them first). A whole structuredClone of the
+ * state cost about 0.9 ms a command, three quarters of Warchon's rules' time.
+ */
+function draft(state: WarchonState): WarchonState {
+  const units: Record<string, Unit> = {};
+  for (const id in state.units) units[id] = { ...state.units[id]! };
+  const b = state.battle;
+  return {
+    ...state,
+    unplaced: { ...state.unplaced },
+    units,
+    leftBattle: [...state.leftBattle],
+    engaged: [...state.engaged],
+    forcedInto: [...state.forcedInto],
+    eventSpreads: [...state.eventSpreads],
+    battle: b && {
+      ...b,
+      call: b.call && { ...b.call, commits: { ...b.call.commits } },
+      modifiers: [...b.modifiers],
+      berserkers: [...b.berserkers],
+      withheld: [...b.withheld],
+      bridge: [...b.bridge],
+      picks: [...b.picks],
+    },
+    pending: [...state.pending],
+  };
+}
+
 export function evolve(state: WarchonState, event: WarchonEvent): WarchonState {
-  const s: WarchonState = structuredClone(state) as WarchonState;
+  const s = draft(state);
   const battle = s.battle;
   if (battle && battle.step === 'event' && EFFECT_STAGE_EVENTS.has(event.type)) battle.effectStage += 1;
   switch (event.type) {
@@ -240,7 +271,8 @@ export function evolve(state: WarchonState, event: WarchonEvent): WarchonState {
       if (!s.types[WATER_ELEMENTAL_KEY]) {
         const effect = s.spreads.find((sp) => sp.number === event.spread)?.events?.find((e) => e.effect.kind === 'waterElemental')?.effect;
         const e = effect && effect.kind === 'waterElemental' ? effect : { cs: 4, hits: 2, trait: 'Aquatic' };
-        s.types[WATER_ELEMENTAL_KEY] = waterElementalType(event.army, e.cs, e.hits, e.trait);
+        // The types are shared with the state before (draft): a new record, not a change to it.
+        s.types = { ...s.types, [WATER_ELEMENTAL_KEY]: waterElementalType(event.army, e.cs, e.hits, e.trait) };
       }
       s.units[event.unit] = {
         id: event.unit,
