@@ -13,6 +13,8 @@ import type { TkCommand } from './commands.ts';
 export function paths(state: TkState, unit: Unit, limit = Infinity): Map<string, { steps: number; previous: string | null }> {
   const seen = new Map<string, { steps: number; previous: string | null }>([[unit.square, { steps: 0, previous: null }]]);
   const queue = [unit.square];
+  // Never through other units: every unit's square, looked up once per search.
+  const occupied = new Set(state.units.map((u) => u.square));
   for (let head = 0; head < queue.length; head++) {
     const square = queue[head]!;
     const steps = seen.get(square)!.steps;
@@ -20,7 +22,7 @@ export function paths(state: TkState, unit: Unit, limit = Infinity): Map<string,
     // Units must stop when they enter a forest (leaving one they start in is free).
     if (square !== unit.square && state.terrain[square] === 'forest') continue;
     for (const next of neighbours(square)) {
-      if (seen.has(next) || state.terrain[next] === 'mountain' || unitAt(state, next)) continue;
+      if (seen.has(next) || state.terrain[next] === 'mountain' || occupied.has(next)) continue;
       seen.set(next, { steps: steps + 1, previous: square });
       queue.push(next);
     }
@@ -49,11 +51,15 @@ export function move(state: TkState, seat: string, unitId: string, to: string): 
   if (state.terrain[to] === 'mountain') return `${to} is a mountain: units cannot move into mountains`;
   const there = unitAt(state, to);
   if (there) return `${to} is occupied by ${unitName(there)}`;
-  const found = paths(state, unit);
-  const way = found.get(to);
   const allowance = UNIT_LIST[unit.kind].move;
-  if (!way) return `${unitName(unit)} cannot reach ${to}: units, mountains or forests are in the way`;
-  if (way.steps > allowance) return `${unitName(unit)} has ${allowance} move${allowance === 1 ? '' : 's'}; ${to} needs ${way.steps}`;
+  // The search stops at the unit's Move (breadth first: the same fewest steps and way as an
+  // unbounded one); only a refusal searches the whole board, to say why.
+  const found = paths(state, unit, allowance);
+  if (!found.has(to)) {
+    const way = paths(state, unit).get(to);
+    if (!way) return `${unitName(unit)} cannot reach ${to}: units, mountains or forests are in the way`;
+    return `${unitName(unit)} has ${allowance} move${allowance === 1 ? '' : 's'}; ${to} needs ${way.steps}`;
+  }
   const path = pathTo(found, to);
   // Once no unit is left that can move, the phase ends by itself (turns.ts flow).
   return [{ type: 'UnitMoved', seat, unit: unit.id, from: unit.square, to, path }, ...occupy(state, seat, to)];
