@@ -9,8 +9,9 @@ import type { WuchaoCommand } from './commands.ts';
 import type { WuchaoEvent } from './events.ts';
 import { hasEnemy, hasStopped, movementLeft, neighbours, unitsIn, unitsOnMap, type WuchaoState } from './state.ts';
 
+/** Units with movement points left (none once halted in an enemy space, §8) and somewhere to go. */
 export function movableUnits(s: WuchaoState, side: Side): string[] {
-  return unitsOnMap(s, side).filter((id) => !hasStopped(s, id) && movementLeft(s, id) > 0 && neighbours(s, s.units[id]!.space!).length > 0);
+  return unitsOnMap(s, side).filter((id) => movementLeft(s, id) > 0 && neighbours(s, s.units[id]!.space!).length > 0);
 }
 
 export function legalMoves(s: WuchaoState, side: Side): WuchaoCommand[] {
@@ -39,7 +40,13 @@ export function move(s: WuchaoState, side: Side, unit: string, to: string): Wuch
 
 /** Spaces holding more than five of `side`'s units. */
 export function overstacked(s: WuchaoState, side: Side): string[] {
-  return s.map.spaces.filter((sp) => unitsIn(s, sp, side).length > STACKING_LIMIT);
+  // Counted in one pass over the units: this runs after every command of a movement phase.
+  const held = new Map<string, number>();
+  for (const id of unitsOnMap(s, side)) {
+    const space = s.units[id]!.space!;
+    held.set(space, (held.get(space) ?? 0) + 1);
+  }
+  return s.map.spaces.filter((sp) => (held.get(sp) ?? 0) > STACKING_LIMIT);
 }
 
 /** Units that may step back: in an over-stacked space and moved there this phase. */

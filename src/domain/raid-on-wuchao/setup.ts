@@ -24,9 +24,13 @@ export function unplacedYuan(s: WuchaoState): string[] {
 }
 
 /** Spaces where Yuan may set up: anywhere except zones A–C (ruling: zones D to H). */
-export function yuanSetupSpaces(s: WuchaoState): string[] {
-  return s.map.spaces.filter((sp) => !s.map.yuanSetupExcludedZones.includes(zoneOf(sp)) && sp !== s.map.camp);
+export function yuanSetupSpaces(s: WuchaoState): readonly string[] {
+  let spaces = setupSpaces.get(s.map);
+  if (!spaces) setupSpaces.set(s.map, (spaces = Object.freeze(s.map.spaces.filter((sp) => !s.map.yuanSetupExcludedZones.includes(zoneOf(sp)) && sp !== s.map.camp))));
+  return spaces;
 }
+/** Per map, worked out once (shared and frozen): every setup command and prompt asks for them. */
+const setupSpaces = new WeakMap<WuchaoState['map'], readonly string[]>();
 
 export function placementRefusal(s: WuchaoState, unit: string, space: string): string | null {
   const t = s.tokens.find((x) => x.id === unit);

@@ -102,13 +102,28 @@ export function isSpace(state: WuchaoState, space: string): boolean {
   return state.map.spaces.includes(space);
 }
 
-export function neighbours(state: WuchaoState, space: string): string[] {
+/** Each map's connections, worked out once per map: the rules ask them many times a command. */
+const connections = new WeakMap<WuchaoMap, Map<string, readonly string[]>>();
+const NONE: readonly string[] = Object.freeze([]);
+
+/** The spaces connected to `space`, in the map's order (shared and frozen: copy before changing). */
+export function neighbours(state: WuchaoState, space: string): readonly string[] {
+  let bySpace = connections.get(state.map);
+  if (!bySpace) {
+    bySpace = new Map();
+    for (const sp of state.map.spaces) bySpace.set(sp, Object.freeze(connectedTo(state.map, sp)));
+    connections.set(state.map, bySpace);
+  }
+  return bySpace.get(space) ?? NONE;
+}
+
+function connectedTo(map: WuchaoMap, space: string): string[] {
   const out: string[] = [];
-  for (const [a, b] of state.map.edges) {
+  for (const [a, b] of map.edges) {
     if (a === space && !out.includes(b)) out.push(b);
     else if (b === space && !out.includes(a)) out.push(a);
   }
-  return state.map.spaces.filter((s) => out.includes(s));
+  return map.spaces.filter((s) => out.includes(s));
 }
 
 export function adjacent(state: WuchaoState, a: string, b: string): boolean {
@@ -117,18 +132,31 @@ export function adjacent(state: WuchaoState, a: string, b: string): boolean {
 
 /** Units on the map (placed, not destroyed), in token-sheet order. */
 export function unitsOnMap(state: WuchaoState, side?: Side): string[] {
-  return state.tokens.map((t) => t.id).filter((id) => {
-    const u = state.units[id]!;
-    return u.space !== null && !u.destroyed && (side === undefined || u.side === side);
-  });
+  const out: string[] = [];
+  for (const t of state.tokens) {
+    const u = state.units[t.id]!;
+    if (u.space !== null && !u.destroyed && (side === undefined || u.side === side)) out.push(t.id);
+  }
+  return out;
 }
 
+/** Units in `space` (of `side`, if given), in token-sheet order. */
 export function unitsIn(state: WuchaoState, space: string, side?: Side): string[] {
-  return unitsOnMap(state, side).filter((id) => state.units[id]!.space === space);
+  const out: string[] = [];
+  for (const t of state.tokens) {
+    const u = state.units[t.id]!;
+    if (u.space === space && !u.destroyed && (side === undefined || u.side === side)) out.push(t.id);
+  }
+  return out;
 }
 
 export function hasEnemy(state: WuchaoState, space: string, side: Side): boolean {
-  return unitsIn(state, space, enemyOf(side)).length > 0;
+  const enemy = enemyOf(side);
+  for (const t of state.tokens) {
+    const u = state.units[t.id]!;
+    if (u.space === space && !u.destroyed && u.side === enemy) return true;
+  }
+  return false;
 }
 
 /** The side whose movement or combat phase it is (null in setup and at the end). */
@@ -146,12 +174,13 @@ export function activeSide(state: WuchaoState): Side | null {
 }
 
 /** Whether `side` has had its movement this round (its movement phase has ended, §3). */
+const PHASE_ORDER: readonly Phase[] = ['caoMovement', 'caoCombat', 'yuanMovement', 'yuanCombat', 'victoryCheck', 'over'];
+
 function movementOver(state: WuchaoState, side: Side): boolean {
-  const order: Phase[] = ['caoMovement', 'caoCombat', 'yuanMovement', 'yuanCombat', 'victoryCheck', 'over'];
   const own: Phase = side === 'cao' ? 'caoMovement' : 'yuanMovement';
-  const at = order.indexOf(state.phase);
+  const at = PHASE_ORDER.indexOf(state.phase);
   if (at < 0) return false; // setup
-  return at > order.indexOf(own) || (state.phase === own && state.stacking);
+  return at > PHASE_ORDER.indexOf(own) || (state.phase === own && state.stacking);
 }
 
 /**

@@ -33,7 +33,7 @@ export function view(s: WuchaoState, _viewer: Viewer, status: Status): Json {
     granary: s.map.granaries.includes(id),
     camp: id === s.map.camp,
     victory: s.map.victorySpaces.includes(id),
-    neighbours: neighbours(s, id),
+    neighbours: [...neighbours(s, id)],
     units: [...unitsIn(s, id)],
   }));
   const c = s.combat;
