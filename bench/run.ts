@@ -13,6 +13,7 @@ import { openDatabase, type Database } from '../src/persistence/database.ts';
 import { startEmbedded, type EmbeddedDatabase } from '../src/persistence/embedded.ts';
 import { runFold, type FoldResult } from './fold.ts';
 import { runCore, type CoreResult } from './core.ts';
+import { runRules, type RulesResult } from './rules.ts';
 import { prismaCost, type PrismaCost } from './prisma.ts';
 import { burst, graphqlRaid, newGuessingGame, restLoop, sequential, webhookGames, type Burst, type Load, type WebhookLoad } from './scenarios.ts';
 import { onlyCluster, postgresCpuSince, postgresTicks, startServer, type ServerProcess } from './server.ts';
@@ -68,9 +69,10 @@ const config = {
   // BENCH_ONLY=webhooks: section 5 alone (after the warm-up), PostgreSQL's CPU of the bench's cluster only.
   // BENCH_ONLY=rest: target 1 alone: REST at 32 games and the append through pg, BENCH_REPEATS rounds in turn.
   // BENCH_ONLY=pairs: section 8's pairs alone (REST against boardgame.io, BENCH_PAIRS pairs).
+  // BENCH_ONLY=rules: section 7's rules alone (no database, no server).
   only: process.env.BENCH_ONLY?.trim() || '',
 };
-if (!['', 'webhooks', 'rest', 'pairs'].includes(config.only)) throw new Error(`BENCH_ONLY must be webhooks, rest or pairs, got "${config.only}"`);
+if (!['', 'webhooks', 'rest', 'pairs', 'rules'].includes(config.only)) throw new Error(`BENCH_ONLY must be webhooks, rest, pairs or rules, got "${config.only}"`);
 if (!['embedded', 'system'].includes(config.pg)) throw new Error(`BENCH_PG must be embedded or system, got "${config.pg}"`);
 if (config.pg === 'system' && process.env.DATABASE_URL) throw new Error('BENCH_PG=system starts a cluster of its own: unset DATABASE_URL');
 
@@ -360,6 +362,7 @@ async function main() {
   );
   console.log('');
   if (scalingMode === 'only') return scalingSection();
+  if (config.only === 'rules') return rulesTable(runRules(hostedGames));
 
   let folder: string | undefined;
   let embedded: EmbeddedDatabase | undefined;
@@ -451,6 +454,8 @@ async function main() {
     // The core alone, in this process, before any server runs (nothing else on the CPU).
     log('core: commands through createCore on the memory ports (no HTTP, no database)');
     const coreOnly = await runCore(10, 200);
+    log('rules: each game played at random through its legalCommands, through the kernel only');
+    const rules = runRules(hostedGames);
 
     for (const processes of config.processes) {
       server = await startServer(url, processes);
@@ -508,7 +513,7 @@ async function main() {
     // No server of the service runs now: boardgame.io has the machine to itself.
     const section = config.bgio ? await bgioTried(url, Number(process.env.DATABASE_POOL_SIZE ?? 10)) : null;
     const bgio = section?.run ? { ...section.run, paired: section.paired } : null;
-    report({ loads, graphql, length, fold: fold!, bursts, webhooks, prisma, databaseKind, core: coreOnly, bgio });
+    report({ loads, graphql, length, fold: fold!, bursts, webhooks, prisma, databaseKind, core: coreOnly, rules, bgio });
   } finally {
     await server?.stop();
     await database?.close();
@@ -584,6 +589,18 @@ function pairedTable(paired: Paired, databaseKind: string) {
   console.log(`   REST / boardgame.io, pairs: median ${paired.medianRatio.toFixed(2)}x (from ${paired.minRatio.toFixed(2)}x to ${paired.maxRatio.toFixed(2)}x)`);
 }
 
+/** Section 7's second table: what each game's rules cost a command, through the kernel only. */
+function rulesTable(rules: RulesResult[]) {
+  console.log('');
+  console.log('   The rules alone: random games through legalCommands, through the kernel only (no core, no ports); medians of 3 rounds');
+  console.log(
+    table(
+      ['game', 'games', 'commands a round', 'legalCommands µs', 'one turn µs'],
+      rules.map((x) => [x.game, x.games, x.commands, x.legalUs.toFixed(1), x.turnUs.toFixed(1)]),
+    ),
+  );
+}
+
 function report(r: {
   loads: Measured[];
   graphql: Measured[];
@@ -594,6 +611,7 @@ function report(r: {
   prisma: PrismaCost[];
   databaseKind: string;
   core: CoreResult;
+  rules: RulesResult[];
   bgio: (BgioMeasured & { paired: Paired | null }) | null;
 }) {
   const row = (m: Measured) => [
@@ -723,6 +741,7 @@ function report(r: {
       [[r.core.games, r.core.commands, r.core.medianUsPerCommand.toFixed(1), r.core.commandsPerSecond]],
     ),
   );
+  rulesTable(r.rules);
 
   let sideBySide: Record<string, number | null> | null = null;
   if (r.bgio) {
@@ -802,6 +821,7 @@ function report(r: {
     webhooks: r.webhooks,
     prisma: r.prisma,
     core: r.core,
+    rules: r.rules,
     bgio: r.bgio,
     sideBySide,
   };
