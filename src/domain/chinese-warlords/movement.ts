@@ -49,36 +49,7 @@ export interface Reach {
  * enters water, except a last step from water into a village next to water.
  */
 export function reachable(s: WarlordsState, u: Unit): Map<string, Reach> {
-  const mobility = UNIT_TYPES[u.type].mobility;
-  const budget = movementLeft(u);
-  const cost = new Map<string, number>([[u.hex, 0]]);
-  const prev = new Map<string, string>();
-  if (budget > 0) {
-    const enemyHeld = new Set<string>();
-    for (const x of s.units) if (x.owner !== u.owner) enemyHeld.add(x.hex);
-    // Costs are small whole numbers: a bucket queue by cost.
-    const buckets: string[][] = Array.from({ length: budget + 1 }, () => []);
-    buckets[0]!.push(u.hex);
-    for (let c = 0; c <= budget; c++) {
-      for (const cur of buckets[c]!) {
-        if (cost.get(cur) !== c) continue;
-        // A boat that has come into a village stops there.
-        if (mobility === 'boat' && cur !== u.hex && terrainAt(s.map, cur) !== 'water') continue;
-        for (const n of neighbours(s.map, cur)) {
-          if (enemyHeld.has(n)) continue;
-          const step = entryCost(terrainAt(s.map, n)!, mobility);
-          if (step === null) continue;
-          // A boat reaches a village next to water only from water: never village to village.
-          if (mobility === 'boat' && !canStep(s.map, cur, n, mobility)) continue;
-          const total = c + step;
-          if (total > budget || total >= (cost.get(n) ?? Infinity)) continue;
-          cost.set(n, total);
-          prev.set(n, cur);
-          buckets[total]!.push(n);
-        }
-      }
-    }
-  }
+  const { cost, prev } = search(s, u);
   const out = new Map<string, Reach>();
   for (const [hex, c] of cost) {
     if (hex === u.hex) continue;
@@ -87,6 +58,40 @@ export function reachable(s: WarlordsState, u: Unit): Map<string, Reach> {
     out.set(hex, { cost: c, path });
   }
   return out;
+}
+
+/** The cheapest cost of every hex within the unit's movement points, and the hex it is entered from. */
+function search(s: WarlordsState, u: Unit): { cost: Map<string, number>; prev: Map<string, string> } {
+  const mobility = UNIT_TYPES[u.type].mobility;
+  const budget = movementLeft(u);
+  const cost = new Map<string, number>([[u.hex, 0]]);
+  const prev = new Map<string, string>();
+  if (budget <= 0) return { cost, prev };
+  const enemyHeld = new Set<string>();
+  for (const x of s.units) if (x.owner !== u.owner) enemyHeld.add(x.hex);
+  // Costs are small whole numbers: a bucket queue by cost.
+  const buckets: string[][] = Array.from({ length: budget + 1 }, () => []);
+  buckets[0]!.push(u.hex);
+  for (let c = 0; c <= budget; c++) {
+    for (const cur of buckets[c]!) {
+      if (cost.get(cur) !== c) continue;
+      // A boat that has come into a village stops there.
+      if (mobility === 'boat' && cur !== u.hex && terrainAt(s.map, cur) !== 'water') continue;
+      for (const n of neighbours(s.map, cur)) {
+        if (enemyHeld.has(n)) continue;
+        const step = entryCost(terrainAt(s.map, n)!, mobility);
+        if (step === null) continue;
+        // A boat reaches a village next to water only from water: never village to village.
+        if (mobility === 'boat' && !canStep(s.map, cur, n, mobility)) continue;
+        const total = c + step;
+        if (total > budget || total >= (cost.get(n) ?? Infinity)) continue;
+        cost.set(n, total);
+        prev.set(n, cur);
+        buckets[total]!.push(n);
+      }
+    }
+  }
+  return { cost, prev };
 }
 
 export function canMove(s: WarlordsState, u: Unit): boolean {
@@ -105,9 +110,11 @@ export function moveRefusal(s: WarlordsState, seat: string, u: Unit | undefined,
   return null;
 }
 
-/** Sorted reachable destinations, for legalCommands. */
+/** The reachable hexes, in reachable's order, for legalCommands (no paths: they are not listed). */
 export function destinations(s: WarlordsState, u: Unit): string[] {
-  return [...reachable(s, u).keys()];
+  const out: string[] = [];
+  for (const hex of search(s, u).cost.keys()) if (hex !== u.hex) out.push(hex);
+  return out;
 }
 
 /**
