@@ -159,7 +159,9 @@ export async function pgbouncer(target: Cluster, poolSize = 4): Promise<Bouncer>
   );
   if (root) for (const f of ['users.txt', 'pgbouncer.ini']) chownSync(join(dir, f), POSTGRES_UID, POSTGRES_GID);
   const [c, a] = asPostgres(PGBOUNCER, [ini]);
-  const child = spawn(c, a, { stdio: 'ignore' });
+  // Its own process group: as root the child is runuser, and a SIGKILL to runuser alone left
+  // pgbouncer running after the suite (one orphan a run); stop() kills the whole group.
+  const child = spawn(c, a, { stdio: 'ignore', detached: true });
   const url = `postgresql://postgres@127.0.0.1:${port}/postgres`;
   const pg = (await import('pg')).default;
   await until('pgbouncer listening', async () => {
@@ -173,7 +175,11 @@ export async function pgbouncer(target: Cluster, poolSize = 4): Promise<Bouncer>
   return {
     url,
     stop() {
-      child.kill('SIGKILL');
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // the group has gone already
+      }
       rmSync(dir, { recursive: true, force: true });
     },
   };
