@@ -3,14 +3,16 @@
  * process, through the kernel only (no core, no ports). What a game's rules cost a command:
  * listing the awaited seat's legal commands (what a `legalCommands` read and a bot run) and
  * one turn of the kernel (decide, its consequences, evolve: what every accepted command runs).
- * The picks are a fixed sequence, so every run plays the same games.
+ * Each command is the one the service's random bot would pick (botCommand, seeded by the game's
+ * seed and the turn), so every run plays the same games.
  */
-import { matchLegalCommands, matchStatus, MATCH_COMMANDS, start, step, type Command, type GameModule, type MatchState } from '../src/domain/kernel/index.ts';
+import { botCommand, botSeed, matchLegalCommands, matchStatus, start, step, type GameModule, type MatchState } from '../src/domain/kernel/index.ts';
 import { median, round } from './stats.ts';
 
 export interface RulesResult {
   game: string;
   games: number;
+  rounds: number;
   /** Turns taken, per round (random games may not end: each stops at the cap). */
   commands: number;
   /** Medians over the rounds, microseconds. */
@@ -26,7 +28,6 @@ function playRound(module: GameModule, games: number, cap: number) {
   for (let g = 0; g < games; g++) {
     const seed = `bench-rules-${g}`;
     let state: MatchState = start(module, { options: {}, players: module.seats.slice(0, module.maxPlayers) }, seed).state;
-    let pick = g;
     for (let i = 0; i < cap; i++) {
       const status = matchStatus(module, state);
       const seat = status.stage === 'FINISHED' ? undefined : status.awaiting.find((p) => p.kind !== 'ANSWER_DRAW')?.seat;
@@ -35,10 +36,8 @@ function playRound(module: GameModule, games: number, cap: number) {
       const legal = matchLegalCommands(module, state, seat);
       t.legalUs += usSince(began);
       t.legal++;
-      const own = legal.filter((c: Command) => !(MATCH_COMMANDS as readonly string[]).includes(c.type));
-      if (own.length === 0) break;
-      pick = (pick * 1103515245 + 12345) % 2147483648;
-      const command = own[pick % own.length]!;
+      const command = botCommand('random', legal, botSeed(seed, i, seat));
+      if (!command) break;
       const turnBegan = process.hrtime.bigint();
       const outcome = step(module, state, command, { kind: 'seat', seat }, { seed });
       t.turnUs += usSince(turnBegan);
@@ -62,6 +61,6 @@ export function runRules(modules: GameModule[], games = 10, cap = 400, rounds = 
       turn.push(t.turnUs / t.turns);
       commands = t.turns;
     }
-    return { game: module.id, games, commands, legalUs: round(median(legal), 1), turnUs: round(median(turn), 1) };
+    return { game: module.id, games, rounds, commands, legalUs: round(median(legal), 1), turnUs: round(median(turn), 1) };
   });
 }

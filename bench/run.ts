@@ -592,7 +592,7 @@ function pairedTable(paired: Paired, databaseKind: string) {
 /** Section 7's second table: what each game's rules cost a command, through the kernel only. */
 function rulesTable(rules: RulesResult[]) {
   console.log('');
-  console.log('   The rules alone: random games through legalCommands, through the kernel only (no core, no ports); medians of 3 rounds');
+  console.log(`   The rules alone: random games through legalCommands, through the kernel only (no core, no ports); medians of ${rules[0]?.rounds ?? 0} rounds`);
   console.log(
     table(
       ['game', 'games', 'commands a round', 'legalCommands µs', 'one turn µs'],

@@ -130,33 +130,31 @@ export function adjacent(state: WuchaoState, a: string, b: string): boolean {
   return state.map.edges.some(([x, y]) => (x === a && y === b) || (x === b && y === a));
 }
 
-/** Units on the map (placed, not destroyed), in token-sheet order. */
+/** On the map (placed, not destroyed) and of `side`, if given. */
+function standing(u: UnitState, side?: Side): boolean {
+  return u.space !== null && !u.destroyed && (side === undefined || u.side === side);
+}
+
+// The three below walk the tokens once each, without lists in between: the rules ask them
+// many times a command.
+
+/** Units on the map, in token-sheet order. */
 export function unitsOnMap(state: WuchaoState, side?: Side): string[] {
   const out: string[] = [];
-  for (const t of state.tokens) {
-    const u = state.units[t.id]!;
-    if (u.space !== null && !u.destroyed && (side === undefined || u.side === side)) out.push(t.id);
-  }
+  for (const t of state.tokens) if (standing(state.units[t.id]!, side)) out.push(t.id);
   return out;
 }
 
 /** Units in `space` (of `side`, if given), in token-sheet order. */
 export function unitsIn(state: WuchaoState, space: string, side?: Side): string[] {
   const out: string[] = [];
-  for (const t of state.tokens) {
-    const u = state.units[t.id]!;
-    if (u.space === space && !u.destroyed && (side === undefined || u.side === side)) out.push(t.id);
-  }
+  for (const t of state.tokens) if (state.units[t.id]!.space === space && standing(state.units[t.id]!, side)) out.push(t.id);
   return out;
 }
 
 export function hasEnemy(state: WuchaoState, space: string, side: Side): boolean {
   const enemy = enemyOf(side);
-  for (const t of state.tokens) {
-    const u = state.units[t.id]!;
-    if (u.space === space && !u.destroyed && u.side === enemy) return true;
-  }
-  return false;
+  return state.tokens.some((t) => state.units[t.id]!.space === space && standing(state.units[t.id]!, enemy));
 }
 
 /** The side whose movement or combat phase it is (null in setup and at the end). */
@@ -173,9 +171,10 @@ export function activeSide(state: WuchaoState): Side | null {
   }
 }
 
-/** Whether `side` has had its movement this round (its movement phase has ended, §3). */
+/** A round's phases after setup, in order (§3). */
 const PHASE_ORDER: readonly Phase[] = ['caoMovement', 'caoCombat', 'yuanMovement', 'yuanCombat', 'victoryCheck', 'over'];
 
+/** Whether `side` has had its movement this round (its movement phase has ended, §3). */
 function movementOver(state: WuchaoState, side: Side): boolean {
   const own: Phase = side === 'cao' ? 'caoMovement' : 'yuanMovement';
   const at = PHASE_ORDER.indexOf(state.phase);

@@ -34,23 +34,22 @@ export function distance(a: string, b: string): number {
 
 /** The up to eight squares orthogonally or diagonally next to a square (shared and frozen). */
 export function neighbours(square: string): readonly string[] {
-  let near = NEIGHBOURS.get(square);
-  if (!near) {
-    const [x, y] = coordinates(square);
-    const out: string[] = [];
-    for (let dy = -1; dy <= 1; dy++) {
-      for (let dx = -1; dx <= 1; dx++) {
-        if ((dx || dy) && onBoard(x + dx, y + dy)) out.push(squareName(x + dx, y + dy));
-      }
-    }
-    near = Object.freeze(out);
-    // The board's squares only: a key the caller made up is answered, not kept.
-    if (ALL_SQUARES.includes(square)) NEIGHBOURS.set(square, near);
-  }
-  return near;
+  return NEIGHBOURS.get(square) ?? around(square);
 }
-/** The movement search asks for a square's neighbours many times a command. */
-const NEIGHBOURS = new Map<string, readonly string[]>();
+
+function around(square: string): string[] {
+  const [x, y] = coordinates(square);
+  const out: string[] = [];
+  for (let dy = -1; dy <= 1; dy++) {
+    for (let dx = -1; dx <= 1; dx++) {
+      if ((dx || dy) && onBoard(x + dx, y + dy)) out.push(squareName(x + dx, y + dy));
+    }
+  }
+  return out;
+}
+
+/** Every square's neighbours, worked out once: the movement search asks them many times a command. */
+const NEIGHBOURS = new Map(ALL_SQUARES.map((square) => [square, Object.freeze(around(square))]));
 
 const CORNER_SQUARES = Object.fromEntries(
   (Object.keys(CORNERS) as CornerName[]).map((corner) => {
