@@ -60,13 +60,45 @@ export function reachable(s: WarlordsState, u: Unit): Map<string, Reach> {
   return out;
 }
 
+/**
+ * A hex's ways out for one mobility: each neighbour a unit may step into and what the step
+ * costs (TERRAIN, canStep), and whether a unit that has come in stops there (a boat in a
+ * village). Worked out once per map and mobility: the search asks them at every step.
+ */
+interface Ways {
+  stops: boolean;
+  steps: { to: string; cost: number }[];
+}
+
+const waysOf = new WeakMap<object, Map<Mobility, Map<string, Ways>>>();
+
+function ways(map: MapData, mobility: Mobility): Map<string, Ways> {
+  let byMobility = waysOf.get(map.hexes);
+  if (!byMobility) waysOf.set(map.hexes, (byMobility = new Map()));
+  let table = byMobility.get(mobility);
+  if (!table) {
+    table = new Map();
+    for (const { id, terrain } of map.hexes) {
+      const steps: Ways['steps'] = [];
+      for (const to of neighbours(map, id)) {
+        const cost = entryCost(terrainAt(map, to)!, mobility);
+        // A boat reaches a village next to water only from water: never village to village.
+        if (cost !== null && (mobility !== 'boat' || canStep(map, id, to, mobility))) steps.push({ to, cost });
+      }
+      table.set(id, { stops: mobility === 'boat' && terrain !== 'water', steps });
+    }
+    byMobility.set(mobility, table);
+  }
+  return table;
+}
+
 /** The cheapest cost of every hex within the unit's movement points, and the hex it is entered from. */
 function search(s: WarlordsState, u: Unit): { cost: Map<string, number>; prev: Map<string, string> } {
-  const mobility = UNIT_TYPES[u.type].mobility;
   const budget = movementLeft(u);
   const cost = new Map<string, number>([[u.hex, 0]]);
   const prev = new Map<string, string>();
   if (budget <= 0) return { cost, prev };
+  const table = ways(s.map, UNIT_TYPES[u.type].mobility);
   const enemyHeld = new Set<string>();
   for (const x of s.units) if (x.owner !== u.owner) enemyHeld.add(x.hex);
   // Costs are small whole numbers: a bucket queue by cost.
@@ -75,19 +107,16 @@ function search(s: WarlordsState, u: Unit): { cost: Map<string, number>; prev: M
   for (let c = 0; c <= budget; c++) {
     for (const cur of buckets[c]!) {
       if (cost.get(cur) !== c) continue;
+      const here = table.get(cur);
       // A boat that has come into a village stops there.
-      if (mobility === 'boat' && cur !== u.hex && terrainAt(s.map, cur) !== 'water') continue;
-      for (const n of neighbours(s.map, cur)) {
-        if (enemyHeld.has(n)) continue;
-        const step = entryCost(terrainAt(s.map, n)!, mobility);
-        if (step === null) continue;
-        // A boat reaches a village next to water only from water: never village to village.
-        if (mobility === 'boat' && !canStep(s.map, cur, n, mobility)) continue;
+      if (!here || (here.stops && cur !== u.hex)) continue;
+      for (const { to, cost: step } of here.steps) {
+        if (enemyHeld.has(to)) continue;
         const total = c + step;
-        if (total > budget || total >= (cost.get(n) ?? Infinity)) continue;
-        cost.set(n, total);
-        prev.set(n, cur);
-        buckets[total]!.push(n);
+        if (total > budget || total >= (cost.get(to) ?? Infinity)) continue;
+        cost.set(to, total);
+        prev.set(to, cur);
+        buckets[total]!.push(to);
       }
     }
   }
