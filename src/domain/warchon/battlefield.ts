@@ -15,15 +15,27 @@ export function spreadName(state: WarchonState, n: number): string {
 }
 
 /** "A unit can only move through spreads in sequential order ... (and vice versa)", plus paths both ways. */
-export function neighbours(state: WarchonState, n: number): number[] {
+function neighboursOf(spreads: readonly Spread[], n: number): number[] {
   const out = new Set<number>();
-  for (const s of state.spreads) {
-    if (Math.abs(s.number - n) === 1 && state.spreads.some((x) => x.number === n)) out.add(s.number);
+  for (const s of spreads) {
+    if (Math.abs(s.number - n) === 1 && spreads.some((x) => x.number === n)) out.add(s.number);
     if (s.number === n) for (const p of s.paths) out.add(p);
     if (s.paths.includes(n)) out.add(s.number);
   }
   out.delete(n);
   return [...out].sort((a, b) => a - b);
+}
+
+/** Each spread's neighbours, worked out once per battlefield: the spreads never change once set up (evolve shares them). */
+const adjacency = new WeakMap<readonly Spread[], Map<number, readonly number[]>>();
+
+export function neighbours(state: WarchonState, n: number): readonly number[] {
+  let table = adjacency.get(state.spreads);
+  if (!table) {
+    table = new Map(state.spreads.map((sp) => [sp.number, Object.freeze(neighboursOf(state.spreads, sp.number))]));
+    adjacency.set(state.spreads, table);
+  }
+  return table.get(n) ?? neighboursOf(state.spreads, n);
 }
 
 /** Fewest moves from one spread to another (each step, by order or path, costs one Movement). */
@@ -119,7 +131,12 @@ export function unitsIn(state: WarchonState, spread: number, army?: Army): Unit[
 }
 
 export function hasEnemy(state: WarchonState, spread: number, army: Army): boolean {
-  return unitsIn(state, spread).some((u) => u.army !== army);
+  // unitsIn(...).some(...) without the lists: the walks ask it at every spread.
+  for (const id in state.units) {
+    const u = state.units[id]!;
+    if (!u.destroyed && u.spread === spread && u.army !== army) return true;
+  }
+  return false;
 }
 
 /** Spreads where both armies have units: where battles happen. */

@@ -59,7 +59,7 @@ export function view(state: WarchonState, viewer: Viewer): Json {
       capacity: sp.capacity,
       specialRules: sp.special.text,
       paths: [...sp.paths],
-      neighbours: neighbours(state, sp.number),
+      neighbours: [...neighbours(state, sp.number)],
       engaged: state.engaged.some((e) => e.spread === sp.number && e.turn >= state.turn - 1),
       randomEventThisTurn: state.eventSpreads.includes(sp.number),
       rng: sp.rng.map((r) => [...r]),
