@@ -5,7 +5,7 @@
 import type { Random } from '../kernel/index.ts';
 import { COMBAT_RESOLUTION_TABLE, CRT_COLUMNS, TERRAIN, UNIT_TYPES, type CrtColumn } from './data.ts';
 import type { WarlordsEvent } from './events.ts';
-import { distance, neighbours, terrainAt } from './map.ts';
+import { axial, axialDistance, distance, neighbours, terrainAt } from './map.ts';
 import { canStep } from './movement.ts';
 import { attackedLastTurn, liveStrongholds, passengersOf, unitsAt, type Unit, type WarlordsState } from './state.ts';
 
@@ -79,9 +79,11 @@ export function attackCommands(s: WarlordsState, seat: string) {
   const mine = [...new Set(s.units.filter((u) => u.owner === seat).map((u) => u.hex))].sort();
   const targets = s.attack ? [s.attack.target] : [...new Set(s.units.filter((u) => u.owner !== seat).map((u) => u.hex))].sort();
   const reach = new Map(mine.map((h) => [h, Math.max(...unitsAt(s, h).map((u) => UNIT_TYPES[u.type].range))]));
+  // Every stack against every enemy stack: each hex's coordinates worked out once.
+  const at = new Map([...mine, ...targets].map((h) => [h, axial(h)]));
   for (const stack of mine) {
     for (const target of targets) {
-      if (distance(stack, target) > reach.get(stack)!) continue;
+      if (axialDistance(at.get(stack)!, at.get(target)!) > reach.get(stack)!) continue;
       if (!attackRefusal(s, seat, stack, target)) out.push({ type: 'attack', stack, target });
     }
   }

@@ -48,15 +48,21 @@ const DIRECTIONS = [
   [0, 1],
 ] as const;
 
-/** Hex distance, in hexes (also the range of fire). */
-export function distance(a: string, b: string): number {
-  const pa = parseHexId(a);
-  const pb = parseHexId(b);
-  const x = toAxial(pa.col, pa.row);
-  const y = toAxial(pb.col, pb.row);
+/** A hex's axial coordinates, for callers that measure many pairs (axialDistance). */
+export function axial(id: string): { q: number; r: number } {
+  const { col, row } = parseHexId(id);
+  return toAxial(col, row);
+}
+
+export function axialDistance(x: { q: number; r: number }, y: { q: number; r: number }): number {
   const dq = x.q - y.q;
   const dr = x.r - y.r;
   return (Math.abs(dq) + Math.abs(dr) + Math.abs(dq + dr)) / 2;
+}
+
+/** Hex distance, in hexes (also the range of fire). */
+export function distance(a: string, b: string): number {
+  return axialDistance(axial(a), axial(b));
 }
 
 /** The six ids around a hex (whether or not they are on the map). */
