@@ -11,7 +11,7 @@ import type { WarlordsEvent } from './events.ts';
 import { evolve } from './evolve.ts';
 import { loseUnitEvents, retreatEvents, settle, upkeepCandidates } from './flow.ts';
 import { terrainAt } from './map.ts';
-import { boardRefusal, canMove, destinations, movementLeft, moveRefusal, reachable, strongholdOwnerAt, unloadRefusal } from './movement.ts';
+import { boardRefusal, canMove, destinations, moveRefusal, reachable, strongholdOwnerAt, unloadRefusal } from './movement.ts';
 import { recruit, recruitCommands, recruitRefusal } from './recruitment.ts';
 import { choosingVillage, gameSetUp, initialState, nearbyVillages, optionsSchema, type WarlordsOptions } from './setup.ts';
 import { activeSeats, passengersOf, unitById, unitsAt, type WarlordsState } from './state.ts';
@@ -167,15 +167,7 @@ function legalCommands(s: WarlordsState, seat: string): WarlordsCommand[] {
     out.push(...recruitCommands(s, seat), { type: 'endRecruitment' });
   } else if (s.phase === 'movement') {
     const own = s.units.filter((u) => u.owner === seat);
-    // The units of a stack with the same mobility and movement left reach the same hexes: one search for them all.
-    const reached = new Map<string, string[]>();
-    for (const u of own) {
-      if (!canMove(s, u)) continue;
-      const key = `${u.hex} ${UNIT_TYPES[u.type].mobility} ${movementLeft(u)}`;
-      let hexes = reached.get(key);
-      if (!hexes) reached.set(key, (hexes = destinations(s, u)));
-      for (const to of hexes) out.push({ type: 'move', unit: u.id, to });
-    }
+    for (const [u, hexes] of destinations(s, own)) for (const to of hexes) out.push({ type: 'move', unit: u.id, to });
     for (const u of own) for (const carrier of own) if (!boardRefusal(s, seat, u, carrier)) out.push({ type: 'board', unit: u.id, carrier: carrier.id });
     for (const u of own) if (u.carriedBy && !unloadRefusal(s, seat, u)) out.push({ type: 'unload', unit: u.id });
     out.push({ type: 'endMovement' });

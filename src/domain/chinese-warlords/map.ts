@@ -54,6 +54,7 @@ export function axial(id: string): { q: number; r: number } {
   return toAxial(col, row);
 }
 
+/** distance, between axial coordinates. */
 export function axialDistance(x: { q: number; r: number }, y: { q: number; r: number }): number {
   const dq = x.q - y.q;
   const dr = x.r - y.r;
@@ -67,8 +68,7 @@ export function distance(a: string, b: string): number {
 
 /** The six ids around a hex (whether or not they are on the map). */
 export function neighbourIds(id: string): string[] {
-  const { col, row } = parseHexId(id);
-  const { q, r } = toAxial(col, row);
+  const { q, r } = axial(id);
   return DIRECTIONS.map(([dq, dr]) => {
     const p = fromAxial(q + dq, r + dr);
     return hexId(p.col, p.row);

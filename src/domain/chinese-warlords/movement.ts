@@ -139,10 +139,25 @@ export function moveRefusal(s: WarlordsState, seat: string, u: Unit | undefined,
   return null;
 }
 
-/** The reachable hexes, in reachable's order, for legalCommands (no paths: they are not listed). */
-export function destinations(s: WarlordsState, u: Unit): string[] {
-  const out: string[] = [];
-  for (const hex of search(s, u).cost.keys()) if (hex !== u.hex) out.push(hex);
+/**
+ * For legalCommands: each of `units` that can move, with the hexes it reaches (in reachable's
+ * order; no paths, they are not listed). A search depends on the unit's hex, mobility and
+ * movement left (and its owner, the same for all): the units of a stack alike share one.
+ */
+export function destinations(s: WarlordsState, units: Unit[]): [Unit, string[]][] {
+  const searched = new Map<string, string[]>();
+  const out: [Unit, string[]][] = [];
+  for (const u of units) {
+    if (!canMove(s, u)) continue;
+    const key = `${u.hex} ${UNIT_TYPES[u.type].mobility} ${movementLeft(u)}`;
+    let hexes = searched.get(key);
+    if (!hexes) {
+      hexes = [];
+      for (const hex of search(s, u).cost.keys()) if (hex !== u.hex) hexes.push(hex);
+      searched.set(key, hexes);
+    }
+    out.push([u, hexes]);
+  }
   return out;
 }
 

@@ -38,7 +38,6 @@ export function neighbours(state: WarchonState, n: number): readonly number[] {
   return table.get(n) ?? neighboursOf(state.spreads, n);
 }
 
-/** Fewest moves from one spread to another (each step, by order or path, costs one Movement). */
 /**
  * Fewest steps between two spreads along the spreads and paths; a walk does not go on from a
  * spread where `canPass` says it must stop (the start excepted).
@@ -126,17 +125,15 @@ export function alive(state: WarchonState): Unit[] {
   return Object.values(state.units).filter((u) => !u.destroyed && u.spread !== null);
 }
 
+/** The living units in a spread (of `army`, if given): one pass, no list of every living unit first (the walks ask at every spread). */
 export function unitsIn(state: WarchonState, spread: number, army?: Army): Unit[] {
-  return alive(state).filter((u) => u.spread === spread && (army === undefined || u.army === army));
+  const out: Unit[] = [];
+  for (const u of Object.values(state.units)) if (!u.destroyed && u.spread === spread && (army === undefined || u.army === army)) out.push(u);
+  return out;
 }
 
 export function hasEnemy(state: WarchonState, spread: number, army: Army): boolean {
-  // unitsIn(...).some(...) without the lists: the walks ask it at every spread.
-  for (const id in state.units) {
-    const u = state.units[id]!;
-    if (!u.destroyed && u.spread === spread && u.army !== army) return true;
-  }
-  return false;
+  return unitsIn(state, spread).some((u) => u.army !== army);
 }
 
 /** Spreads where both armies have units: where battles happen. */

@@ -23,6 +23,15 @@ function destinations(g: Game, unit: string): string[] {
 }
 
 describe('MOVEMENT: terrain costs', () => {
+  it('units in one hex each list the moves of their own mobility and movement left', () => {
+    const g = moving(['red-2 peasants 1,0', 'red-3 peasants 2,0', 'red-4 vehicles 0,0']);
+    act(g, 'red', { type: 'move', unit: 'red-2', to: '2,0' }); // 1 of its 2 points used
+    act(g, 'red', { type: 'move', unit: 'red-4', to: '2,0' }); // 4 of its 6: 2 left, as the fresh peasants have
+    expect(destinations(g, 'red-2')).toEqual(['1,0', '3,0']);
+    expect(destinations(g, 'red-3')).toEqual(['0,0', '1,0', '1,1', '2,1', '3,0', '4,0']);
+    expect(destinations(g, 'red-4')).toEqual(['1,0', '3,0']);
+  });
+
   it('vehicles pay 1 on roads and 2 in the open, up to their Movement rating of 6', () => {
     const g = moving(['red-2 vehicles 1,2', 'red-3 vehicles 1,0']);
     expect(destinations(g, 'red-2')).toEqual(['0,2', '2,2', '3,2', '4,2', '5,2', '6,2', '7,2']);
