@@ -16,12 +16,11 @@
  * favours it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import type { Ctx, Game } from 'boardgame.io';
 import { Client } from 'boardgame.io/client';
 import { SocketIO } from 'boardgame.io/multiplayer';
 import { request } from './client.ts';
-import { treeCpuSeconds } from './server.ts';
+import { freePort, treeCpuSeconds } from './server.ts';
 import { msSince, quantile, round } from './stats.ts';
 
 const ROOT = new URL('../', import.meta.url).pathname;
@@ -77,17 +76,6 @@ export interface BgioServer {
   child: ChildProcess;
   cpuSeconds(): number;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
 }
 
 /** bench/bgio-serve.ts as its own process, on `databaseUrl`; ready once its lobby API answers. */

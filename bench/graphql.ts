@@ -6,10 +6,13 @@
  * status at once, the server goes idle, every game asks legalCommands, idle, every game
  * submits, idle; the server's CPU (its threads' run time from /proc/<pid>/task/<tid>/schedstat,
  * in nanoseconds) is read around each phase, so each phase's CPU is that request kind's alone
- * at the same concurrency and on the same games as the free-running loop.
+ * at the same concurrency and on the same games as the free-running loop. Beside them (KINDS):
+ * a bare request's, the submits' reactions after their answers, and the same bare request to
+ * fastify and mercurius alone (bench/reference-server.ts), this machine's yardstick.
  *
  * BENCH_CLIENT=fetch sends the loop's requests with fetch (undici) instead of node:http.
  */
+import { type ChildProcess, spawn } from 'node:child_process';
 import { appendFileSync, chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,7 +21,7 @@ import { openDatabase } from '../src/persistence/database.ts';
 import { chooser } from '../test/support/play.ts';
 import { gql } from './client.ts';
 import { graphqlRaid, LEGAL, STATUS, SUBMIT, createRaid } from './scenarios.ts';
-import { postgresCpuSince, postgresTicks, startServer, type ServerProcess } from './server.ts';
+import { freePort, postgresCpuSince, postgresTicks, startServer, type ServerProcess } from './server.ts';
 import { round } from './stats.ts';
 
 /** CPU nanoseconds used so far by every thread of a process and of the processes below it. */
@@ -54,12 +57,52 @@ export interface PerRequest {
   games: number;
   rounds: number;
   /** Server CPU ms per request of each kind, and PostgreSQL's. */
-  serverMs: { status: number; legalCommands: number; submitCommand: number };
-  postgresMs: { status: number; legalCommands: number; submitCommand: number };
-  requests: { status: number; legalCommands: number; submitCommand: number };
+  serverMs: Record<Kind, number>;
+  postgresMs: Record<Kind, number>;
+  requests: Record<Kind, number>;
 }
 
-type Kind = 'status' | 'legalCommands' | 'submitCommand';
+/**
+ * The loop's three requests, and two more windows:
+ * - `bare`: `{ __typename }` from every game in its own phase, a GraphQL request that reads
+ *   nothing (HTTP, fastify's hooks, mercurius). It is the floor the three stand on, measured in
+ *   the same slices: where the VM is slower, it is too.
+ * - `reactions`: REACTIONS_MS after the submits' answers, with no request out. What a commit
+ *   sets off after its answer (the outbox, the notifications, coalesced over 10 ms) runs then,
+ *   instead of in the next round's status phase, which read it until round nineteen.
+ */
+const KINDS = ['status', 'legalCommands', 'submitCommand', 'bare', 'reactions'] as const;
+const REACTIONS_MS = 30;
+type Kind = (typeof KINDS)[number];
+const BARE = 'query Bare { __typename }';
+const perKind = () => Object.fromEntries(KINDS.map((k) => [k, 0])) as Record<Kind, number>;
+
+async function bareRequest(url: string) {
+  const a = await gql(url, BARE, {});
+  if (a.status !== 200 || a.body.data?.__typename !== 'Query') throw new Error(`bare request: ${JSON.stringify(a.body).slice(0, 300)}`);
+}
+
+/** The reference server (bench/reference-server.ts), started beside the service's. */
+async function startReference(): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'reference-server.ts')], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (d) => String(d).includes('listening') && resolve());
+    child.once('exit', (code) => reject(new Error(`the reference server exited (${code})`)));
+  });
+  return { url: `http://127.0.0.1:${port}`, child };
+}
+
+/** Server CPU ms a bare request, `games` at once, `rounds` times. */
+async function bareOnly(url: string, pid: number, games: number, rounds: number): Promise<{ ms: number; requests: number }> {
+  let ns = 0;
+  for (let r = 0; r < rounds; r++) {
+    const before = treeCpuNanos(pid);
+    await Promise.all(Array.from({ length: games }, () => bareRequest(url)));
+    ns += treeCpuNanos(pid) - before;
+  }
+  return { ms: ns / 1e6 / (games * rounds), requests: games * rounds };
+}
 
 /** The games a lockstep run plays, kept from one slice of rounds to the next. */
 export type LockstepGames = { game: Awaited<ReturnType<typeof createRaid>>; choose: (n: number) => number; version: number; seat: string; legal: { type: string }[]; live: boolean }[];
@@ -75,9 +118,9 @@ export async function perRequest(server: ServerProcess, games: number, rounds: n
   const url = server.url;
   const state: LockstepGames = playing ?? [];
   if (state.length === 0) state.push(...(await Promise.all(Array.from({ length: games }, async (_, i) => ({ game: await createRaid(url), choose: chooser(i + 1), version: 0, seat: '', legal: [] as { type: string }[], live: true })))));
-  const cpu: Record<Kind, number> = { status: 0, legalCommands: 0, submitCommand: 0 };
-  const pgCpu: Record<Kind, number> = { status: 0, legalCommands: 0, submitCommand: 0 };
-  const count: Record<Kind, number> = { status: 0, legalCommands: 0, submitCommand: 0 };
+  const cpu = perKind();
+  const pgCpu = perKind();
+  const count = perKind();
   const phase = async (kind: Kind, each: (s: (typeof state)[number]) => Promise<void>) => {
     const live = state.filter((s) => s.live);
     const startedUs = process.hrtime.bigint() / 1000n;
@@ -106,11 +149,16 @@ export async function perRequest(server: ServerProcess, games: number, rounds: n
       s.legal = ((await gql(url, LEGAL, { id: s.game.id }, s.game.tokens[s.seat])).body.data?.game?.legalCommands ?? []).filter((c: { type: string }) => !MATCH.has(c.type));
       if (s.legal.length === 0) s.live = false;
     });
+    // Before the submits, not after: a commit's reactions (the outbox, the notifications) run
+    // on after its answer, into the phase that follows it.
+    await phase('bare', () => bareRequest(url));
     await phase('submitCommand', async (s) => {
       const command = s.legal[s.choose(s.legal.length)];
       const a = await gql(url, SUBMIT, { id: s.game.id, c: command, v: s.version }, s.game.tokens[s.seat]);
       if (a.status !== 200 || a.body.errors) throw new Error(`submitCommand: ${JSON.stringify(a.body).slice(0, 300)}`);
     });
+    // Counted a submit each, the games that submitted.
+    await phase('reactions', () => new Promise((resolve) => setTimeout(resolve, REACTIONS_MS)));
     // A finished game is replaced (outside the measured phases).
     await Promise.all(
       state.map(async (s, i) => {
@@ -123,8 +171,8 @@ export async function perRequest(server: ServerProcess, games: number, rounds: n
   return {
     games,
     rounds,
-    serverMs: { status: ms('status'), legalCommands: ms('legalCommands'), submitCommand: ms('submitCommand') },
-    postgresMs: { status: pgMs('status'), legalCommands: pgMs('legalCommands'), submitCommand: pgMs('submitCommand') },
+    serverMs: Object.fromEntries(KINDS.map((k) => [k, ms(k)])) as Record<Kind, number>,
+    postgresMs: Object.fromEntries(KINDS.map((k) => [k, pgMs(k)])) as Record<Kind, number>,
     requests: count,
   };
 }
@@ -163,6 +211,7 @@ async function main() {
     const env = Object.fromEntries(vars.split(',').filter(Boolean).map((kv) => kv.split('=') as [string, string]));
     servers.push({ name: name!, server: await startServer(url, 1, process.env.BENCH_SERVER, env) });
   }
+  const reference = await startReference();
   const labelled = servers.length > 1;
   const server = servers[0]!.server;
   try {
@@ -176,23 +225,29 @@ async function main() {
       const warming: LockstepGames = [];
       for (let r = 0; r < rounds; r += slice) await perRequest(s, games, Math.min(slice, rounds - r), warming);
     }
+    await bareOnly(reference.url, reference.child.pid!, games, 4 * rounds);
     for (let i = 0; i < repeats; i++) {
-      const sums = servers.map(() => ({ status: 0, legalCommands: 0, submitCommand: 0, n: { status: 0, legalCommands: 0, submitCommand: 0 } }));
+      const sums = servers.map(() => ({ ms: perKind(), n: perKind() }));
       // Each server's games go on from slice to slice: the rounds measured are the games' first `rounds` moves.
       const playing: LockstepGames[] = servers.map(() => []);
+      const yardstick = { ms: 0, n: 0 };
       for (let r = 0; r < rounds; r += slice) {
+        const b = await bareOnly(reference.url, reference.child.pid!, games, Math.min(slice, rounds - r));
+        yardstick.ms += b.ms * b.requests;
+        yardstick.n += b.requests;
         for (const [k, { server: s }] of servers.entries()) {
           const p = await perRequest(s, games, Math.min(slice, rounds - r), playing[k]);
-          for (const kind of ['status', 'legalCommands', 'submitCommand'] as const) {
-            sums[k]![kind] += p.serverMs[kind] * p.requests[kind];
+          for (const kind of KINDS) {
+            sums[k]!.ms[kind] += p.serverMs[kind] * p.requests[kind];
             sums[k]!.n[kind] += p.requests[kind];
           }
         }
       }
       for (const [k, { name }] of servers.entries()) {
-        const m = (kind: 'status' | 'legalCommands' | 'submitCommand') => round(sums[k]![kind] / Math.max(1, sums[k]!.n[kind]), 3);
-        console.log(`lockstep${labelled ? ` [${name}]` : ''}: server CPU ms/request status ${m('status')}, legalCommands ${m('legalCommands')}, submitCommand ${m('submitCommand')}`);
+        const m = (kind: Kind) => round(sums[k]!.ms[kind] / Math.max(1, sums[k]!.n[kind]), 3);
+        console.log(`lockstep${labelled ? ` [${name}]` : ''}: server CPU ms/request status ${m('status')}, legalCommands ${m('legalCommands')}, submitCommand ${m('submitCommand')}; a bare request ({ __typename }) ${m('bare')}; the submits' reactions after their answers ${m('reactions')} a command`);
       }
+      console.log(`lockstep: the same bare request to fastify and mercurius alone (bench/reference-server.ts) ${round(yardstick.ms / Math.max(1, yardstick.n), 3)} ms`);
       // Every other repeat in the other order: the first loop after the lockstep slices ran slower,
       // with more PostgreSQL CPU, whichever checkout it was (bench/README.md, round eight).
       for (const { name, server: s } of i % 2 ? [...servers].reverse() : servers) {
@@ -210,6 +265,7 @@ async function main() {
     }
   } finally {
     for (const { server: s } of servers) await s.stop();
+    reference.child.kill();
     await embedded?.stop();
     if (folder) rmSync(folder, { recursive: true, force: true });
   }

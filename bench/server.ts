@@ -13,7 +13,8 @@ import { request } from './client.ts';
 const ROOT = new URL('../', import.meta.url).pathname;
 const TICKS = 100; // USER_HZ on Linux
 
-async function freePort(): Promise<number> {
+/** A port free on 127.0.0.1 now. */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.listen(0, '127.0.0.1', () => {
