@@ -4,14 +4,19 @@
  * The stacking limit (5) is checked at the end of the side's movement: the owner chooses
  * which excess units step back along the path they moved.
  */
-import { SIDE_NAME, STACKING_LIMIT, type Side } from './data.ts';
+import { enemyOf, SIDE_NAME, STACKING_LIMIT, type Side } from './data.ts';
 import type { WuchaoCommand } from './commands.ts';
 import type { WuchaoEvent } from './events.ts';
-import { hasEnemy, hasStopped, movementLeft, neighbours, unitsIn, unitsOnMap, type WuchaoState } from './state.ts';
+import { findToken, hasEnemy, hasStopped, movementLeft, neighbours, spacesHeld, unitsIn, unitsOnMap, type WuchaoState } from './state.ts';
 
 /** Units with movement points left (none once halted in an enemy space, §8) and somewhere to go. */
 export function movableUnits(s: WuchaoState, side: Side): string[] {
-  return unitsOnMap(s, side).filter((id) => movementLeft(s, id) > 0 && neighbours(s, s.units[id]!.space!).length > 0);
+  // The enemy's spaces once, not a scan of every token for each unit: a unit in one has stopped.
+  const enemy = spacesHeld(s, enemyOf(side));
+  return unitsOnMap(s, side).filter((id) => {
+    const space = s.units[id]!.space!;
+    return movementLeft(s, id, enemy.has(space)) > 0 && neighbours(s, space).length > 0;
+  });
 }
 
 export function legalMoves(s: WuchaoState, side: Side): WuchaoCommand[] {
@@ -24,7 +29,7 @@ export function legalMoves(s: WuchaoState, side: Side): WuchaoCommand[] {
 
 /** The UnitMoved event of a legal move, or the reason it is not legal. */
 export function move(s: WuchaoState, side: Side, unit: string, to: string): WuchaoEvent | string {
-  const t = s.tokens.find((x) => x.id === unit);
+  const t = findToken(s, unit);
   const u = s.units[unit];
   if (!t || !u) return `There is no unit "${unit}"`;
   if (t.side !== side) return `${t.name} is not yours: it is a ${SIDE_NAME[t.side]} unit`;
@@ -70,7 +75,7 @@ export function forcedStepBack(s: WuchaoState, side: Side): string | null {
 }
 
 export function stepBack(s: WuchaoState, side: Side, unit: string, automatic: boolean): WuchaoEvent | string {
-  const t = s.tokens.find((x) => x.id === unit);
+  const t = findToken(s, unit);
   if (!t) return `There is no unit "${unit}"`;
   if (t.side !== side) return `${t.name} is not yours`;
   if (!stepBackCandidates(s, side).includes(unit)) {

@@ -5,7 +5,7 @@ import { STACKING_LIMIT, zoneOf } from './data.ts';
 import type { WuchaoCommand } from './commands.ts';
 import type { WuchaoEvent } from './events.ts';
 import { scenarioProblems, type WuchaoOptions } from './options.ts';
-import { initialState, isSpace, unitsIn, unitsOnMap, type WuchaoState } from './state.ts';
+import { findToken, initialState, isSpace, unitsIn, unitsOnMap, type WuchaoState } from './state.ts';
 
 export function setupEvents(input: SetupInput<WuchaoOptions>): WuchaoEvent[] {
   const s = initialState(input);
@@ -33,7 +33,7 @@ export function yuanSetupSpaces(s: WuchaoState): readonly string[] {
 const setupSpaces = new WeakMap<WuchaoState['map'], readonly string[]>();
 
 export function placementRefusal(s: WuchaoState, unit: string, space: string): string | null {
-  const t = s.tokens.find((x) => x.id === unit);
+  const t = findToken(s, unit);
   if (!t) return `There is no unit "${unit}"`;
   if (t.side !== 'yuan') return `${t.name} is a Cao unit; Cao's units start at ${s.map.camp}`;
   if (s.units[unit]!.space !== null) return `${t.name} is already placed at ${s.units[unit]!.space}`;

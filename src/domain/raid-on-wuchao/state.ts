@@ -90,12 +90,22 @@ export function initialState(input: SetupInput<WuchaoOptions>): WuchaoState {
   };
 }
 
+/** Each token sheet's tokens by id, once per sheet: every state of a game shares its sheet. */
+const sheets = new WeakMap<readonly TokenDef[], Map<string, TokenDef>>();
+
+/** The token `id` names, if any (`id` may come from a player's command). */
+export function findToken(state: WuchaoState, id: string): TokenDef | undefined {
+  let byId = sheets.get(state.tokens);
+  if (!byId) sheets.set(state.tokens, (byId = new Map(state.tokens.map((t) => [t.id, t]))));
+  return byId.get(id);
+}
+
 export function token(state: WuchaoState, id: string): TokenDef {
-  return state.tokens.find((t) => t.id === id)!;
+  return findToken(state, id)!;
 }
 
 export function unitName(state: WuchaoState, id: string): string {
-  return state.tokens.find((t) => t.id === id)?.name ?? id;
+  return findToken(state, id)?.name ?? id;
 }
 
 export function isSpace(state: WuchaoState, space: string): boolean {
@@ -152,6 +162,13 @@ export function unitsIn(state: WuchaoState, space: string, side?: Side): string[
   return out;
 }
 
+/** The spaces holding units of `side` (placed, not destroyed). */
+export function spacesHeld(state: WuchaoState, side: Side): Set<string> {
+  const out = new Set<string>();
+  for (const t of state.tokens) if (standing(state.units[t.id]!, side)) out.add(state.units[t.id]!.space!);
+  return out;
+}
+
 export function hasEnemy(state: WuchaoState, space: string, side: Side): boolean {
   const enemy = enemyOf(side);
   return state.tokens.some((t) => state.units[t.id]!.space === space && standing(state.units[t.id]!, enemy));
@@ -187,11 +204,12 @@ function movementOver(state: WuchaoState, side: Side): boolean {
  * space, and unused points are not saved, so a side's units have none left once its
  * movement has ended; §8: a unit that entered an enemy-occupied space is halted (none
  * left), and attackers that occupy a space "cannot move further that round".
+ * `stopped`: whether the unit has stopped (hasStopped), when the caller knows it already.
  */
-export function movementLeft(state: WuchaoState, id: string): number {
+export function movementLeft(state: WuchaoState, id: string, stopped?: boolean): number {
   const u = state.units[id]!;
   if (u.destroyed) return 0;
-  if (hasStopped(state, id) || movementOver(state, u.side)) return 0;
+  if ((stopped ?? hasStopped(state, id)) || movementOver(state, u.side)) return 0;
   const path = state.paths[id];
   return token(state, id).move - (path ? path.length - 1 : 0);
 }
