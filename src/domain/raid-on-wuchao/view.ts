@@ -4,9 +4,12 @@
  */
 import type { Json, Status, Viewer } from '../kernel/index.ts';
 import { terrainBonus } from './combat.ts';
-import { movementLeft, neighbours, token, unitsIn, type WuchaoState } from './state.ts';
+import { enemyOf, type Side } from './data.ts';
+import { movementLeft, neighbours, spacesHeld, token, unitsIn, type WuchaoState } from './state.ts';
 
 export function view(s: WuchaoState, _viewer: Viewer, status: Status): Json {
+  // Each side's spaces once: a unit in a space the enemy holds has stopped (§8).
+  const held: Record<Side, Set<string>> = { cao: spacesHeld(s, 'cao'), yuan: spacesHeld(s, 'yuan') };
   const units = s.tokens.map((t) => {
     const u = s.units[t.id]!;
     const attack = u.reduced ? t.reducedAttack : t.attack;
@@ -20,7 +23,7 @@ export function view(s: WuchaoState, _viewer: Viewer, status: Status): Json {
       attackIsDie: attack === '1D6',
       defense: t.defense,
       move: t.move,
-      movementLeft: u.space !== null ? movementLeft(s, t.id) : 0,
+      movementLeft: u.space !== null ? movementLeft(s, t.id, held[enemyOf(t.side)].has(u.space)) : 0,
       path: [...(s.paths[t.id] ?? [])],
       special: t.special === true,
     };
