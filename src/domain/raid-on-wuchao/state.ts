@@ -145,7 +145,7 @@ function standing(u: UnitState, side?: Side): boolean {
   return u.space !== null && !u.destroyed && (side === undefined || u.side === side);
 }
 
-// The three below walk the tokens once each, without lists in between: the rules ask them
+// The four below walk the tokens once each, without lists in between: the rules ask them
 // many times a command.
 
 /** Units on the map, in token-sheet order. */
