@@ -205,10 +205,11 @@ async function main() {
   // Several, comma-separated: compare, compare2, ...
   for (const [i, script] of (compare ?? '').split(',').filter(Boolean).entries()) servers.push({ name: i === 0 ? 'compare' : `compare${i + 1}`, server: await startServer(url, 1, script) });
   // BENCH_VARIANTS="name:VAR=value,VAR2=value;name2:..." more servers of this checkout (or
-  // BENCH_SERVER's) with those variables set, measured in the same alternating slices.
+  // BENCH_SERVER's) with those variables set, measured in the same alternating slices. A value
+  // may hold '=' (NODE_OPTIONS=--max-semi-space-size=32).
   for (const variant of (process.env.BENCH_VARIANTS ?? '').split(';').filter(Boolean)) {
     const [name, vars = ''] = variant.split(':');
-    const env = Object.fromEntries(vars.split(',').filter(Boolean).map((kv) => kv.split('=') as [string, string]));
+    const env = Object.fromEntries(vars.split(',').filter(Boolean).map((kv) => /^([^=]*)=?(.*)$/.exec(kv)!.slice(1, 3)));
     servers.push({ name: name!, server: await startServer(url, 1, process.env.BENCH_SERVER, env) });
   }
   const reference = await startReference();
