@@ -94,4 +94,20 @@ describe('game revisions, batched', () => {
     expect(statements).toBe(2);
     expect(answers.every((a) => a !== null)).toBe(true);
   });
+
+  it('is planned five times on a connection, then runs its generic plan', async () => {
+    // A pool of one connection: pg_prepared_statements shows that session's statements.
+    const own = await openDatabase(databaseUrl(), () => {}, undefined, { poolSize: 1 });
+    try {
+      if (!own.preparedStatements) return; // unnamed statements are planned every time anyway
+      const ids = await Promise.all(Array.from({ length: 3 }, newGame));
+      const revisions = new BatchedRevisions({ pool: own.queryPool, preparedStatements: own.preparedStatements });
+      // A few ids an ask, as a read under load sends: fewer than the ten the generic plan guesses.
+      for (let i = 0; i < 12; i++) expect(await Promise.all(ids.slice(0, 1 + (i % 3)).map((id) => revisions.revision(id)))).not.toContain(null);
+      const { rows } = await own.queryPool.query(`SELECT generic_plans::int AS generic, custom_plans::int AS custom FROM pg_prepared_statements WHERE statement LIKE '%AS away FROM games%'`);
+      expect(rows).toEqual([{ generic: 7, custom: 5 }]);
+    } finally {
+      await own.close();
+    }
+  });
 });
