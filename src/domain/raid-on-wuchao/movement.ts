@@ -11,12 +11,21 @@ import { findToken, hasEnemy, hasStopped, movementLeft, neighbours, spacesHeld, 
 
 /** Units with movement points left (none once halted in an enemy space, §8) and somewhere to go. */
 export function movableUnits(s: WuchaoState, side: Side): string[] {
+  return unitsOnMap(s, side).filter(canMove(s, side));
+}
+
+/** Whether any unit of `side` can still move: the first one found is enough (§3: else the phase ends). */
+export function anyMovable(s: WuchaoState, side: Side): boolean {
+  return unitsOnMap(s, side).some(canMove(s, side));
+}
+
+function canMove(s: WuchaoState, side: Side): (id: string) => boolean {
   // The enemy's spaces once, not a scan of every token for each unit: a unit in one has stopped.
   const enemy = spacesHeld(s, enemyOf(side));
-  return unitsOnMap(s, side).filter((id) => {
+  return (id) => {
     const space = s.units[id]!.space!;
     return movementLeft(s, id, enemy.has(space)) > 0 && neighbours(s, space).length > 0;
-  });
+  };
 }
 
 export function legalMoves(s: WuchaoState, side: Side): WuchaoCommand[] {
@@ -35,7 +44,7 @@ export function move(s: WuchaoState, side: Side, unit: string, to: string): Wuch
   if (t.side !== side) return `${t.name} is not yours: it is a ${SIDE_NAME[t.side]} unit`;
   if (u.destroyed || u.space === null) return `${t.name} has been destroyed`;
   if (hasStopped(s, unit)) return `${t.name} entered an enemy-occupied space and cannot move further this round`;
-  const left = movementLeft(s, unit);
+  const left = movementLeft(s, unit, false); // not stopped: asked just above
   if (left <= 0) return `${t.name} has used all ${t.move} of its movement points this round`;
   if (!neighbours(s, u.space).includes(to)) return `${to} is not connected to ${u.space}`;
   const entersEnemy = hasEnemy(s, to, side);

@@ -7,7 +7,7 @@ import { settleSteps, type Random } from '../kernel/index.ts';
 import type { WuchaoEvent } from './events.ts';
 import { enemyOf } from './data.ts';
 import { allocate, allocations, assaultSucceeded, beginCombat, endCombat, resolve, withdrawalPlans } from './combat.ts';
-import { forcedStepBack, movableUnits, overstacked, stepBack, stepBackCandidates } from './movement.ts';
+import { anyMovable, forcedStepBack, overstacked, stepBack, stepBackCandidates } from './movement.ts';
 import { activeSide, specialUnit, unitsIn, type WuchaoState } from './state.ts';
 import type { Tape } from './tape.ts';
 import { victoryCheck } from './victory.ts';
@@ -47,7 +47,7 @@ export function proceed(t: Tape, random: Random): void {
     if (s.phase === 'caoMovement' || s.phase === 'yuanMovement') {
       if (!s.stacking) {
         // A movement phase where nothing can move has one option: to end it.
-        if (movableUnits(s, side).length === 0) {
+        if (!anyMovable(s, side)) {
           t.emit({ type: 'MovementEnded', side });
           return true;
         }
