@@ -16,7 +16,7 @@ import pg from 'pg';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import type { DeliveryJobs, DeliveryRecord, DispatchLease, NewDelivery, OutboxMark, TailEntry, WebhookRecord, WebhookStore as WebhookPort } from '../app/ports.ts';
 import { jobJson, listened, wantsMail } from './jobs.ts';
-import { prepared, statementName } from './statements.ts';
+import { opaque, prepared, statementName } from './statements.ts';
 
 export type { DeliveryRecord, NewDelivery, WebhookRecord } from '../app/ports.ts';
 
@@ -85,7 +85,7 @@ const TAIL_SQL = prepared(`WITH t AS MATERIALIZED (
   ) o WHERE m.name = 'notify'
 ), listening AS (
   -- Once a game, not once a row.
-  SELECT g.id, COALESCE(${listened('g')} OR ($2::boolean AND ${wantsMail('g')}), false) AS listened
+  SELECT g.id, COALESCE(${listened('g')} OR (${opaque(2, 'boolean')} AND ${wantsMail('g')}), false) AS listened
   FROM games g WHERE g.id IN (SELECT DISTINCT game_id FROM t)
 )
 SELECT t.game_id::text AS game_id, t.id::text AS id, t.version, t.kind, t.seat, t.data, t.created_at, t.tx::text AS tx, COALESCE(h.listened, false) AS listened
@@ -101,7 +101,7 @@ ORDER BY t.tx, t.id`);
  */
 const SENDABLE_SQL = prepared(`WITH s AS (${ASYNC}), r AS (
   UPDATE deliveries SET status = 'DELIVERED', attempts = attempts + 1, updated_at = now(), next_attempt_at = NULL
-  WHERE id = ANY($4::text[]) AND status = 'PENDING' RETURNING webhook_id
+  WHERE id = ANY(${opaque(4, 'text[]')}) AND status = 'PENDING' RETURNING webhook_id
 ), f AS (
   UPDATE webhooks SET failures = 0, failing_since = NULL WHERE id IN (SELECT webhook_id FROM r) AND failures <> 0 RETURNING 1
 )
@@ -110,7 +110,7 @@ FROM (
   SELECT x.* FROM (
     SELECT d.*, row_number() OVER (PARTITION BY d.webhook_id ORDER BY d.seq) AS n FROM deliveries d
     WHERE d.status = 'PENDING' AND d.channel = 'WEBHOOK' AND (d.next_attempt_at IS NULL OR d.next_attempt_at <= now())
-      AND NOT (d.webhook_id = ANY($3::uuid[])) AND NOT (d.id = ANY($4::text[]))
+      AND NOT (d.webhook_id = ANY(${opaque(3, 'uuid[]')})) AND NOT (d.id = ANY(${opaque(4, 'text[]')}))
   ) x WHERE x.n <= $2::int ORDER BY x.seq LIMIT $1::int
 ) d LEFT JOIN webhooks w ON w.id = d.webhook_id
 WHERE (SELECT count(*) FROM s) >= 0 AND (SELECT count(*) FROM f) >= 0

@@ -4,7 +4,8 @@
  * deliveries): a fan-out's deliveries with a job each new mail and the mark moved on (never
  * back); the outbox's tail in the order of the writing transactions, none of a transaction
  * still running nor after it, with whether anyone listens; the read of what is due to send,
- * recording the successes first; an attempt's failure; and the one-at-a-time lease.
+ * recording the successes first; an attempt's failure; the one-at-a-time lease; and that the
+ * dispatcher's two reads keep one generic plan a connection (statements.ts, `opaque`).
  */
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
@@ -222,6 +223,33 @@ describe('the webhook store', () => {
       await (await until(async () => (await store.lease()) ?? undefined, 10_000, 'the lock freed')).release();
     } finally {
       await second!.release();
+    }
+  });
+
+  it('plans the dispatcher\'s tail and sendable five times on a connection, then runs their generic plans', async () => {
+    // A pool of one connection: pg_prepared_statements shows that session's statements.
+    const single = await openDatabase(own.url, () => {}, undefined, { poolSize: 1 });
+    try {
+      const one = new WebhookStore(single.prisma, single.queryPool, own.url);
+      // Deliveries sent long ago, as a running service holds them: with few, the two plans cost alike anyway.
+      const hook = await aWebhook();
+      await db.pool.query(
+        `INSERT INTO deliveries (id, channel, webhook_id, player_id, game_id, event, version, body, status)
+         SELECT 'msg_sent_' || n, 'WEBHOOK', $1::uuid, $2::uuid, gen_random_uuid(), 'EVENT_APPENDED', n, '{}', 'DELIVERED' FROM generate_series(1, 20000) n`,
+        [hook.id, hook.playerId],
+      );
+      await db.pool.query('ANALYZE deliveries');
+      // As the dispatcher asks: no mail, and a few successes to record (the generic plan guesses ten).
+      for (let i = 0; i < 12; i++) {
+        await one.tail(100, false);
+        await one.sendable(32, 8, [randomUUID()], Array.from({ length: 1 + (i % 3) }, (_, n) => `msg_none_${i}_${n}`));
+      }
+      const plans = async (like: string) =>
+        (await single.queryPool.query(`SELECT generic_plans::int AS generic, custom_plans::int AS custom FROM pg_prepared_statements WHERE statement LIKE $1`, [like])).rows;
+      expect(await plans('%FROM outbox_marks m, LATERAL%')).toEqual([{ generic: 7, custom: 5 }]);
+      expect(await plans('%UPDATE deliveries SET status = \'DELIVERED\'%')).toEqual([{ generic: 7, custom: 5 }]);
+    } finally {
+      await single.close();
     }
   });
 });
