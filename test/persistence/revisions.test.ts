@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/persistence/database.ts';
 import { BatchedRevisions } from '../../src/persistence/revisions.ts';
+import { plansOf } from '../support/plans.ts';
 import { databaseUrl, startTestServer, type TestServer } from '../support/server.ts';
 
 let server: TestServer;
@@ -104,8 +105,7 @@ describe('game revisions, batched', () => {
       const revisions = new BatchedRevisions({ pool: own.queryPool, preparedStatements: true });
       // A few ids an ask, as a read under load sends: fewer than the ten the generic plan guesses.
       for (let i = 0; i < 12; i++) expect(await Promise.all(ids.slice(0, 1 + (i % 3)).map((id) => revisions.revision(id)))).not.toContain(null);
-      const { rows } = await own.queryPool.query(`SELECT generic_plans::int AS generic, custom_plans::int AS custom FROM pg_prepared_statements WHERE statement LIKE '%AS away FROM games%'`);
-      expect(rows).toEqual([{ generic: 7, custom: 5 }]);
+      expect(await plansOf(own.queryPool, '%AS away FROM games%')).toEqual([{ generic: 7, custom: 5 }]);
     } finally {
       await own.close();
     }

@@ -14,6 +14,7 @@ import type { DeliveryJobs, TailEntry } from '../../src/app/ports.ts';
 import { openDatabase, type Database } from '../../src/persistence/database.ts';
 import { WebhookStore, type NewDelivery } from '../../src/persistence/webhook-store.ts';
 import { ownDatabase, type OwnDatabase } from '../support/own-database.ts';
+import { plansOf } from '../support/plans.ts';
 import { until } from '../support/receivers.ts';
 
 let own: OwnDatabase;
@@ -244,10 +245,8 @@ describe('the webhook store', () => {
         await one.tail(100, false);
         await one.sendable(32, 8, [randomUUID()], Array.from({ length: 1 + (i % 3) }, (_, n) => `msg_none_${i}_${n}`));
       }
-      const plans = async (like: string) =>
-        (await single.queryPool.query(`SELECT generic_plans::int AS generic, custom_plans::int AS custom FROM pg_prepared_statements WHERE statement LIKE $1`, [like])).rows;
-      expect(await plans('%FROM outbox_marks m, LATERAL%')).toEqual([{ generic: 7, custom: 5 }]);
-      expect(await plans('%UPDATE deliveries SET status = \'DELIVERED\'%')).toEqual([{ generic: 7, custom: 5 }]);
+      expect(await plansOf(single.queryPool, '%FROM outbox_marks m, LATERAL%')).toEqual([{ generic: 7, custom: 5 }]);
+      expect(await plansOf(single.queryPool, '%UPDATE deliveries SET status = \'DELIVERED\'%')).toEqual([{ generic: 7, custom: 5 }]);
     } finally {
       await single.close();
     }
